@@ -1,0 +1,160 @@
+// File classes of the POSIX Env: pread/pwrite on a file descriptor,
+// O_DIRECT when asked (every transfer then checked for alignment before it
+// reaches the kernel), mmap for reads, fallocate for preallocation.
+//
+// Each class owns its descriptor and closes it on destruction. Errors go
+// through PosixError, the one place errno becomes a Status.
+
+#ifndef STRATA_ENV_IO_POSIX_H_
+#define STRATA_ENV_IO_POSIX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "strata/env.h"
+
+namespace strata {
+
+// The Status for errno value err from operation op on path:
+//   ENOENT, ENOTDIR -> PathNotFound     ENOSPC, EDQUOT -> NoSpace
+//   EINVAL          -> InvalidArgument  anything else  -> IOError
+// The message names the path and the operation.
+Status PosixError(const std::string& path, const char* op, int err);
+
+// The alignment direct I/O on fd needs: the logical block size of the device
+// holding it, or kDefaultPageSize when that cannot be found. Looked up once
+// per device.
+size_t GetDirectIOAlignment(int fd);
+
+class PosixSequentialFile : public SequentialFile {
+ public:
+  PosixSequentialFile(std::string fname, int fd, bool use_direct_io,
+                      size_t alignment);
+  ~PosixSequentialFile() override;
+
+  Status Read(size_t n, Slice* result, char* scratch) override;
+  Status Skip(uint64_t n) override;
+  Status PositionedRead(uint64_t offset, size_t n, Slice* result,
+                        char* scratch) override;
+  bool use_direct_io() const override { return use_direct_io_; }
+  size_t GetRequiredBufferAlignment() const override { return alignment_; }
+  Status InvalidateCache(size_t offset, size_t length) override;
+
+ private:
+  const std::string filename_;
+  const int fd_;
+  const bool use_direct_io_;
+  const size_t alignment_;
+  uint64_t offset_ = 0;  // next read position, for direct I/O
+};
+
+class PosixRandomAccessFile : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(std::string fname, int fd, bool use_direct_io,
+                        size_t alignment);
+  ~PosixRandomAccessFile() override;
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override;
+  Status Prefetch(uint64_t offset, size_t n) override;
+  bool use_direct_io() const override { return use_direct_io_; }
+  size_t GetRequiredBufferAlignment() const override { return alignment_; }
+  Status InvalidateCache(size_t offset, size_t length) override;
+
+ private:
+  const std::string filename_;
+  const int fd_;
+  const bool use_direct_io_;
+  const size_t alignment_;
+};
+
+// Reads through a read-only memory map of the whole file.
+class PosixMmapReadableFile : public RandomAccessFile {
+ public:
+  // Takes ownership of the mapping [base, base + length).
+  PosixMmapReadableFile(std::string fname, void* base, size_t length);
+  ~PosixMmapReadableFile() override;
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override;
+
+ private:
+  const std::string filename_;
+  void* const base_;
+  const size_t length_;
+};
+
+class PosixWritableFile : public WritableFile {
+ public:
+  // initial_size: the file's size when opened (0 unless reopened).
+  PosixWritableFile(std::string fname, int fd, uint64_t initial_size,
+                    const EnvOptions& options, size_t alignment);
+  ~PosixWritableFile() override;
+
+  Status Append(const Slice& data) override;
+  Status PositionedAppend(const Slice& data, uint64_t offset) override;
+  Status Truncate(uint64_t size) override;
+  Status Close() override;
+  Status Flush() override { return Status::OK(); }
+  Status Sync() override;
+  Status Fsync() override;
+  bool IsSyncThreadSafe() const override { return true; }
+  bool use_direct_io() const override { return use_direct_io_; }
+  size_t GetRequiredBufferAlignment() const override { return alignment_; }
+  uint64_t GetFileSize() override { return filesize_; }
+  Status Allocate(uint64_t offset, uint64_t len) override;
+  Status RangeSync(uint64_t offset, uint64_t nbytes) override;
+  Status InvalidateCache(size_t offset, size_t length) override;
+
+ private:
+  Status WriteAt(const char* data, size_t n, uint64_t offset);
+
+  const std::string filename_;
+  int fd_;
+  const bool use_direct_io_;
+  const bool allow_fallocate_;
+  const size_t alignment_;
+  uint64_t filesize_;
+  // True once space was reserved past the data: Close trims it away.
+  bool preallocated_ = false;
+};
+
+class PosixRandomRWFile : public RandomRWFile {
+ public:
+  PosixRandomRWFile(std::string fname, int fd, bool use_direct_io,
+                    size_t alignment);
+  ~PosixRandomRWFile() override;
+
+  Status Write(uint64_t offset, const Slice& data) override;
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override;
+  Status Flush() override { return Status::OK(); }
+  Status Sync() override;
+  Status Fsync() override;
+  Status Close() override;
+  bool use_direct_io() const override { return use_direct_io_; }
+  size_t GetRequiredBufferAlignment() const override { return alignment_; }
+
+ private:
+  const std::string filename_;
+  int fd_;
+  const bool use_direct_io_;
+  const size_t alignment_;
+};
+
+class PosixDirectory : public Directory {
+ public:
+  PosixDirectory(std::string name, int fd);
+  ~PosixDirectory() override;
+  Status Fsync() override;
+  Status Close() override;
+
+ private:
+  const std::string name_;
+  int fd_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_ENV_IO_POSIX_H_

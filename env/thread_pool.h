@@ -1,0 +1,72 @@
+// ThreadPool: a queue of jobs served by a resizable set of std::threads —
+// the background pool behind one Env priority (LOW, HIGH, BOTTOM). POSIX and
+// Windows share it, so a change to the pool's logic is made once.
+//
+// Threads start lazily, when a job is scheduled and fewer than the target
+// number run. Lowering the target makes the highest-numbered threads exit
+// once idle. Destroying the pool drops the jobs still queued (calling their
+// unschedule functions) and joins the threads after their running jobs end.
+//
+// Thread safety: every method is safe from any thread, including from a
+// job running on the pool.
+
+#ifndef STRATA_ENV_THREAD_POOL_H_
+#define STRATA_ENV_THREAD_POOL_H_
+
+#include <deque>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "port/port.h"
+#include "port/thread_annotations.h"
+
+namespace strata {
+
+class ThreadPool {
+ public:
+  // name appears in thread names ("strata:<name><index>").
+  explicit ThreadPool(std::string name, int num_threads = 1);
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool();
+
+  void Schedule(void (*function)(void*), void* arg, void* tag,
+                void (*unschedule)(void*));
+  // Removes the queued jobs with this tag (calling their unschedule
+  // functions) and returns how many.
+  int UnSchedule(void* tag);
+
+  void SetBackgroundThreads(int num);
+  void IncBackgroundThreadsIfNeeded(int num);
+  int GetBackgroundThreads();
+  unsigned int GetQueueLen();
+
+  // Threads currently alive (for tests).
+  int TEST_LiveThreads();
+
+ private:
+  struct Job {
+    void (*function)(void*);
+    void* arg;
+    void* tag;
+    void (*unschedule)(void*);
+  };
+
+  void WorkerLoop(size_t index);
+  void StartThreadsLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // True if the thread with this index should exit now.
+  bool IsExcessiveLocked(size_t index) const EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const std::string name_;
+  port::Mutex mu_;
+  port::CondVar cv_;
+  int target_threads_ GUARDED_BY(mu_);
+  bool exit_all_ GUARDED_BY(mu_) = false;
+  std::deque<Job> queue_ GUARDED_BY(mu_);
+  std::vector<std::thread> threads_ GUARDED_BY(mu_);
+};
+
+}  // namespace strata
+
+#endif  // STRATA_ENV_THREAD_POOL_H_

@@ -1,0 +1,189 @@
+// Status: the outcome of an operation — success, or an error code with an
+// optional sub-code and a UTF-8 message.
+//
+// Every fallible strata function returns a Status; no exception crosses the
+// API. The OK status carries no allocation, so returning it is cheap.
+//
+// Codes and predicates follow RocksDB's. Two sub-codes refine a code and
+// keep the code's own predicate true:
+//   NoSpace       is an IOError:  IsIOError() && IsNoSpace()
+//   PathNotFound  is a NotFound:  IsNotFound() && IsPathNotFound()
+//
+// Thread safety: const methods are safe from many threads; a Status shared
+// between threads and modified needs external synchronization.
+
+#ifndef STRATA_INCLUDE_STATUS_H_
+#define STRATA_INCLUDE_STATUS_H_
+
+#include <memory>
+#include <string>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+
+namespace strata {
+
+class STRATA_EXPORT Status {
+ public:
+  enum Code : unsigned char {
+    kOk = 0,
+    kNotFound = 1,
+    kCorruption = 2,
+    kNotSupported = 3,
+    kInvalidArgument = 4,
+    kIOError = 5,
+    kMergeInProgress = 6,
+    kIncomplete = 7,
+    kShutdownInProgress = 8,
+    kTimedOut = 9,
+    kAborted = 10,
+    kBusy = 11,
+    kExpired = 12,
+    kTryAgain = 13,
+  };
+
+  enum SubCode : unsigned char {
+    kNone = 0,
+    kNoSpace = 1,
+    kPathNotFound = 2,
+    kLockHeld = 3,
+  };
+
+  Status() noexcept : code_(kOk), subcode_(kNone) {}
+  ~Status() = default;
+
+  Status(const Status& rhs);
+  Status& operator=(const Status& rhs);
+  Status(Status&& rhs) noexcept = default;
+  Status& operator=(Status&& rhs) noexcept = default;
+
+  static Status OK() { return Status(); }
+
+  static Status NotFound(const Slice& msg = Slice(),
+                         const Slice& msg2 = Slice()) {
+    return Status(kNotFound, kNone, msg, msg2);
+  }
+  // A file or directory named by the operation does not exist.
+  static Status PathNotFound(const Slice& msg = Slice(),
+                             const Slice& msg2 = Slice()) {
+    return Status(kNotFound, kPathNotFound, msg, msg2);
+  }
+  static Status Corruption(const Slice& msg = Slice(),
+                           const Slice& msg2 = Slice()) {
+    return Status(kCorruption, kNone, msg, msg2);
+  }
+  static Status NotSupported(const Slice& msg = Slice(),
+                             const Slice& msg2 = Slice()) {
+    return Status(kNotSupported, kNone, msg, msg2);
+  }
+  static Status InvalidArgument(const Slice& msg = Slice(),
+                                const Slice& msg2 = Slice()) {
+    return Status(kInvalidArgument, kNone, msg, msg2);
+  }
+  static Status IOError(const Slice& msg = Slice(),
+                        const Slice& msg2 = Slice()) {
+    return Status(kIOError, kNone, msg, msg2);
+  }
+  // The device or quota is full.
+  static Status NoSpace(const Slice& msg = Slice(),
+                        const Slice& msg2 = Slice()) {
+    return Status(kIOError, kNoSpace, msg, msg2);
+  }
+  static Status MergeInProgress(const Slice& msg = Slice(),
+                                const Slice& msg2 = Slice()) {
+    return Status(kMergeInProgress, kNone, msg, msg2);
+  }
+  static Status Incomplete(const Slice& msg = Slice(),
+                           const Slice& msg2 = Slice()) {
+    return Status(kIncomplete, kNone, msg, msg2);
+  }
+  static Status ShutdownInProgress(const Slice& msg = Slice(),
+                                   const Slice& msg2 = Slice()) {
+    return Status(kShutdownInProgress, kNone, msg, msg2);
+  }
+  static Status TimedOut(const Slice& msg = Slice(),
+                         const Slice& msg2 = Slice()) {
+    return Status(kTimedOut, kNone, msg, msg2);
+  }
+  static Status Aborted(const Slice& msg = Slice(),
+                        const Slice& msg2 = Slice()) {
+    return Status(kAborted, kNone, msg, msg2);
+  }
+  static Status Busy(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+    return Status(kBusy, kNone, msg, msg2);
+  }
+  // A lock (such as a DB's LOCK file) is held by someone else.
+  static Status LockHeld(const Slice& msg = Slice(),
+                         const Slice& msg2 = Slice()) {
+    return Status(kBusy, kLockHeld, msg, msg2);
+  }
+  static Status Expired(const Slice& msg = Slice(),
+                        const Slice& msg2 = Slice()) {
+    return Status(kExpired, kNone, msg, msg2);
+  }
+  static Status TryAgain(const Slice& msg = Slice(),
+                         const Slice& msg2 = Slice()) {
+    return Status(kTryAgain, kNone, msg, msg2);
+  }
+
+  bool ok() const { return code_ == kOk; }
+  bool IsNotFound() const { return code_ == kNotFound; }
+  bool IsPathNotFound() const { return subcode_ == kPathNotFound; }
+  bool IsCorruption() const { return code_ == kCorruption; }
+  bool IsNotSupported() const { return code_ == kNotSupported; }
+  bool IsInvalidArgument() const { return code_ == kInvalidArgument; }
+  bool IsIOError() const { return code_ == kIOError; }
+  bool IsNoSpace() const { return subcode_ == kNoSpace; }
+  bool IsMergeInProgress() const { return code_ == kMergeInProgress; }
+  bool IsIncomplete() const { return code_ == kIncomplete; }
+  bool IsShutdownInProgress() const { return code_ == kShutdownInProgress; }
+  bool IsTimedOut() const { return code_ == kTimedOut; }
+  bool IsAborted() const { return code_ == kAborted; }
+  bool IsBusy() const { return code_ == kBusy; }
+  bool IsLockHeld() const { return subcode_ == kLockHeld; }
+  bool IsExpired() const { return code_ == kExpired; }
+  bool IsTryAgain() const { return code_ == kTryAgain; }
+
+  Code code() const { return code_; }
+  SubCode subcode() const { return subcode_; }
+
+  // The message alone (empty for OK), without the code's name.
+  const char* getState() const { return state_ ? state_.get() : ""; }
+
+  // "OK", or the code's name, the sub-code's name if any, and the message:
+  // "IO error: No space left on device: /db/000012.log: write".
+  std::string ToString() const;
+
+  bool operator==(const Status& rhs) const {
+    return code_ == rhs.code_ && subcode_ == rhs.subcode_;
+  }
+  bool operator!=(const Status& rhs) const { return !(*this == rhs); }
+
+ private:
+  Status(Code code, SubCode subcode, const Slice& msg, const Slice& msg2);
+
+  static std::unique_ptr<const char[]> CopyState(const char* s);
+
+  Code code_;
+  SubCode subcode_;
+  // NUL-terminated message, or null when there is none.
+  std::unique_ptr<const char[]> state_;
+};
+
+inline Status::Status(const Status& rhs)
+    : code_(rhs.code_), subcode_(rhs.subcode_) {
+  if (rhs.state_) state_ = CopyState(rhs.state_.get());
+}
+
+inline Status& Status::operator=(const Status& rhs) {
+  if (this != &rhs) {
+    code_ = rhs.code_;
+    subcode_ = rhs.subcode_;
+    state_ = rhs.state_ ? CopyState(rhs.state_.get()) : nullptr;
+  }
+  return *this;
+}
+
+}  // namespace strata
+
+#endif  // STRATA_INCLUDE_STATUS_H_

@@ -1,0 +1,201 @@
+#include "port/port_posix.h"
+
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "port/sys_time.h"
+
+namespace strata {
+namespace port {
+
+namespace {
+
+// A pthread call that fails here means memory corruption or misuse of the
+// primitive; there is no Status to return, so stop loudly.
+void PthreadCall(const char* label, int result) {
+  if (result != 0) {
+    std::fprintf(stderr, "strata: pthread %s: %s\n", label,
+                 std::strerror(result));
+    std::abort();
+  }
+}
+
+}  // namespace
+
+Mutex::Mutex(bool adaptive) {
+#if defined(PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP)
+  if (adaptive) {
+    pthread_mutexattr_t attr;
+    PthreadCall("mutexattr_init", pthread_mutexattr_init(&attr));
+    PthreadCall("mutexattr_settype",
+                pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP));
+    PthreadCall("mutex_init", pthread_mutex_init(&mu_, &attr));
+    PthreadCall("mutexattr_destroy", pthread_mutexattr_destroy(&attr));
+    return;
+  }
+#else
+  (void)adaptive;
+#endif
+  PthreadCall("mutex_init", pthread_mutex_init(&mu_, nullptr));
+}
+
+Mutex::~Mutex() { PthreadCall("mutex_destroy", pthread_mutex_destroy(&mu_)); }
+
+void Mutex::Lock() {
+  PthreadCall("mutex_lock", pthread_mutex_lock(&mu_));
+#ifndef NDEBUG
+  locked_ = true;
+#endif
+}
+
+void Mutex::Unlock() {
+#ifndef NDEBUG
+  locked_ = false;
+#endif
+  PthreadCall("mutex_unlock", pthread_mutex_unlock(&mu_));
+}
+
+bool Mutex::TryLock() {
+  const int r = pthread_mutex_trylock(&mu_);
+  if (r == EBUSY) return false;
+  PthreadCall("mutex_trylock", r);
+#ifndef NDEBUG
+  locked_ = true;
+#endif
+  return true;
+}
+
+void Mutex::AssertHeld() {
+#ifndef NDEBUG
+  if (!locked_) {
+    std::fprintf(stderr, "strata: Mutex::AssertHeld failed\n");
+    std::abort();
+  }
+#endif
+}
+
+CondVar::CondVar(Mutex* mu) : mu_(mu) {
+  pthread_condattr_t attr;
+  PthreadCall("condattr_init", pthread_condattr_init(&attr));
+  PthreadCall("condattr_setclock",
+              pthread_condattr_setclock(&attr, CLOCK_MONOTONIC));
+  PthreadCall("cond_init", pthread_cond_init(&cv_, &attr));
+  PthreadCall("condattr_destroy", pthread_condattr_destroy(&attr));
+}
+
+CondVar::~CondVar() { PthreadCall("cond_destroy", pthread_cond_destroy(&cv_)); }
+
+void CondVar::Wait() {
+#ifndef NDEBUG
+  mu_->locked_ = false;
+#endif
+  PthreadCall("cond_wait", pthread_cond_wait(&cv_, &mu_->mu_));
+#ifndef NDEBUG
+  mu_->locked_ = true;
+#endif
+}
+
+bool CondVar::TimedWait(uint64_t timeout_micros) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  const uint64_t nanos =
+      static_cast<uint64_t>(ts.tv_nsec) + (timeout_micros % 1000000) * 1000;
+  ts.tv_sec +=
+      static_cast<time_t>(timeout_micros / 1000000 + nanos / 1000000000);
+  ts.tv_nsec = static_cast<long>(nanos % 1000000000);
+#ifndef NDEBUG
+  mu_->locked_ = false;
+#endif
+  const int r = pthread_cond_timedwait(&cv_, &mu_->mu_, &ts);
+#ifndef NDEBUG
+  mu_->locked_ = true;
+#endif
+  if (r == ETIMEDOUT) return true;
+  PthreadCall("cond_timedwait", r);
+  return false;
+}
+
+void CondVar::Signal() {
+  PthreadCall("cond_signal", pthread_cond_signal(&cv_));
+}
+
+void CondVar::SignalAll() {
+  PthreadCall("cond_broadcast", pthread_cond_broadcast(&cv_));
+}
+
+RWMutex::RWMutex() {
+  PthreadCall("rwlock_init", pthread_rwlock_init(&mu_, nullptr));
+}
+
+RWMutex::~RWMutex() {
+  PthreadCall("rwlock_destroy", pthread_rwlock_destroy(&mu_));
+}
+
+void RWMutex::ReadLock() {
+  PthreadCall("rwlock_rdlock", pthread_rwlock_rdlock(&mu_));
+}
+
+void RWMutex::WriteLock() {
+  PthreadCall("rwlock_wrlock", pthread_rwlock_wrlock(&mu_));
+}
+
+void RWMutex::ReadUnlock() {
+  PthreadCall("rwlock_unlock", pthread_rwlock_unlock(&mu_));
+}
+
+void RWMutex::WriteUnlock() {
+  PthreadCall("rwlock_unlock", pthread_rwlock_unlock(&mu_));
+}
+
+bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*)) {
+  return pthread_key_create(key, destructor) == 0;
+}
+
+void ThreadKeyDelete(ThreadKey key) { pthread_key_delete(key); }
+
+uint64_t CurrentThreadId() {
+#if defined(__linux__)
+  return static_cast<uint64_t>(::syscall(SYS_gettid));
+#else
+  pthread_t tid = pthread_self();
+  uint64_t id = 0;
+  std::memcpy(&id, &tid, sizeof(tid) < sizeof(id) ? sizeof(tid) : sizeof(id));
+  return id;
+#endif
+}
+
+void SetCurrentThreadName(const std::string& name) {
+#if defined(__linux__)
+  // Linux limits names to 15 bytes plus the terminator.
+  std::string truncated = name.substr(0, 15);
+  pthread_setname_np(pthread_self(), truncated.c_str());
+#else
+  (void)name;
+#endif
+}
+
+size_t GetPageSize() {
+  const long size = ::sysconf(_SC_PAGESIZE);
+  return size > 0 ? static_cast<size_t>(size) : 4096;
+}
+
+void GetTimeOfDay(TimeVal* tv) {
+  struct timeval now;
+  ::gettimeofday(&now, nullptr);
+  tv->tv_sec = now.tv_sec;
+  tv->tv_usec = now.tv_usec;
+}
+
+void LocalTimeR(const time_t* timep, struct tm* result) {
+  ::localtime_r(timep, result);
+}
+
+}  // namespace port
+}  // namespace strata
