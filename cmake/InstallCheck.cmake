@@ -1,0 +1,81 @@
+# Installs the build at STRATA_BUILD_DIR into a scratch prefix, then builds
+# and runs test/install_consumer against it: through find_package(strata)
+# and strata::strata, and (natively) through pkg-config. Run by ctest as
+# the install_consumer test.
+#
+# Inputs: STRATA_BUILD_DIR, STRATA_CONSUMER_SOURCE, STRATA_WORK_DIR,
+# STRATA_GENERATOR, STRATA_BUILD_TYPE; for a cross build also
+# STRATA_TOOLCHAIN_FILE and STRATA_EMULATOR; STRATA_SANITIZE_FLAGS when the
+# library was built with sanitizers.
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(LAST_OUTPUT "${out}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${STRATA_WORK_DIR}/prefix)
+set(build ${STRATA_WORK_DIR}/build)
+file(REMOVE_RECURSE ${STRATA_WORK_DIR})
+
+run("cmake --install" ${CMAKE_COMMAND} --install ${STRATA_BUILD_DIR}
+    --prefix ${prefix})
+
+set(configure_args -S ${STRATA_CONSUMER_SOURCE} -B ${build}
+    -G ${STRATA_GENERATOR} -DCMAKE_BUILD_TYPE=${STRATA_BUILD_TYPE})
+if(STRATA_TOOLCHAIN_FILE)
+  # The toolchain confines package searches to the MinGW root, so name the
+  # package directory itself.
+  file(GLOB config_dir ${prefix}/lib*/cmake/strata)
+  list(APPEND configure_args -DCMAKE_TOOLCHAIN_FILE=${STRATA_TOOLCHAIN_FILE}
+       -Dstrata_DIR=${config_dir})
+else()
+  list(APPEND configure_args -DCMAKE_PREFIX_PATH=${prefix})
+endif()
+if(STRATA_SANITIZE_FLAGS)
+  list(APPEND configure_args "-DCMAKE_CXX_FLAGS=${STRATA_SANITIZE_FLAGS}"
+       "-DCMAKE_EXE_LINKER_FLAGS=${STRATA_SANITIZE_FLAGS}")
+endif()
+
+run("configure the consumer" ${CMAKE_COMMAND} ${configure_args})
+run("build the consumer" ${CMAKE_COMMAND} --build ${build})
+
+set(exe ${build}/strata_consumer)
+if(STRATA_TOOLCHAIN_FILE)
+  set(exe ${exe}.exe)
+endif()
+run("run the consumer" ${STRATA_EMULATOR} ${exe} ${STRATA_WORK_DIR})
+if(NOT LAST_OUTPUT MATCHES "strata consumer: ok")
+  message(FATAL_ERROR "the consumer printed:\n${LAST_OUTPUT}")
+endif()
+message(STATUS "find_package(strata): ${LAST_OUTPUT}")
+
+# pkg-config, natively: compile the same program with strata.pc's flags.
+if(NOT STRATA_TOOLCHAIN_FILE)
+  find_program(PKG_CONFIG pkg-config)
+  find_program(CXX NAMES c++ g++)
+  if(PKG_CONFIG AND CXX)
+    file(GLOB pc_dir ${prefix}/lib*/pkgconfig)
+    set(ENV{PKG_CONFIG_PATH} ${pc_dir})
+    get_filename_component(lib_dir ${pc_dir} DIRECTORY)
+    set(ENV{LD_LIBRARY_PATH} ${lib_dir})  # for a shared strata
+    run("pkg-config" ${PKG_CONFIG} --static --cflags --libs strata)
+    string(STRIP "${LAST_OUTPUT}" pc_flags)
+    separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+    separate_arguments(san UNIX_COMMAND "${STRATA_SANITIZE_FLAGS}")
+    run("compile with pkg-config flags" ${CXX} -std=c++17 ${san}
+        ${STRATA_CONSUMER_SOURCE}/main.cc -o ${STRATA_WORK_DIR}/pc_consumer
+        ${pc_flags})
+    run("run the pkg-config consumer" ${STRATA_WORK_DIR}/pc_consumer
+        ${STRATA_WORK_DIR})
+    if(NOT LAST_OUTPUT MATCHES "strata consumer: ok")
+      message(FATAL_ERROR "the pkg-config consumer printed:\n${LAST_OUTPUT}")
+    endif()
+    message(STATUS "pkg-config strata: ${LAST_OUTPUT}")
+  else()
+    message(FATAL_ERROR "pkg-config or a C++ compiler is missing")
+  endif()
+endif()

@@ -1,0 +1,87 @@
+# GoogleTest suites, one binary per tree (test/util, test/port, test/env).
+#
+# Natively each test case is its own ctest entry (gtest_discover_tests).
+# Cross-compiled for Windows, each binary is one entry run under Wine
+# (CMAKE_CROSSCOMPILING_EMULATOR): a Wine process start costs seconds.
+
+include(GoogleTest)
+
+add_library(strata_testutil STATIC
+  test/util/fault_injection_env.cc
+  test/util/temp_dir.cc
+)
+target_link_libraries(strata_testutil PUBLIC strata_internal strata_gtest)
+target_include_directories(strata_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+strata_warnings(strata_testutil)
+
+# strata_add_test(name LABELS l... SOURCES s...)
+function(strata_add_test name)
+  cmake_parse_arguments(ARG "" "" "LABELS;SOURCES" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE strata_testutil strata_gtest_main)
+  strata_warnings(${name})
+  if(CMAKE_CROSSCOMPILING)
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES
+      LABELS "windows;${ARG_LABELS}"
+      TIMEOUT 600
+      ENVIRONMENT "WINEDEBUG=-all")
+  else()
+    gtest_discover_tests(${name}
+      DISCOVERY_TIMEOUT 120
+      PROPERTIES LABELS "unit;${ARG_LABELS}" TIMEOUT 300)
+  endif()
+endfunction()
+
+strata_add_test(util_test SOURCES
+  test/util/aligned_buffer_test.cc
+  test/util/arena_test.cc
+  test/util/coding_test.cc
+  test/util/crc32c_test.cc
+  test/util/hash_test.cc
+  test/util/histogram_test.cc
+  test/util/logging_test.cc
+  test/util/random_test.cc
+  test/util/slice_test.cc
+  test/util/status_test.cc
+  test/util/thread_local_test.cc
+)
+
+strata_add_test(port_test SOURCES
+  test/port/port_test.cc
+)
+
+strata_add_test(env_test SOURCES
+  test/env/env_contract_test.cc
+  test/env/env_error_test.cc
+  test/env/env_logger_test.cc
+  test/env/fault_injection_env_test.cc
+  test/env/file_reader_test.cc
+  test/env/file_writer_test.cc
+  test/env/thread_pool_test.cc
+)
+
+# The installed package, consumed by a separate project through
+# find_package(strata) and strata::strata, built and run.
+set(_consumer_args
+  -DSTRATA_BUILD_DIR=${CMAKE_BINARY_DIR}
+  -DSTRATA_CONSUMER_SOURCE=${CMAKE_CURRENT_SOURCE_DIR}/test/install_consumer
+  -DSTRATA_WORK_DIR=${CMAKE_BINARY_DIR}/install_check
+  -DSTRATA_GENERATOR=${CMAKE_GENERATOR}
+  -DSTRATA_BUILD_TYPE=${CMAKE_BUILD_TYPE})
+if(CMAKE_CROSSCOMPILING)
+  get_filename_component(_toolchain "${CMAKE_TOOLCHAIN_FILE}" ABSOLUTE
+                         BASE_DIR "${CMAKE_SOURCE_DIR}")
+  list(APPEND _consumer_args
+    -DSTRATA_TOOLCHAIN_FILE=${_toolchain}
+    -DSTRATA_EMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR})
+endif()
+if(STRATA_SANITIZE)
+  string(REPLACE ";" "," _strata_san "${STRATA_SANITIZE}")
+  list(APPEND _consumer_args -DSTRATA_SANITIZE_FLAGS=-fsanitize=${_strata_san})
+endif()
+add_test(NAME install_consumer
+         COMMAND ${CMAKE_COMMAND} ${_consumer_args}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/InstallCheck.cmake)
+set_tests_properties(install_consumer PROPERTIES
+  LABELS "install" TIMEOUT 600 ENVIRONMENT "WINEDEBUG=-all")

@@ -1,0 +1,133 @@
+// The platform's error mapping (one function per platform turns the OS
+// error into a Status) and the lock across processes.
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "strata/env.h"
+#include "test/util/temp_dir.h"
+
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+
+#include "env/io_win.h"
+#else
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "env/io_posix.h"
+#endif
+
+namespace strata {
+namespace {
+
+#if defined(_WIN32)
+
+TEST(EnvErrorTest, WindowsErrorsMapToStatusCodes) {
+  const std::string p = "C:\\db\\000001.log";
+  Status s = WinError(p, "WriteFile", ERROR_DISK_FULL);
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  EXPECT_TRUE(s.IsIOError());
+  EXPECT_TRUE(WinError(p, "WriteFile", ERROR_HANDLE_DISK_FULL).IsNoSpace());
+  for (DWORD err : {ERROR_FILE_NOT_FOUND, ERROR_PATH_NOT_FOUND}) {
+    s = WinError(p, "CreateFile", err);
+    EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+    EXPECT_TRUE(s.IsPathNotFound()) << s.ToString();
+  }
+  for (DWORD err : {ERROR_SHARING_VIOLATION, ERROR_ACCESS_DENIED}) {
+    s = WinError(p, "CreateFile", err);
+    EXPECT_TRUE(s.IsIOError()) << s.ToString();
+    EXPECT_FALSE(s.IsNoSpace());
+    // The path, the operation and the system's words for the error.
+    EXPECT_NE(std::string::npos, s.ToString().find(p)) << s.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find("CreateFile: "));
+    EXPECT_GT(s.ToString().size(), p.size() + 20) << s.ToString();
+  }
+  EXPECT_TRUE(WinError(p, "x", ERROR_INVALID_PARAMETER).IsInvalidArgument());
+}
+
+TEST(EnvErrorTest, PathsBecomeWidePathsForTheWApis) {
+  EXPECT_EQ(L"C:\\a\\b", ToWinPath("C:/a/b"));
+  EXPECT_EQ(L"rel\\x", ToWinPath("rel/x"));
+  // A non-ASCII name survives the UTF-8 -> UTF-16 trip.
+  EXPECT_EQ(std::wstring(L"\u00fc\u6587"), ToWinPath("\xc3\xbc\xe6\x96\x87"));
+  const std::string long_path = "C:/" + std::string(300, 'x');
+  const std::wstring wide = ToWinPath(long_path);
+  EXPECT_EQ(L"\\\\?\\C:\\", wide.substr(0, 7));
+}
+
+#else
+
+TEST(EnvErrorTest, ErrnoMapsToStatusCodes) {
+  const std::string p = "/db/000001.log";
+  Status s = PosixError(p, "write", ENOSPC);
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  EXPECT_TRUE(s.IsIOError());
+  EXPECT_TRUE(PosixError(p, "write", EDQUOT).IsNoSpace());
+  for (int err : {ENOENT, ENOTDIR}) {
+    s = PosixError(p, "open", err);
+    EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+    EXPECT_TRUE(s.IsPathNotFound()) << s.ToString();
+  }
+  s = PosixError(p, "open", EACCES);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ("IO error: /db/000001.log: open: Permission denied", s.ToString());
+  EXPECT_TRUE(PosixError(p, "x", EINVAL).IsInvalidArgument());
+}
+
+TEST(EnvErrorTest, RealNoSpaceFromTheDevice) {
+  // /dev/full fails every write with ENOSPC.
+  std::unique_ptr<WritableFile> f;
+  Status s = Env::Default()->ReopenWritableFile("/dev/full", &f, EnvOptions());
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  s = f->Append("x");
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("/dev/full"));
+}
+
+TEST(EnvErrorTest, LockIsHeldAgainstAnotherProcess) {
+  Env* env = Env::Default();
+  test::TempDir dir(env);
+  const std::string name = dir.File("LOCK");
+  FileLock* lock = nullptr;
+  ASSERT_TRUE(env->LockFile(name, &lock).ok());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // In the child: the parent's lock must hold us off.
+    FileLock* l = nullptr;
+    Status s = Env::Default()->LockFile(name, &l);
+    _exit(s.IsLockHeld() &&
+                  s.ToString().find("another process") != std::string::npos
+              ? 0
+              : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(child, waitpid(child, &status, 0));
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(0, WEXITSTATUS(status));
+  ASSERT_TRUE(env->UnlockFile(lock).ok());
+
+  // Released: a child can now take it (and the OS releases it when the
+  // child exits without unlocking).
+  const pid_t child2 = fork();
+  ASSERT_GE(child2, 0);
+  if (child2 == 0) {
+    FileLock* l = nullptr;
+    _exit(Env::Default()->LockFile(name, &l).ok() ? 0 : 1);
+  }
+  ASSERT_EQ(child2, waitpid(child2, &status, 0));
+  EXPECT_EQ(0, WEXITSTATUS(status));
+  ASSERT_TRUE(env->LockFile(name, &lock).ok());
+  ASSERT_TRUE(env->UnlockFile(lock).ok());
+}
+
+#endif
+
+}  // namespace
+}  // namespace strata

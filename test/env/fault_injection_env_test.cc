@@ -1,0 +1,125 @@
+#include "test/util/fault_injection_env.h"
+
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "test/util/temp_dir.h"
+
+namespace strata {
+namespace test {
+namespace {
+
+class FaultInjectionEnvTest : public testing::Test {
+ protected:
+  FaultInjectionEnvTest()
+      : base_(NewMemEnv(Env::Default())),
+        fault_(base_.get()),
+        dir_(base_.get()) {}
+
+  std::string Contents(const std::string& name) {
+    std::string data;
+    Status s = ReadFileToString(base_.get(), dir_.File(name), &data);
+    return s.ok() ? data : "<" + s.ToString() + ">";
+  }
+
+  std::unique_ptr<Env> base_;
+  FaultInjectionEnv fault_;
+  TempDir dir_;
+};
+
+TEST_F(FaultInjectionEnvTest, DropUnsyncedDataKeepsWhatWasSynced) {
+  std::unique_ptr<WritableFile> a, b;
+  ASSERT_TRUE(fault_.NewWritableFile(dir_.File("a"), &a, EnvOptions()).ok());
+  ASSERT_TRUE(fault_.NewWritableFile(dir_.File("b"), &b, EnvOptions()).ok());
+  ASSERT_TRUE(a->Append("synced").ok());
+  ASSERT_TRUE(a->Sync().ok());
+  ASSERT_TRUE(a->Append("-lost").ok());
+  ASSERT_TRUE(b->Append("never synced").ok());
+  ASSERT_TRUE(a->Close().ok());
+  ASSERT_TRUE(b->Close().ok());
+  EXPECT_EQ("synced-lost", Contents("a"));
+
+  ASSERT_TRUE(fault_.DropUnsyncedFileData().ok());
+  EXPECT_EQ("synced", Contents("a"));
+  EXPECT_EQ("", Contents("b"));
+}
+
+TEST_F(FaultInjectionEnvTest, FilesNotInASyncedDirectoryDisappear) {
+  ASSERT_TRUE(WriteStringToFile(&fault_, "x", dir_.File("early"), true).ok());
+  std::unique_ptr<Directory> d;
+  ASSERT_TRUE(fault_.NewDirectory(dir_.path(), &d).ok());
+  ASSERT_TRUE(d->Fsync().ok());
+  ASSERT_TRUE(WriteStringToFile(&fault_, "y", dir_.File("late"), true).ok());
+  ASSERT_TRUE(fault_.DeleteFilesCreatedAfterLastDirSync().ok());
+  EXPECT_EQ("x", Contents("early"));
+  EXPECT_TRUE(base_->FileExists(dir_.File("late")).IsNotFound());
+}
+
+TEST_F(FaultInjectionEnvTest, FailNthIOFailsOnlyThatOne) {
+  std::unique_ptr<WritableFile> f;
+  ASSERT_TRUE(fault_.NewWritableFile(dir_.File("f"), &f, EnvOptions()).ok());
+  fault_.FailNthIO(3, Status::IOError("boom"));
+  EXPECT_TRUE(f->Append("1").ok());
+  EXPECT_TRUE(f->Append("2").ok());
+  Status s = f->Append("3");
+  EXPECT_TRUE(s.IsIOError());
+  EXPECT_EQ("IO error: " + dir_.File("f") + ": append: boom", s.ToString());
+  EXPECT_TRUE(f->Append("4").ok());
+  ASSERT_TRUE(f->Close().ok());
+  EXPECT_EQ("124", Contents("f"));
+}
+
+TEST_F(FaultInjectionEnvTest, FailAllByKind) {
+  ASSERT_TRUE(WriteStringToFile(base_.get(), "data", dir_.File("r")).ok());
+  fault_.FailAll(IOKind::kRead, Status::Corruption("bad sector"));
+  std::unique_ptr<SequentialFile> r;
+  ASSERT_TRUE(fault_.NewSequentialFile(dir_.File("r"), &r, EnvOptions()).ok());
+  char scratch[8];
+  Slice got;
+  for (int i = 0; i < 3; i++) {
+    Status s = r->Read(4, &got, scratch);
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  }
+  // Other kinds are unaffected.
+  EXPECT_TRUE(WriteStringToFile(&fault_, "w", dir_.File("w")).ok());
+  fault_.FailAll(IOKind::kRename, Status::NoSpace());
+  EXPECT_TRUE(fault_.RenameFile(dir_.File("w"), dir_.File("w2")).IsNoSpace());
+  fault_.FailAll(IOKind::kOpen, Status::PathNotFound());
+  EXPECT_TRUE(fault_.NewSequentialFile(dir_.File("r"), &r, EnvOptions())
+                  .IsPathNotFound());
+  fault_.ClearFailures();
+  ASSERT_TRUE(fault_.NewSequentialFile(dir_.File("r"), &r, EnvOptions()).ok());
+  ASSERT_TRUE(r->Read(4, &got, scratch).ok());
+  EXPECT_EQ("data", got.ToString());
+  EXPECT_TRUE(fault_.RenameFile(dir_.File("w"), dir_.File("w2")).ok());
+}
+
+TEST_F(FaultInjectionEnvTest, InactiveFileSystemRejectsWrites) {
+  std::unique_ptr<WritableFile> f;
+  ASSERT_TRUE(fault_.NewWritableFile(dir_.File("f"), &f, EnvOptions()).ok());
+  fault_.SetFilesystemActive(false);
+  EXPECT_TRUE(f->Append("x").IsIOError());
+  EXPECT_TRUE(f->Sync().IsIOError());
+  fault_.SetFilesystemActive(true);
+  EXPECT_TRUE(f->Append("y").ok());
+  const uint64_t before = fault_.io_count();
+  EXPECT_TRUE(f->Sync().ok());
+  EXPECT_EQ(before + 1, fault_.io_count());
+}
+
+TEST_F(FaultInjectionEnvTest, RenameCarriesTheSyncState) {
+  std::unique_ptr<WritableFile> f;
+  ASSERT_TRUE(fault_.NewWritableFile(dir_.File("tmp"), &f, EnvOptions()).ok());
+  ASSERT_TRUE(f->Append("durable").ok());
+  ASSERT_TRUE(f->Sync().ok());
+  ASSERT_TRUE(f->Append("+not").ok());
+  ASSERT_TRUE(f->Close().ok());
+  ASSERT_TRUE(fault_.RenameFile(dir_.File("tmp"), dir_.File("final")).ok());
+  ASSERT_TRUE(fault_.DropUnsyncedFileData().ok());
+  EXPECT_EQ("durable", Contents("final"));
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace strata

@@ -1,0 +1,224 @@
+#include "port/port.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "port/port_dirent.h"
+#include "port/sys_time.h"
+#include "strata/env.h"
+#include "test/util/temp_dir.h"
+#include "util/mutexlock.h"
+
+namespace strata {
+namespace port {
+namespace {
+
+TEST(PortTest, MutexExcludes) {
+  Mutex mu;
+  int counter = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 20000; i++) {
+        MutexLock l(&mu);
+        counter++;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(80000, counter);
+}
+
+TEST(PortTest, TryLock) {
+  Mutex mu;
+  ASSERT_TRUE(mu.TryLock());
+  mu.AssertHeld();
+  std::thread t([&] { EXPECT_FALSE(mu.TryLock()); });
+  t.join();
+  mu.Unlock();
+  ASSERT_TRUE(mu.TryLock());
+  mu.Unlock();
+}
+
+TEST(PortTest, CondVarSignalWakesWaiter) {
+  Mutex mu;
+  CondVar cv(&mu);
+  bool ready = false;
+  std::thread t([&] {
+    MutexLock l(&mu);
+    ready = true;
+    cv.Signal();
+  });
+  {
+    MutexLock l(&mu);
+    while (!ready) cv.Wait();
+    mu.AssertHeld();
+  }
+  t.join();
+}
+
+TEST(PortTest, CondVarTimedWaitTimesOut) {
+  Mutex mu;
+  CondVar cv(&mu);
+  MutexLock l(&mu);
+  const auto start = std::chrono::steady_clock::now();
+  bool timed_out = false;
+  // Spurious wake-ups are allowed; a timeout must come within reason.
+  for (int i = 0; i < 100 && !timed_out; i++) timed_out = cv.TimedWait(20000);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(timed_out);
+  EXPECT_GE(waited, std::chrono::milliseconds(15));
+}
+
+TEST(PortTest, CondVarTimedWaitReturnsEarlyWhenSignalled) {
+  Mutex mu;
+  CondVar cv(&mu);
+  bool ready = false;
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    MutexLock l(&mu);
+    ready = true;
+    cv.SignalAll();
+  });
+  {
+    MutexLock l(&mu);
+    // Ten minutes: only the signal can end this wait in time.
+    while (!ready) EXPECT_FALSE(cv.TimedWait(600ull * 1000 * 1000));
+  }
+  t.join();
+}
+
+TEST(PortTest, RWMutexAllowsConcurrentReaders) {
+  RWMutex mu;
+  std::atomic<int> readers{0};
+  std::atomic<int> max_readers{0};
+  std::atomic<bool> writer_saw_reader{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; t++) {
+    threads.emplace_back([&] {
+      ReadLock l(&mu);
+      const int now = ++readers;
+      int prev = max_readers.load();
+      while (now > prev && !max_readers.compare_exchange_weak(prev, now)) {
+      }
+      // Wait (bounded) until the other readers are inside too.
+      for (int i = 0; i < 2000 && max_readers.load() < 3; i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      --readers;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(3, max_readers.load());
+  {
+    WriteLock w(&mu);
+    writer_saw_reader = readers.load() != 0;
+  }
+  EXPECT_FALSE(writer_saw_reader.load());
+}
+
+int g_once_calls = 0;
+void CountOnce() { g_once_calls++; }
+
+TEST(PortTest, InitOnceRunsOnce) {
+  static OnceType once;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; i++) {
+    threads.emplace_back([] { InitOnce(&once, &CountOnce); });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(1, g_once_calls);
+}
+
+std::atomic<int> g_key_destructions{0};
+void KeyDestructor(void* value) {
+  g_key_destructions += *static_cast<int*>(value);
+  delete static_cast<int*>(value);
+}
+
+TEST(PortTest, ThreadKeyDestructorRunsOnThreadExit) {
+  ThreadKey key;
+  ASSERT_TRUE(ThreadKeyCreate(&key, &KeyDestructor));
+  EXPECT_EQ(nullptr, ThreadKeyGet(key));
+  std::vector<std::thread> threads;
+  for (int i = 1; i <= 5; i++) {
+    threads.emplace_back([key, i] {
+      ThreadKeySet(key, new int(i));
+      EXPECT_EQ(i, *static_cast<int*>(ThreadKeyGet(key)));
+    });
+  }
+  threads.emplace_back([key] { EXPECT_EQ(nullptr, ThreadKeyGet(key)); });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(1 + 2 + 3 + 4 + 5, g_key_destructions.load());
+  ThreadKeyDelete(key);
+}
+
+TEST(PortTest, ThreadIdsDiffer) {
+  const uint64_t mine = CurrentThreadId();
+  uint64_t other = mine;
+  std::thread t([&] {
+    SetCurrentThreadName("strata:test");
+    other = CurrentThreadId();
+  });
+  t.join();
+  EXPECT_NE(mine, other);
+}
+
+TEST(PortTest, PageSizeIsAPowerOfTwo) {
+  const size_t page = GetPageSize();
+  EXPECT_GE(page, 4096u);
+  EXPECT_EQ(0u, page & (page - 1));
+}
+
+TEST(PortTest, GetTimeOfDayMatchesTheEnvClock) {
+  TimeVal tv;
+  GetTimeOfDay(&tv);
+  const int64_t env_seconds =
+      static_cast<int64_t>(Env::Default()->NowMicros() / 1000000);
+  EXPECT_LE(std::abs(env_seconds - tv.tv_sec), 2);
+  EXPECT_GE(tv.tv_usec, 0);
+  EXPECT_LT(tv.tv_usec, 1000000);
+  // After 2020-01-01.
+  EXPECT_GT(tv.tv_sec, 1577836800);
+
+  struct tm local;
+  const time_t now = static_cast<time_t>(tv.tv_sec);
+  LocalTimeR(&now, &local);
+  EXPECT_GE(local.tm_year + 1900, 2020);
+  EXPECT_GE(local.tm_mon, 0);
+  EXPECT_LE(local.tm_mon, 11);
+}
+
+TEST(PortTest, PrintfSizeT) {
+  char buf[32];
+  const size_t n = 1234567890123ull;
+  std::snprintf(buf, sizeof(buf), "%" STRATA_PRIszt, n);
+  EXPECT_STREQ("1234567890123", buf);
+}
+
+TEST(PortTest, DirentListsEntries) {
+  Env* env = Env::Default();
+  test::TempDir dir(env);
+  ASSERT_TRUE(WriteStringToFile(env, "x", dir.File("a")).ok());
+  ASSERT_TRUE(WriteStringToFile(env, "y", dir.File("b")).ok());
+  ASSERT_TRUE(env->CreateDir(dir.File("sub")).ok());
+  // Qualified: on POSIX, argument-dependent lookup would also find ::readdir.
+  port::DIR* d = port::opendir(dir.path().c_str());
+  ASSERT_NE(nullptr, d);
+  std::set<std::string> names;
+  while (port::dirent* e = port::readdir(d)) names.insert(e->d_name);
+  EXPECT_EQ(0, port::closedir(d));
+  EXPECT_EQ((std::set<std::string>{".", "..", "a", "b", "sub"}), names);
+  EXPECT_EQ(nullptr, port::opendir(dir.File("missing").c_str()));
+}
+
+}  // namespace
+}  // namespace port
+}  // namespace strata

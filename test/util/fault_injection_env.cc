@@ -1,0 +1,430 @@
+#include "test/util/fault_injection_env.h"
+
+#include <utility>
+#include <vector>
+
+#include "util/mutexlock.h"
+
+namespace strata {
+namespace test {
+
+namespace {
+
+std::string ParentDir(const std::string& path) {
+  const size_t sep = path.find_last_of("/\\");
+  return sep == std::string::npos ? std::string() : path.substr(0, sep);
+}
+
+class FaultSequentialFile : public SequentialFile {
+ public:
+  FaultSequentialFile(std::unique_ptr<SequentialFile> target, std::string name,
+                      FaultInjectionEnv* env)
+      : target_(std::move(target)), name_(std::move(name)), env_(env) {}
+
+  Status Read(size_t n, Slice* result, char* scratch) override {
+    Status s = env_->MaybeFail(IOKind::kRead, name_, "read");
+    if (!s.ok()) {
+      *result = Slice(scratch, 0);
+      return s;
+    }
+    return target_->Read(n, result, scratch);
+  }
+  Status Skip(uint64_t n) override { return target_->Skip(n); }
+  Status PositionedRead(uint64_t offset, size_t n, Slice* result,
+                        char* scratch) override {
+    Status s = env_->MaybeFail(IOKind::kRead, name_, "read");
+    if (!s.ok()) {
+      *result = Slice(scratch, 0);
+      return s;
+    }
+    return target_->PositionedRead(offset, n, result, scratch);
+  }
+  bool use_direct_io() const override { return target_->use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return target_->GetRequiredBufferAlignment();
+  }
+
+ private:
+  std::unique_ptr<SequentialFile> target_;
+  const std::string name_;
+  FaultInjectionEnv* const env_;
+};
+
+class FaultRandomAccessFile : public RandomAccessFile {
+ public:
+  FaultRandomAccessFile(std::unique_ptr<RandomAccessFile> target,
+                        std::string name, FaultInjectionEnv* env)
+      : target_(std::move(target)), name_(std::move(name)), env_(env) {}
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    Status s = env_->MaybeFail(IOKind::kRead, name_, "read");
+    if (!s.ok()) {
+      *result = Slice(scratch, 0);
+      return s;
+    }
+    return target_->Read(offset, n, result, scratch);
+  }
+  bool use_direct_io() const override { return target_->use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return target_->GetRequiredBufferAlignment();
+  }
+
+ private:
+  std::unique_ptr<RandomAccessFile> target_;
+  const std::string name_;
+  FaultInjectionEnv* const env_;
+};
+
+class FaultWritableFile : public WritableFile {
+ public:
+  FaultWritableFile(std::unique_ptr<WritableFile> target, std::string name,
+                    FaultInjectionEnv* env)
+      : target_(std::move(target)), name_(std::move(name)), env_(env) {}
+
+  ~FaultWritableFile() override {
+    Status ignored = Close();
+    (void)ignored;
+  }
+
+  Status Append(const Slice& data) override {
+    Status s = env_->MaybeFail(IOKind::kWrite, name_, "append");
+    if (s.ok()) s = target_->Append(data);
+    if (s.ok()) env_->OnWrite(name_, target_->GetFileSize());
+    return s;
+  }
+  Status PositionedAppend(const Slice& data, uint64_t offset) override {
+    Status s = env_->MaybeFail(IOKind::kWrite, name_, "positioned append");
+    if (s.ok()) s = target_->PositionedAppend(data, offset);
+    if (s.ok()) env_->OnWrite(name_, target_->GetFileSize());
+    return s;
+  }
+  Status Truncate(uint64_t size) override {
+    Status s = env_->MaybeFail(IOKind::kWrite, name_, "truncate");
+    if (s.ok()) s = target_->Truncate(size);
+    if (s.ok()) env_->OnWrite(name_, size);
+    return s;
+  }
+  Status Close() override {
+    if (closed_) return Status::OK();
+    closed_ = true;
+    Status s = env_->MaybeFail(IOKind::kClose, name_, "close");
+    Status close = target_->Close();
+    return s.ok() ? close : s;
+  }
+  Status Flush() override {
+    Status s = env_->MaybeFail(IOKind::kWrite, name_, "flush");
+    return s.ok() ? target_->Flush() : s;
+  }
+  Status Sync() override { return SyncWith(false); }
+  Status Fsync() override { return SyncWith(true); }
+  bool IsSyncThreadSafe() const override { return target_->IsSyncThreadSafe(); }
+  bool use_direct_io() const override { return target_->use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return target_->GetRequiredBufferAlignment();
+  }
+  uint64_t GetFileSize() override { return target_->GetFileSize(); }
+  Status Allocate(uint64_t offset, uint64_t len) override {
+    return target_->Allocate(offset, len);
+  }
+
+ private:
+  Status SyncWith(bool fsync) {
+    Status s = env_->MaybeFail(IOKind::kSync, name_, fsync ? "fsync" : "sync");
+    if (s.ok()) s = fsync ? target_->Fsync() : target_->Sync();
+    if (s.ok()) env_->OnSync(name_, target_->GetFileSize());
+    return s;
+  }
+
+  std::unique_ptr<WritableFile> target_;
+  const std::string name_;
+  FaultInjectionEnv* const env_;
+  bool closed_ = false;
+};
+
+class FaultDirectory : public Directory {
+ public:
+  FaultDirectory(std::unique_ptr<Directory> target, std::string name,
+                 FaultInjectionEnv* env)
+      : target_(std::move(target)), name_(std::move(name)), env_(env) {}
+
+  Status Fsync() override {
+    Status s = env_->MaybeFail(IOKind::kSync, name_, "fsync directory");
+    if (s.ok()) s = target_->Fsync();
+    if (s.ok()) env_->OnDirectorySync(name_);
+    return s;
+  }
+
+ private:
+  std::unique_ptr<Directory> target_;
+  const std::string name_;
+  FaultInjectionEnv* const env_;
+};
+
+}  // namespace
+
+Status StatusForPath(const Status& s, const std::string& path, const char* op) {
+  const std::string msg = path + ": " + op;
+  const Slice detail(s.getState());
+  switch (s.subcode()) {
+    case Status::kNoSpace:
+      return Status::NoSpace(msg, detail);
+    case Status::kPathNotFound:
+      return Status::PathNotFound(msg, detail);
+    case Status::kLockHeld:
+      return Status::LockHeld(msg, detail);
+    default:
+      break;
+  }
+  switch (s.code()) {
+    case Status::kOk:
+      return Status::OK();
+    case Status::kNotFound:
+      return Status::NotFound(msg, detail);
+    case Status::kCorruption:
+      return Status::Corruption(msg, detail);
+    case Status::kNotSupported:
+      return Status::NotSupported(msg, detail);
+    case Status::kInvalidArgument:
+      return Status::InvalidArgument(msg, detail);
+    case Status::kBusy:
+      return Status::Busy(msg, detail);
+    case Status::kTimedOut:
+      return Status::TimedOut(msg, detail);
+    case Status::kIncomplete:
+      return Status::Incomplete(msg, detail);
+    case Status::kAborted:
+      return Status::Aborted(msg, detail);
+    default:
+      return Status::IOError(msg, detail);
+  }
+}
+
+FaultInjectionEnv::FaultInjectionEnv(Env* base) : EnvWrapper(base) {}
+
+FaultInjectionEnv::~FaultInjectionEnv() = default;
+
+Status FaultInjectionEnv::MaybeFail(IOKind kind, const std::string& path,
+                                    const char* op) {
+  MutexLock l(&mu_);
+  io_count_++;
+  if (!active_ && (kind == IOKind::kWrite || kind == IOKind::kSync)) {
+    return Status::IOError(path + ": " + op, "file system inactive");
+  }
+  if (fail_at_ != 0 && io_count_ == fail_at_) {
+    fail_at_ = 0;
+    return StatusForPath(fail_at_status_, path, op);
+  }
+  const int k = static_cast<int>(kind);
+  if (fail_all_[k]) return StatusForPath(fail_all_status_[k], path, op);
+  return Status::OK();
+}
+
+void FaultInjectionEnv::FailNthIO(uint64_t n, const Status& s) {
+  MutexLock l(&mu_);
+  fail_at_ = io_count_ + (n == 0 ? 1 : n);
+  fail_at_status_ = s;
+}
+
+void FaultInjectionEnv::FailAll(IOKind kind, const Status& s) {
+  MutexLock l(&mu_);
+  fail_all_[static_cast<int>(kind)] = true;
+  fail_all_status_[static_cast<int>(kind)] = s;
+}
+
+void FaultInjectionEnv::ClearFailures() {
+  MutexLock l(&mu_);
+  fail_at_ = 0;
+  for (bool& f : fail_all_) f = false;
+}
+
+void FaultInjectionEnv::SetFilesystemActive(bool active) {
+  MutexLock l(&mu_);
+  active_ = active;
+}
+
+uint64_t FaultInjectionEnv::io_count() {
+  MutexLock l(&mu_);
+  return io_count_;
+}
+
+void FaultInjectionEnv::OnWrite(const std::string& path, uint64_t new_size) {
+  MutexLock l(&mu_);
+  files_[path].size = new_size;
+}
+
+void FaultInjectionEnv::OnSync(const std::string& path, uint64_t synced_size) {
+  MutexLock l(&mu_);
+  FileState& f = files_[path];
+  f.size = synced_size;
+  f.synced_size = synced_size;
+}
+
+void FaultInjectionEnv::OnDirectorySync(const std::string& dir) {
+  MutexLock l(&mu_);
+  for (auto it = unsynced_new_files_.begin();
+       it != unsynced_new_files_.end();) {
+    if (ParentDir(*it) == dir) {
+      it = unsynced_new_files_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void FaultInjectionEnv::ResetState() {
+  MutexLock l(&mu_);
+  files_.clear();
+  unsynced_new_files_.clear();
+}
+
+Status FaultInjectionEnv::DropUnsyncedFileData() {
+  std::map<std::string, FileState> files;
+  {
+    MutexLock l(&mu_);
+    files = files_;
+  }
+  for (const auto& f : files) {
+    if (f.second.size == f.second.synced_size) continue;
+    std::unique_ptr<WritableFile> file;
+    EnvOptions options;
+    Status s = target()->ReopenWritableFile(f.first, &file, options);
+    if (s.IsNotFound()) continue;  // deleted since
+    if (s.ok()) s = file->Truncate(f.second.synced_size);
+    if (s.ok()) s = file->Close();
+    if (!s.ok()) return s;
+    MutexLock l(&mu_);
+    files_[f.first].size = f.second.synced_size;
+  }
+  return Status::OK();
+}
+
+Status FaultInjectionEnv::DeleteFilesCreatedAfterLastDirSync() {
+  std::set<std::string> doomed;
+  {
+    MutexLock l(&mu_);
+    doomed.swap(unsynced_new_files_);
+  }
+  for (const std::string& name : doomed) {
+    Status s = target()->RemoveFile(name);
+    if (!s.ok() && !s.IsNotFound()) return s;
+    MutexLock l(&mu_);
+    files_.erase(name);
+  }
+  return Status::OK();
+}
+
+Status FaultInjectionEnv::NewSequentialFile(const std::string& f,
+                                            std::unique_ptr<SequentialFile>* r,
+                                            const EnvOptions& options) {
+  Status s = MaybeFail(IOKind::kOpen, f, "open for reading");
+  if (s.ok()) s = target()->NewSequentialFile(f, r, options);
+  if (s.ok()) r->reset(new FaultSequentialFile(std::move(*r), f, this));
+  return s;
+}
+
+Status FaultInjectionEnv::NewRandomAccessFile(
+    const std::string& f, std::unique_ptr<RandomAccessFile>* r,
+    const EnvOptions& options) {
+  Status s = MaybeFail(IOKind::kOpen, f, "open for reading");
+  if (s.ok()) s = target()->NewRandomAccessFile(f, r, options);
+  if (s.ok()) r->reset(new FaultRandomAccessFile(std::move(*r), f, this));
+  return s;
+}
+
+Status FaultInjectionEnv::WrapWritable(const std::string& f,
+                                       std::unique_ptr<WritableFile>* r) {
+  {
+    MutexLock l(&mu_);
+    FileState& state = files_[f];
+    state.size = (*r)->GetFileSize();
+  }
+  r->reset(new FaultWritableFile(std::move(*r), f, this));
+  return Status::OK();
+}
+
+Status FaultInjectionEnv::NewWritableFile(const std::string& f,
+                                          std::unique_ptr<WritableFile>* r,
+                                          const EnvOptions& options) {
+  Status s = MaybeFail(IOKind::kOpen, f, "open for writing");
+  const bool existed = s.ok() && target()->FileExists(f).ok();
+  if (s.ok()) s = target()->NewWritableFile(f, r, options);
+  if (!s.ok()) return s;
+  {
+    MutexLock l(&mu_);
+    files_[f] = FileState();  // truncated: nothing of it is synced now
+    if (!existed) unsynced_new_files_.insert(f);
+  }
+  return WrapWritable(f, r);
+}
+
+Status FaultInjectionEnv::ReopenWritableFile(const std::string& f,
+                                             std::unique_ptr<WritableFile>* r,
+                                             const EnvOptions& options) {
+  Status s = MaybeFail(IOKind::kOpen, f, "reopen for writing");
+  if (s.ok()) s = target()->ReopenWritableFile(f, r, options);
+  if (!s.ok()) return s;
+  {
+    MutexLock l(&mu_);
+    // What is there already counts as durable unless this Env wrote it.
+    if (files_.count(f) == 0) {
+      files_[f].synced_size = (*r)->GetFileSize();
+    }
+  }
+  return WrapWritable(f, r);
+}
+
+Status FaultInjectionEnv::NewDirectory(const std::string& name,
+                                       std::unique_ptr<Directory>* result) {
+  Status s = MaybeFail(IOKind::kOpen, name, "open directory");
+  if (s.ok()) s = target()->NewDirectory(name, result);
+  if (s.ok()) result->reset(new FaultDirectory(std::move(*result), name, this));
+  return s;
+}
+
+Status FaultInjectionEnv::RemoveFile(const std::string& f) {
+  Status s = MaybeFail(IOKind::kDelete, f, "delete");
+  if (s.ok()) s = target()->RemoveFile(f);
+  if (s.ok()) {
+    MutexLock l(&mu_);
+    files_.erase(f);
+    unsynced_new_files_.erase(f);
+  }
+  return s;
+}
+
+Status FaultInjectionEnv::RenameFile(const std::string& src,
+                                     const std::string& target_name) {
+  Status s = MaybeFail(IOKind::kRename, src, "rename");
+  if (s.ok()) s = target()->RenameFile(src, target_name);
+  if (s.ok()) {
+    MutexLock l(&mu_);
+    auto it = files_.find(src);
+    if (it != files_.end()) {
+      files_[target_name] = it->second;
+      files_.erase(src);
+    }
+    // The new name is an unsynced directory entry until the dir is synced.
+    unsynced_new_files_.erase(src);
+    unsynced_new_files_.insert(target_name);
+  }
+  return s;
+}
+
+Status FaultInjectionEnv::CreateDir(const std::string& d) {
+  Status s = MaybeFail(IOKind::kCreateDir, d, "mkdir");
+  return s.ok() ? target()->CreateDir(d) : s;
+}
+
+Status FaultInjectionEnv::CreateDirIfMissing(const std::string& d) {
+  Status s = MaybeFail(IOKind::kCreateDir, d, "mkdir");
+  return s.ok() ? target()->CreateDirIfMissing(d) : s;
+}
+
+Status FaultInjectionEnv::LockFile(const std::string& f, FileLock** l) {
+  Status s = MaybeFail(IOKind::kLock, f, "lock");
+  return s.ok() ? target()->LockFile(f, l) : s;
+}
+
+}  // namespace test
+}  // namespace strata

@@ -1,0 +1,126 @@
+// FaultInjectionEnv: wraps any Env to simulate what a test cannot provoke
+// for real.
+//
+// Power loss: every writable file's size at its last Sync is remembered;
+// DropUnsyncedFileData() cuts each file back to it, and
+// DeleteFilesCreatedAfterLastDirSync() removes files whose directory was
+// not synced after they were created — together, what a machine that lost
+// power would show on restart.
+//
+// Failures: every I/O through the Env or its files is counted and has a
+// kind (open, read, write, sync, rename, delete, ...). FailNthIO(n, s)
+// makes the n-th I/O from now fail once; FailAll(kind, s) makes every I/O
+// of that kind fail until ClearFailures(). The failing Status keeps the
+// code and sub-code of s and names the path and the operation.
+// SetFilesystemActive(false) fails every write and sync, as a dead disk.
+//
+// Thread safety: safe from many threads, as any Env.
+
+#ifndef STRATA_TEST_UTIL_FAULT_INJECTION_ENV_H_
+#define STRATA_TEST_UTIL_FAULT_INJECTION_ENV_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "port/port.h"
+#include "strata/env.h"
+
+namespace strata {
+namespace test {
+
+enum class IOKind {
+  kOpen,
+  kRead,
+  kWrite,
+  kSync,
+  kClose,
+  kRename,
+  kDelete,
+  kCreateDir,
+  kLock,
+  kNumKinds,
+};
+
+// s with its code and sub-code, its message prefixed by "path: op".
+Status StatusForPath(const Status& s, const std::string& path, const char* op);
+
+class FaultInjectionEnv : public EnvWrapper {
+ public:
+  explicit FaultInjectionEnv(Env* base);
+  ~FaultInjectionEnv() override;
+
+  // ---- Power loss ----------------------------------------------------------
+  // Truncates every file written through this Env to its size at its last
+  // Sync (0 if never synced).
+  Status DropUnsyncedFileData();
+  // Removes files created since their directory's last NewDirectory()->Fsync.
+  Status DeleteFilesCreatedAfterLastDirSync();
+  // Forgets all tracking (after a simulated restart).
+  void ResetState();
+
+  // ---- Failures ------------------------------------------------------------
+  // The n-th I/O from now (n >= 1) fails with s, once.
+  void FailNthIO(uint64_t n, const Status& s);
+  // Every I/O of kind fails with s until ClearFailures().
+  void FailAll(IOKind kind, const Status& s);
+  void ClearFailures();
+  // When inactive, every write and sync fails with IOError.
+  void SetFilesystemActive(bool active);
+  // I/Os seen so far.
+  uint64_t io_count();
+
+  // Called by this Env and its files before each I/O: OK, or the injected
+  // failure for it.
+  Status MaybeFail(IOKind kind, const std::string& path, const char* op);
+  // Bookkeeping calls from the wrapped files.
+  void OnWrite(const std::string& path, uint64_t new_size);
+  void OnSync(const std::string& path, uint64_t synced_size);
+  void OnDirectorySync(const std::string& dir);
+
+  // ---- Env -----------------------------------------------------------------
+  Status NewSequentialFile(const std::string& f,
+                           std::unique_ptr<SequentialFile>* r,
+                           const EnvOptions& options) override;
+  Status NewRandomAccessFile(const std::string& f,
+                             std::unique_ptr<RandomAccessFile>* r,
+                             const EnvOptions& options) override;
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& options) override;
+  Status ReopenWritableFile(const std::string& f,
+                            std::unique_ptr<WritableFile>* r,
+                            const EnvOptions& options) override;
+  Status NewDirectory(const std::string& name,
+                      std::unique_ptr<Directory>* result) override;
+  Status RemoveFile(const std::string& f) override;
+  Status RenameFile(const std::string& s, const std::string& t) override;
+  Status CreateDir(const std::string& d) override;
+  Status CreateDirIfMissing(const std::string& d) override;
+  Status LockFile(const std::string& f, FileLock** l) override;
+
+ private:
+  struct FileState {
+    uint64_t size = 0;
+    uint64_t synced_size = 0;
+  };
+
+  Status WrapWritable(const std::string& f, std::unique_ptr<WritableFile>* r);
+
+  port::Mutex mu_;
+  uint64_t io_count_ GUARDED_BY(mu_) = 0;
+  uint64_t fail_at_ GUARDED_BY(mu_) = 0;  // 0: none
+  Status fail_at_status_ GUARDED_BY(mu_);
+  bool fail_all_[static_cast<int>(IOKind::kNumKinds)] GUARDED_BY(mu_) = {};
+  Status fail_all_status_[static_cast<int>(IOKind::kNumKinds)] GUARDED_BY(mu_);
+  bool active_ GUARDED_BY(mu_) = true;
+  std::map<std::string, FileState> files_ GUARDED_BY(mu_);
+  // Files created since their directory was last synced.
+  std::set<std::string> unsynced_new_files_ GUARDED_BY(mu_);
+};
+
+}  // namespace test
+}  // namespace strata
+
+#endif  // STRATA_TEST_UTIL_FAULT_INJECTION_ENV_H_
