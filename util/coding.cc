@@ -43,12 +43,20 @@ char* EncodeVarint64(char* dst, uint64_t value) {
 }
 
 void PutVarint32(std::string* dst, uint32_t value) {
+  if (value < 0x80) {  // the common case: small lengths and counts
+    dst->push_back(static_cast<char>(value));
+    return;
+  }
   char buf[kMaxVarint32Length];
   char* end = EncodeVarint32(buf, value);
   dst->append(buf, static_cast<size_t>(end - buf));
 }
 
 void PutVarint64(std::string* dst, uint64_t value) {
+  if (value < 0x80) {
+    dst->push_back(static_cast<char>(value));
+    return;
+  }
   char buf[kMaxVarint64Length];
   char* end = EncodeVarint64(buf, value);
   dst->append(buf, static_cast<size_t>(end - buf));
@@ -95,7 +103,8 @@ const char* GetVarint32PtrFallback(const char* p, const char* limit,
   return q;
 }
 
-const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* value) {
+const char* GetVarint64PtrFallback(const char* p, const char* limit,
+                                   uint64_t* value) {
   return DecodeVarint(p, limit, kMaxVarint64Length, 64, value);
 }
 

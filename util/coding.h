@@ -88,7 +88,19 @@ inline const char* GetVarint32Ptr(const char* p, const char* limit,
   }
   return GetVarint32PtrFallback(p, limit, value);
 }
-const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* value);
+const char* GetVarint64PtrFallback(const char* p, const char* limit,
+                                   uint64_t* value);
+inline const char* GetVarint64Ptr(const char* p, const char* limit,
+                                  uint64_t* value) {
+  if (p < limit) {
+    const uint64_t result = static_cast<uint8_t>(*p);
+    if ((result & 128) == 0) {
+      *value = result;
+      return p + 1;
+    }
+  }
+  return GetVarint64PtrFallback(p, limit, value);
+}
 
 // Consume a varint from the front of *input. False (input unchanged) if it
 // is malformed.
