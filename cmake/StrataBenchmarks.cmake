@@ -1,0 +1,11 @@
+# Google Benchmark microbenchmarks of the hot pieces (DESIGN §6). Run them
+# with `./build.sh bench`; results are recorded in docs/benchmarks.md.
+
+function(strata_add_benchmark name)
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE strata_internal strata_benchmark_main)
+  strata_warnings(${name})
+endfunction()
+
+strata_add_benchmark(coding_bench test/bench/coding_bench.cc)
+strata_add_benchmark(crc32c_bench test/bench/crc32c_bench.cc)
