@@ -11,12 +11,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <map>
 #include <string>
 
 #include "env/env_logger.h"
 #include "env/io_posix.h"
 #include "env/io_util.h"
+#include "env/lock_table.h"
 #include "env/thread_pool_env.h"
 #include "port/port.h"
 #include "port/port_dirent.h"
@@ -69,30 +69,6 @@ class PosixFileLock : public FileLock {
  private:
   const int fd_;
   const std::string name_;
-};
-
-// fcntl locks belong to a process: a second lock from the same process
-// would succeed. This table makes a second LockFile in this process fail
-// too. Entries carry the pid that made them: a child created by fork()
-// inherits the table but not the locks, so it ignores its parent's entries.
-class LockTable {
- public:
-  bool Insert(const std::string& fname) {
-    const pid_t self = ::getpid();
-    MutexLock l(&mu_);
-    auto it = locked_.find(fname);
-    if (it != locked_.end() && it->second == self) return false;
-    locked_[fname] = self;
-    return true;
-  }
-  void Remove(const std::string& fname) {
-    MutexLock l(&mu_);
-    locked_.erase(fname);
-  }
-
- private:
-  port::Mutex mu_;
-  std::map<std::string, pid_t> locked_ GUARDED_BY(mu_);
 };
 
 int LockOrUnlock(int fd, bool lock) {
@@ -315,7 +291,7 @@ class PosixEnv : public ThreadPoolEnv {
 
   Status LockFile(const std::string& fname, FileLock** lock) override {
     *lock = nullptr;
-    if (!Locks()->Insert(fname)) {
+    if (!Locks()->Insert(fname, static_cast<uint64_t>(::getpid()))) {
       return Status::LockHeld(fname, "lock held by this process");
     }
     const int fd = OpenRetry(fname, O_RDWR | O_CREAT | O_CLOEXEC);

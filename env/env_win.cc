@@ -1,27 +1,20 @@
 // WinEnv: Env::Default() on Windows. Paths are UTF-8 and go to the W APIs;
 // '/' and '\' are both accepted.
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
-
 #include <atomic>
 #include <cstddef>
 #include <cstring>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "env/env_logger.h"
 #include "env/io_util.h"
 #include "env/io_win.h"
+#include "env/lock_table.h"
 #include "env/thread_pool_env.h"
 #include "port/port.h"
 #include "port/port_dirent.h"
+#include "port/win32.h"
 #include "util/mutexlock.h"
 #include "util/no_destructor.h"
 
@@ -120,22 +113,6 @@ class WinFileLock : public FileLock {
  private:
   const HANDLE handle_;
   const std::string name_;
-};
-
-class LockTable {
- public:
-  bool Insert(const std::string& fname) {
-    MutexLock l(&mu_);
-    return locked_.insert(fname).second;
-  }
-  void Remove(const std::string& fname) {
-    MutexLock l(&mu_);
-    locked_.erase(fname);
-  }
-
- private:
-  port::Mutex mu_;
-  std::set<std::string> locked_ GUARDED_BY(mu_);
 };
 
 class WinEnv : public ThreadPoolEnv {
@@ -301,26 +278,25 @@ class WinEnv : public ThreadPoolEnv {
 
   Status GetFileSize(const std::string& fname, uint64_t* size) override {
     WIN32_FILE_ATTRIBUTE_DATA attrs;
-    if (!GetFileAttributesExW(ToWinPath(fname).c_str(), GetFileExInfoStandard,
-                              &attrs)) {
-      *size = 0;
-      return WinError(fname, "GetFileAttributesEx", GetLastError());
+    *size = 0;
+    Status s = Attributes(fname, &attrs);
+    if (s.ok()) {
+      *size = (static_cast<uint64_t>(attrs.nFileSizeHigh) << 32) |
+              attrs.nFileSizeLow;
     }
-    *size =
-        (static_cast<uint64_t>(attrs.nFileSizeHigh) << 32) | attrs.nFileSizeLow;
-    return Status::OK();
+    return s;
   }
 
   Status GetFileModificationTime(const std::string& fname,
                                  uint64_t* file_mtime) override {
     WIN32_FILE_ATTRIBUTE_DATA attrs;
-    if (!GetFileAttributesExW(ToWinPath(fname).c_str(), GetFileExInfoStandard,
-                              &attrs)) {
-      return WinError(fname, "GetFileAttributesEx", GetLastError());
+    Status s = Attributes(fname, &attrs);
+    if (s.ok()) {
+      *file_mtime =
+          (FileTimeTo100ns(attrs.ftLastWriteTime) - kEpochOffset100ns) /
+          10000000;
     }
-    *file_mtime =
-        (FileTimeTo100ns(attrs.ftLastWriteTime) - kEpochOffset100ns) / 10000000;
-    return Status::OK();
+    return s;
   }
 
   // Atomically replaces target. With POSIX renames (Windows 10) even an
@@ -381,7 +357,7 @@ class WinEnv : public ThreadPoolEnv {
 
   Status LockFile(const std::string& fname, FileLock** lock) override {
     *lock = nullptr;
-    if (!Locks()->Insert(fname)) {
+    if (!Locks()->Insert(fname, GetCurrentProcessId())) {
       return Status::LockHeld(fname, "lock held by this process");
     }
     HANDLE h =
@@ -458,6 +434,15 @@ class WinEnv : public ThreadPoolEnv {
   }
 
  private:
+  static Status Attributes(const std::string& fname,
+                           WIN32_FILE_ATTRIBUTE_DATA* attrs) {
+    if (!GetFileAttributesExW(ToWinPath(fname).c_str(), GetFileExInfoStandard,
+                              attrs)) {
+      return WinError(fname, "GetFileAttributesEx", GetLastError());
+    }
+    return Status::OK();
+  }
+
   // A unique name next to path for a file being deleted.
   std::wstring TrashName(const std::wstring& path) {
     const size_t sep = path.find_last_of(L"\\/");

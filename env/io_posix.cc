@@ -113,6 +113,23 @@ int WriteFully(int fd, const char* buf, size_t n, uint64_t offset) {
   return 0;
 }
 
+// A positional read, its alignment checked first for a direct-I/O file.
+Status CheckedPread(int fd, const std::string& fname, bool direct,
+                    size_t alignment, uint64_t offset, size_t n, Slice* result,
+                    char* scratch) {
+  *result = Slice(scratch, 0);
+  if (direct) {
+    Status s =
+        CheckDirectIOAlignment(fname, "read", offset, n, scratch, alignment);
+    if (!s.ok()) return s;
+  }
+  size_t bytes_read = 0;
+  const int err = ReadFully(fd, scratch, n, offset, &bytes_read);
+  if (err != 0) return PosixError(fname, "pread", err);
+  *result = Slice(scratch, bytes_read);
+  return Status::OK();
+}
+
 Status SyncFd(int fd, const std::string& fname, bool metadata) {
 #if defined(__linux__)
   const int r = metadata ? ::fsync(fd) : ::fdatasync(fd);
@@ -181,17 +198,8 @@ Status PosixSequentialFile::Skip(uint64_t n) {
 
 Status PosixSequentialFile::PositionedRead(uint64_t offset, size_t n,
                                            Slice* result, char* scratch) {
-  *result = Slice(scratch, 0);
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "read", offset, n, scratch,
-                                      alignment_);
-    if (!s.ok()) return s;
-  }
-  size_t bytes_read = 0;
-  const int err = ReadFully(fd_, scratch, n, offset, &bytes_read);
-  if (err != 0) return PosixError(filename_, "pread", err);
-  *result = Slice(scratch, bytes_read);
-  return Status::OK();
+  return CheckedPread(fd_, filename_, use_direct_io_, alignment_, offset, n,
+                      result, scratch);
 }
 
 Status PosixSequentialFile::InvalidateCache(size_t offset, size_t length) {
@@ -213,17 +221,8 @@ PosixRandomAccessFile::~PosixRandomAccessFile() { ::close(fd_); }
 
 Status PosixRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
                                    char* scratch) const {
-  *result = Slice(scratch, 0);
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "read", offset, n, scratch,
-                                      alignment_);
-    if (!s.ok()) return s;
-  }
-  size_t bytes_read = 0;
-  const int err = ReadFully(fd_, scratch, n, offset, &bytes_read);
-  if (err != 0) return PosixError(filename_, "pread", err);
-  *result = Slice(scratch, bytes_read);
-  return Status::OK();
+  return CheckedPread(fd_, filename_, use_direct_io_, alignment_, offset, n,
+                      result, scratch);
 }
 
 Status PosixRandomAccessFile::Prefetch(uint64_t offset, size_t n) {
@@ -394,17 +393,8 @@ Status PosixRandomRWFile::Write(uint64_t offset, const Slice& data) {
 
 Status PosixRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,
                                char* scratch) const {
-  *result = Slice(scratch, 0);
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "read", offset, n, scratch,
-                                      alignment_);
-    if (!s.ok()) return s;
-  }
-  size_t bytes_read = 0;
-  const int err = ReadFully(fd_, scratch, n, offset, &bytes_read);
-  if (err != 0) return PosixError(filename_, "pread", err);
-  *result = Slice(scratch, bytes_read);
-  return Status::OK();
+  return CheckedPread(fd_, filename_, use_direct_io_, alignment_, offset, n,
+                      result, scratch);
 }
 
 Status PosixRandomRWFile::Sync() { return SyncFd(fd_, filename_, false); }

@@ -1,19 +1,12 @@
 #include "env/io_win.h"
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
-
 #include <algorithm>
 #include <cstring>
 #include <utility>
 
 #include "env/io_util.h"
 #include "port/port.h"
+#include "port/win32.h"
 
 namespace strata {
 
@@ -91,9 +84,15 @@ size_t WinDirectIOAlignment() {
   return std::max(port::GetPageSize(), kDefaultPageSize);
 }
 
-Status WinPositionedRead(void* handle, const std::string& fname,
+Status WinPositionedRead(void* handle, const std::string& fname, bool direct,
                          uint64_t offset, size_t n, Slice* result,
                          char* scratch) {
+  *result = Slice(scratch, 0);
+  if (direct) {
+    Status s = CheckDirectIOAlignment(fname, "read", offset, n, scratch,
+                                      WinDirectIOAlignment());
+    if (!s.ok()) return s;
+  }
   size_t done = 0;
   while (done < n) {
     const DWORD want = static_cast<DWORD>(std::min(n - done, kMaxChunk));
@@ -156,13 +155,8 @@ Status WinSequentialFile::Skip(uint64_t n) {
 
 Status WinSequentialFile::PositionedRead(uint64_t offset, size_t n,
                                          Slice* result, char* scratch) {
-  *result = Slice(scratch, 0);
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "read", offset, n, scratch,
-                                      WinDirectIOAlignment());
-    if (!s.ok()) return s;
-  }
-  return WinPositionedRead(handle_, filename_, offset, n, result, scratch);
+  return WinPositionedRead(handle_, filename_, use_direct_io_, offset, n,
+                           result, scratch);
 }
 
 // ---- WinRandomAccessFile ---------------------------------------------------
@@ -181,13 +175,8 @@ size_t WinRandomAccessFile::GetRequiredBufferAlignment() const {
 
 Status WinRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
                                  char* scratch) const {
-  *result = Slice(scratch, 0);
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "read", offset, n, scratch,
-                                      WinDirectIOAlignment());
-    if (!s.ok()) return s;
-  }
-  return WinPositionedRead(handle_, filename_, offset, n, result, scratch);
+  return WinPositionedRead(handle_, filename_, use_direct_io_, offset, n,
+                           result, scratch);
 }
 
 // ---- WinMmapReadableFile ---------------------------------------------------
@@ -336,13 +325,8 @@ Status WinRandomRWFile::Write(uint64_t offset, const Slice& data) {
 
 Status WinRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,
                              char* scratch) const {
-  *result = Slice(scratch, 0);
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "read", offset, n, scratch,
-                                      WinDirectIOAlignment());
-    if (!s.ok()) return s;
-  }
-  return WinPositionedRead(handle_, filename_, offset, n, result, scratch);
+  return WinPositionedRead(handle_, filename_, use_direct_io_, offset, n,
+                           result, scratch);
 }
 
 Status WinRandomRWFile::Sync() {

@@ -39,8 +39,8 @@ std::wstring ToWinPath(const std::string& path);
 size_t WinDirectIOAlignment();
 
 // Reads or writes exactly at offset through an OVERLAPPED structure; shared
-// by the file classes.
-Status WinPositionedRead(void* handle, const std::string& fname,
+// by the file classes. With direct, the read's alignment is checked first.
+Status WinPositionedRead(void* handle, const std::string& fname, bool direct,
                          uint64_t offset, size_t n, Slice* result,
                          char* scratch);
 Status WinPositionedWrite(void* handle, const std::string& fname,

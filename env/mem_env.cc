@@ -16,6 +16,7 @@
 
 #include "env/env_logger.h"
 #include "env/io_util.h"
+#include "env/lock_table.h"
 #include "port/port.h"
 #include "strata/env.h"
 #include "util/mutexlock.h"
@@ -78,6 +79,15 @@ Status CheckAlignment(bool direct, const std::string& fname, const char* op,
   return CheckDirectIOAlignment(fname, op, offset, n, buf, kMemAlignment);
 }
 
+// A positional read through any handle on file.
+Status ReadAt(FileState* file, const std::string& fname, bool direct,
+              uint64_t offset, size_t n, Slice* result, char* scratch) {
+  *result = Slice(scratch, 0);
+  Status s = CheckAlignment(direct, fname, "read", offset, n, scratch);
+  if (s.ok()) *result = Slice(scratch, file->Read(offset, n, scratch));
+  return s;
+}
+
 class MemSequentialFile : public SequentialFile {
  public:
   MemSequentialFile(std::string fname, std::shared_ptr<FileState> file,
@@ -97,11 +107,7 @@ class MemSequentialFile : public SequentialFile {
 
   Status PositionedRead(uint64_t offset, size_t n, Slice* result,
                         char* scratch) override {
-    *result = Slice(scratch, 0);
-    Status s = CheckAlignment(direct_, fname_, "read", offset, n, scratch);
-    if (!s.ok()) return s;
-    *result = Slice(scratch, file_->Read(offset, n, scratch));
-    return Status::OK();
+    return ReadAt(file_.get(), fname_, direct_, offset, n, result, scratch);
   }
 
   bool use_direct_io() const override { return direct_; }
@@ -122,11 +128,7 @@ class MemRandomAccessFile : public RandomAccessFile {
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
-    *result = Slice(scratch, 0);
-    Status s = CheckAlignment(direct_, fname_, "read", offset, n, scratch);
-    if (!s.ok()) return s;
-    *result = Slice(scratch, file_->Read(offset, n, scratch));
-    return Status::OK();
+    return ReadAt(file_.get(), fname_, direct_, offset, n, result, scratch);
   }
 
   bool use_direct_io() const override { return direct_; }
@@ -209,11 +211,7 @@ class MemRandomRWFile : public RandomRWFile {
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
-    *result = Slice(scratch, 0);
-    Status s = CheckAlignment(direct_, fname_, "read", offset, n, scratch);
-    if (!s.ok()) return s;
-    *result = Slice(scratch, file_->Read(offset, n, scratch));
-    return Status::OK();
+    return ReadAt(file_.get(), fname_, direct_, offset, n, result, scratch);
   }
 
   Status Flush() override { return Status::OK(); }
@@ -296,25 +294,13 @@ class MemEnv : public EnvWrapper {
   Status NewWritableFile(const std::string& name,
                          std::unique_ptr<WritableFile>* result,
                          const EnvOptions& options) override {
-    std::shared_ptr<FileState> file;
-    Status s = Create(name, /*truncate=*/true, &file);
-    if (s.ok()) {
-      result->reset(
-          new MemWritableFile(name, file, options.use_direct_writes, target()));
-    }
-    return s;
+    return OpenWritable(name, /*truncate=*/true, result, options);
   }
 
   Status ReopenWritableFile(const std::string& name,
                             std::unique_ptr<WritableFile>* result,
                             const EnvOptions& options) override {
-    std::shared_ptr<FileState> file;
-    Status s = Create(name, /*truncate=*/false, &file);
-    if (s.ok()) {
-      result->reset(
-          new MemWritableFile(name, file, options.use_direct_writes, target()));
-    }
-    return s;
+    return OpenWritable(name, /*truncate=*/false, result, options);
   }
 
   Status NewRandomRWFile(const std::string& name,
@@ -380,28 +366,11 @@ class MemEnv : public EnvWrapper {
   }
 
   Status CreateDir(const std::string& name) override {
-    const std::string path = Normalize(name);
-    MutexLock l(&mu_);
-    if (dirs_.count(path) != 0 || files_.count(path) != 0) {
-      return Status::IOError(name, "mkdir: File exists");
-    }
-    if (dirs_.count(Parent(path)) == 0)
-      return Status::PathNotFound(name, "mkdir");
-    dirs_.insert(path);
-    return Status::OK();
+    return MakeDir(name, /*ok_if_exists=*/false);
   }
 
   Status CreateDirIfMissing(const std::string& name) override {
-    const std::string path = Normalize(name);
-    MutexLock l(&mu_);
-    if (dirs_.count(path) != 0) return Status::OK();
-    if (files_.count(path) != 0) {
-      return Status::IOError(name, "exists but is not a directory");
-    }
-    if (dirs_.count(Parent(path)) == 0)
-      return Status::PathNotFound(name, "mkdir");
-    dirs_.insert(path);
-    return Status::OK();
+    return MakeDir(name, /*ok_if_exists=*/true);
   }
 
   Status RemoveDir(const std::string& name) override {
@@ -497,19 +466,15 @@ class MemEnv : public EnvWrapper {
   Status LockFile(const std::string& name, FileLock** lock) override {
     *lock = nullptr;
     const std::string path = Normalize(name);
-    {
-      MutexLock l(&mu_);
-      if (locks_.count(path) != 0) {
-        return Status::LockHeld(name, "lock held by this process");
-      }
+    if (!locks_.Insert(path, /*owner=*/0)) {
+      return Status::LockHeld(name, "lock held by this process");
     }
     // Like the OS Envs, LockFile creates the file if it is missing.
     std::shared_ptr<FileState> file;
     Status s = Create(name, /*truncate=*/false, &file);
-    if (!s.ok()) return s;
-    MutexLock l(&mu_);
-    if (!locks_.insert(path).second) {
-      return Status::LockHeld(name, "lock held by this process");
+    if (!s.ok()) {
+      locks_.Remove(path);
+      return s;
     }
     *lock = new MemFileLock(path);
     return Status::OK();
@@ -517,10 +482,7 @@ class MemEnv : public EnvWrapper {
 
   Status UnlockFile(FileLock* lock) override {
     MemFileLock* l = static_cast<MemFileLock*>(lock);
-    {
-      MutexLock g(&mu_);
-      locks_.erase(l->name());
-    }
+    locks_.Remove(l->name());
     delete l;
     return Status::OK();
   }
@@ -534,6 +496,35 @@ class MemEnv : public EnvWrapper {
   static std::string BaseName(const std::string& path) {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
+  }
+
+  Status MakeDir(const std::string& name, bool ok_if_exists) {
+    const std::string path = Normalize(name);
+    MutexLock l(&mu_);
+    if (dirs_.count(path) != 0) {
+      return ok_if_exists ? Status::OK()
+                          : Status::IOError(name, "mkdir: File exists");
+    }
+    if (files_.count(path) != 0) {
+      return Status::IOError(name, "exists but is not a directory");
+    }
+    if (dirs_.count(Parent(path)) == 0) {
+      return Status::PathNotFound(name, "mkdir");
+    }
+    dirs_.insert(path);
+    return Status::OK();
+  }
+
+  Status OpenWritable(const std::string& name, bool truncate,
+                      std::unique_ptr<WritableFile>* result,
+                      const EnvOptions& options) {
+    std::shared_ptr<FileState> file;
+    Status s = Create(name, truncate, &file);
+    if (s.ok()) {
+      result->reset(
+          new MemWritableFile(name, file, options.use_direct_writes, target()));
+    }
+    return s;
   }
 
   Status Find(const std::string& name, std::shared_ptr<FileState>* file) {
@@ -572,7 +563,7 @@ class MemEnv : public EnvWrapper {
   port::Mutex mu_;
   std::map<std::string, std::shared_ptr<FileState>> files_ GUARDED_BY(mu_);
   std::set<std::string> dirs_ GUARDED_BY(mu_);
-  std::set<std::string> locks_ GUARDED_BY(mu_);
+  LockTable locks_;
 };
 
 }  // namespace

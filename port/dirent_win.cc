@@ -1,20 +1,12 @@
 // port::opendir / readdir / closedir over FindFirstFileW / FindNextFileW.
 
-#include "port/port_dirent.h"
-
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
-
 #include <cerrno>
 #include <cstring>
 #include <string>
 
 #include "port/port.h"
+#include "port/port_dirent.h"
+#include "port/win32.h"
 
 namespace strata {
 namespace port {

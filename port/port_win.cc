@@ -1,17 +1,10 @@
 #include "port/port_win.h"
 
-#include "port/sys_time.h"
-
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
-
 #include <cstdio>
 #include <cstdlib>
+
+#include "port/sys_time.h"
+#include "port/win32.h"
 
 namespace strata {
 namespace port {

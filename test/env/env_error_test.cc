@@ -8,12 +8,8 @@
 #include "test/util/temp_dir.h"
 
 #if defined(_WIN32)
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#include <windows.h>
-
 #include "env/io_win.h"
+#include "port/win32.h"
 #else
 #include <sys/wait.h>
 #include <unistd.h>
