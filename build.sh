@@ -20,7 +20,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build_root=${BUILD_ROOT:-$root/build}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/strata
+cache=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/strata
 scripts=$root/cmake/scripts
 
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
@@ -115,7 +115,8 @@ benchmarks() {
 format_check() {
   step "clang-format"
   local files
-  files=$(cd "$root" && git ls-files '*.h' '*.cc')
+  files=$(cd "$root" && { git ls-files '*.h' '*.cc' 2>/dev/null ||
+    find include util port env test -name '*.h' -o -name '*.cc'; })
   (cd "$root" && clang-format --dry-run -Werror $files)
   echo "all $(echo "$files" | wc -l) files formatted"
 }

@@ -62,9 +62,11 @@ constexpr char kTrashPrefix[] = ".strata-trash-";
 
 // Deletes with POSIX semantics. False (with the error set) where the system
 // does not offer them.
+// Opened without FILE_FLAG_BACKUP_SEMANTICS, so a directory cannot be
+// removed this way (RemoveFile of a directory fails, as unlink does).
 bool PosixDelete(const std::wstring& path) {
   HANDLE h = CreateFileW(path.c_str(), DELETE, kShareAll, nullptr,
-                         OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
   if (h == INVALID_HANDLE_VALUE) return false;
   DWORD flags = kDispositionDelete | kDispositionPosix;
   const BOOL ok = SetFileInformationByHandle(h, kFileDispositionInfoEx, &flags,

@@ -16,7 +16,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 toolchain=$root/cmake/mingw-w64-x86_64.cmake
-dir=${STRATA_THIRDPARTY_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/strata/mingw-w64}
+dir=${STRATA_THIRDPARTY_DIR:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/strata/mingw-w64}
 jobs=$(nproc 2>/dev/null || echo 2)
 triple=x86_64-w64-mingw32
 

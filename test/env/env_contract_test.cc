@@ -376,6 +376,10 @@ TEST_P(EnvContractTest, DirectoriesAndMetadata) {
   ASSERT_TRUE(env_->CreateDir(File("d")).ok());
   EXPECT_FALSE(env_->CreateDir(File("d")).ok());  // exists
   ASSERT_TRUE(env_->CreateDirIfMissing(File("d")).ok());
+  EXPECT_FALSE(env_->RemoveFile(File("d")).ok());  // not a file
+  bool is_dir = false;
+  ASSERT_TRUE(env_->IsDirectory(File("d"), &is_dir).ok());
+  EXPECT_TRUE(is_dir);
   Write("d/f", "x");
   Status s = env_->RemoveDir(File("d"));
   EXPECT_FALSE(s.ok()) << "a non-empty directory was removed";
