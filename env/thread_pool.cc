@@ -18,6 +18,8 @@ ThreadPool::~ThreadPool() {
     exit_all_ = true;
     dropped.swap(queue_);
     threads.swap(threads_);
+    for (std::thread& t : exited_) threads.push_back(std::move(t));
+    exited_.clear();
     cv_.SignalAll();
   }
   for (Job& job : dropped) {
@@ -58,11 +60,17 @@ int ThreadPool::UnSchedule(void* tag) {
 }
 
 void ThreadPool::SetBackgroundThreads(int num) {
-  MutexLock l(&mu_);
-  target_threads_ = std::max(num, 0);
-  if (!queue_.empty()) StartThreadsLocked();
-  // Wake idle threads so the excess ones notice and exit.
-  cv_.SignalAll();
+  std::vector<std::thread> exited;
+  {
+    MutexLock l(&mu_);
+    target_threads_ = std::max(num, 0);
+    if (!queue_.empty()) StartThreadsLocked();
+    // Wake idle threads so the excess ones notice and exit.
+    cv_.SignalAll();
+    exited.swap(exited_);
+  }
+  // Threads that left after an earlier shrink; they hold no lock.
+  for (std::thread& t : exited) t.join();
 }
 
 void ThreadPool::IncBackgroundThreadsIfNeeded(int num) {
@@ -110,8 +118,8 @@ void ThreadPool::WorkerLoop(size_t index) {
     }
     if (exit_all_) break;
     if (IsExcessiveLocked(index)) {
-      // Nobody will join this thread: it leaves the vector and detaches.
-      threads_.back().detach();
+      // Leave the pool; a later resize or the destructor joins us.
+      exited_.push_back(std::move(threads_.back()));
       threads_.pop_back();
       cv_.SignalAll();  // the next-to-last thread may now be excessive
       break;

@@ -4,8 +4,10 @@
 //
 // Threads start lazily, when a job is scheduled and fewer than the target
 // number run. Lowering the target makes the highest-numbered threads exit
-// once idle. Destroying the pool drops the jobs still queued (calling their
-// unschedule functions) and joins the threads after their running jobs end.
+// once idle; they are joined later (by the next resize or by the
+// destructor), never left detached. Destroying the pool drops the jobs
+// still queued (calling their unschedule functions) and joins every thread
+// after its running job ends.
 //
 // Thread safety: every method is safe from any thread, including from a
 // job running on the pool.
@@ -65,6 +67,8 @@ class ThreadPool {
   bool exit_all_ GUARDED_BY(mu_) = false;
   std::deque<Job> queue_ GUARDED_BY(mu_);
   std::vector<std::thread> threads_ GUARDED_BY(mu_);
+  // Threads that left because the pool shrank, not yet joined.
+  std::vector<std::thread> exited_ GUARDED_BY(mu_);
 };
 
 }  // namespace strata

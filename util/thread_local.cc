@@ -57,6 +57,7 @@ class Registry {
     } else {
       id = next_id_++;
       handlers_.resize(next_id_, nullptr);
+      in_flight_.resize(next_id_, 0);
     }
     handlers_[id] = handler;
     return id;
@@ -76,6 +77,10 @@ class Registry {
           if (p != nullptr) dropped.push_back(p);
         }
       }
+      // Exiting threads may still be running this id's handler on values
+      // they took before we looked: the owner may free what the handler
+      // uses as soon as we return, so wait for them.
+      while (in_flight_[id] > 0) handlers_done_.Wait();
       handlers_[id] = nullptr;
       free_ids_.push_back(id);
     }
@@ -145,7 +150,12 @@ class Registry {
   static void OnThreadExit(void* arg) {
     ThreadData* t = static_cast<ThreadData*>(arg);
     Registry* r = Instance();
-    std::vector<std::pair<ThreadLocalPtr::UnrefHandler, void*>> dropped;
+    struct Dropped {
+      size_t id;
+      ThreadLocalPtr::UnrefHandler handler;
+      void* value;
+    };
+    std::vector<Dropped> dropped;
     {
       MutexLock l(&r->mutex_);
       t->prev->next = t->next;
@@ -153,21 +163,31 @@ class Registry {
       for (size_t id = 0; id < t->slots.size(); id++) {
         void* p = t->slots[id].ptr.load(std::memory_order_relaxed);
         if (p != nullptr && r->handlers_[id] != nullptr) {
-          dropped.emplace_back(r->handlers_[id], p);
+          dropped.push_back(Dropped{id, r->handlers_[id], p});
+          r->in_flight_[id]++;
         }
       }
     }
     // Handlers run without the mutex: they may use other ThreadLocalPtrs.
-    for (const auto& d : dropped) d.first(d.second);
+    for (const Dropped& d : dropped) d.handler(d.value);
+    if (!dropped.empty()) {
+      MutexLock l(&r->mutex_);
+      for (const Dropped& d : dropped) r->in_flight_[d.id]--;
+      r->handlers_done_.SignalAll();
+    }
     delete t;
   }
 
   port::Mutex mutex_;
+  // Signalled when an exiting thread's handlers have finished.
+  port::CondVar handlers_done_{&mutex_};
   port::ThreadKey key_;
   ThreadData head_ GUARDED_BY(mutex_);
   uint32_t next_id_ GUARDED_BY(mutex_) = 0;
   std::vector<uint32_t> free_ids_ GUARDED_BY(mutex_);
   std::vector<ThreadLocalPtr::UnrefHandler> handlers_ GUARDED_BY(mutex_);
+  // Per id: handlers that exiting threads are running right now.
+  std::vector<int> in_flight_ GUARDED_BY(mutex_);
 };
 
 }  // namespace

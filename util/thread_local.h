@@ -4,9 +4,10 @@
 // Each thread sees its own value (initially null). When a thread exits, the
 // instance's handler (if any) is called with that thread's value, if it is
 // non-null; when an instance is destroyed, the handler is called with every
-// thread's non-null value. Thread exit is detected through a port::ThreadKey
-// destructor: pthread keys on POSIX, and on Windows the loader's TLS
-// callback (see port/port_win.cc).
+// thread's non-null value, and the destructor does not return while an
+// exiting thread is still running the handler. Thread exit is detected through
+// a port::ThreadKey destructor: pthread keys on POSIX, and on Windows the
+// loader's TLS callback (see port/port_win.cc).
 //
 // Thread safety: Get/Reset/Swap/CompareAndSwap touch only the calling
 // thread's value and take no lock. Scrape and Fold visit every thread's
@@ -29,6 +30,7 @@ class ThreadLocalPtr {
   // Called by Fold with each non-null value and the caller's accumulator.
   using FoldFunc = void (*)(void* value, void* accumulator);
 
+  // REQUIRES: handler does not destroy this ThreadLocalPtr.
   explicit ThreadLocalPtr(UnrefHandler handler = nullptr);
   ThreadLocalPtr(const ThreadLocalPtr&) = delete;
   ThreadLocalPtr& operator=(const ThreadLocalPtr&) = delete;

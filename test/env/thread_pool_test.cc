@@ -119,6 +119,7 @@ TEST(ThreadPoolTest, ShrinkingLetsExtraThreadsExit) {
 int g_unscheduled = 0;
 
 TEST(ThreadPoolTest, UnScheduleRemovesWaitingJobsOnly) {
+  g_unscheduled = 0;
   ThreadPool pool("t", 1);
   Gate gate;
   int tag_a = 0, tag_b = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <set>
@@ -128,6 +129,39 @@ TEST(ThreadLocalTest, DestroyingTheInstanceCleansLiveThreads) {
   cv.notify_all();
   for (auto& t : threads) t.join();
   EXPECT_TRUE(TakeCleaned().empty());  // nothing cleaned twice
+}
+
+std::atomic<bool> g_handler_entered{false};
+std::atomic<bool> g_handler_release{false};
+std::atomic<bool> g_handler_done{false};
+
+void SlowHandler(void*) {
+  g_handler_entered = true;
+  while (!g_handler_release) std::this_thread::yield();
+  g_handler_done = true;
+}
+
+TEST(ThreadLocalTest, DestructorWaitsForHandlersOfExitingThreads) {
+  g_handler_entered = false;
+  g_handler_release = false;
+  g_handler_done = false;
+  auto* tls = new ThreadLocalPtr(&SlowHandler);
+  int value = 0;
+  std::thread exiting([&] { tls->Reset(&value); });
+  while (!g_handler_entered) std::this_thread::yield();
+  // The exiting thread is inside the handler; the destructor must wait.
+  std::atomic<bool> deleted{false};
+  std::thread deleter([&] {
+    delete tls;
+    deleted = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(deleted.load());
+  g_handler_release = true;
+  deleter.join();
+  exiting.join();
+  EXPECT_TRUE(g_handler_done.load());
+  EXPECT_TRUE(deleted.load());
 }
 
 TEST(ThreadLocalTest, SwapAndCompareAndSwap) {
