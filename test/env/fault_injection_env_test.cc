@@ -108,6 +108,68 @@ TEST_F(FaultInjectionEnvTest, InactiveFileSystemRejectsWrites) {
   EXPECT_EQ(before + 1, fault_.io_count());
 }
 
+TEST_F(FaultInjectionEnvTest, UnsyncedRenameOverADurableFileIsUndone) {
+  // CURRENT is durable: written, synced, its directory synced.
+  ASSERT_TRUE(
+      WriteStringToFile(&fault_, "old", dir_.File("CURRENT"), true).ok());
+  std::unique_ptr<Directory> d;
+  ASSERT_TRUE(fault_.NewDirectory(dir_.path(), &d).ok());
+  ASSERT_TRUE(d->Fsync().ok());
+  // A new version is renamed over it, but the directory is not synced.
+  ASSERT_TRUE(
+      WriteStringToFile(&fault_, "new", dir_.File("CURRENT.tmp"), true).ok());
+  ASSERT_TRUE(
+      fault_.RenameFile(dir_.File("CURRENT.tmp"), dir_.File("CURRENT")).ok());
+  EXPECT_EQ("new", Contents("CURRENT"));
+  ASSERT_TRUE(fault_.DeleteFilesCreatedAfterLastDirSync().ok());
+  // Power lost before the rename was durable: the old version, not nothing.
+  EXPECT_EQ("old", Contents("CURRENT"));
+  EXPECT_TRUE(base_->FileExists(dir_.File("CURRENT.tmp")).IsNotFound());
+}
+
+TEST_F(FaultInjectionEnvTest, UnsyncedRenameOfADurableFileRestoresItsName) {
+  ASSERT_TRUE(WriteStringToFile(&fault_, "data", dir_.File("a"), true).ok());
+  std::unique_ptr<Directory> d;
+  ASSERT_TRUE(fault_.NewDirectory(dir_.path(), &d).ok());
+  ASSERT_TRUE(d->Fsync().ok());
+  ASSERT_TRUE(fault_.RenameFile(dir_.File("a"), dir_.File("b")).ok());
+  ASSERT_TRUE(fault_.DeleteFilesCreatedAfterLastDirSync().ok());
+  EXPECT_EQ("data", Contents("a"));
+  EXPECT_TRUE(base_->FileExists(dir_.File("b")).IsNotFound());
+
+  // Once the directory is synced the rename stays.
+  ASSERT_TRUE(fault_.RenameFile(dir_.File("a"), dir_.File("b")).ok());
+  ASSERT_TRUE(d->Fsync().ok());
+  ASSERT_TRUE(fault_.DeleteFilesCreatedAfterLastDirSync().ok());
+  EXPECT_EQ("data", Contents("b"));
+  EXPECT_TRUE(base_->FileExists(dir_.File("a")).IsNotFound());
+}
+
+TEST_F(FaultInjectionEnvTest, FilesDeletedBehindItsBackStayDeleted) {
+  std::unique_ptr<WritableFile> f;
+  ASSERT_TRUE(fault_.NewWritableFile(dir_.File("gone"), &f, EnvOptions()).ok());
+  ASSERT_TRUE(f->Append("x").ok());
+  ASSERT_TRUE(f->Close().ok());
+  ASSERT_TRUE(base_->RemoveFile(dir_.File("gone")).ok());
+  ASSERT_TRUE(fault_.DropUnsyncedFileData().ok());
+  EXPECT_TRUE(base_->FileExists(dir_.File("gone")).IsNotFound());
+}
+
+TEST_F(FaultInjectionEnvTest, InjectedStatusesKeepTheirCode) {
+  const Status kinds[] = {Status::TryAgain("t"),
+                          Status::Expired("e"),
+                          Status::ShutdownInProgress("s"),
+                          Status::MergeInProgress("m"),
+                          Status::Busy("b"),
+                          Status::TimedOut("o"),
+                          Status::Incomplete("i")};
+  for (const Status& k : kinds) {
+    Status s = StatusForPath(k, "/p", "op");
+    EXPECT_EQ(k.code(), s.code()) << k.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find("/p: op")) << s.ToString();
+  }
+}
+
 TEST_F(FaultInjectionEnvTest, RenameCarriesTheSyncState) {
   std::unique_ptr<WritableFile> f;
   ASSERT_TRUE(fault_.NewWritableFile(dir_.File("tmp"), &f, EnvOptions()).ok());

@@ -195,9 +195,18 @@ Status StatusForPath(const Status& s, const std::string& path, const char* op) {
       return Status::Incomplete(msg, detail);
     case Status::kAborted:
       return Status::Aborted(msg, detail);
-    default:
-      return Status::IOError(msg, detail);
+    case Status::kMergeInProgress:
+      return Status::MergeInProgress(msg, detail);
+    case Status::kShutdownInProgress:
+      return Status::ShutdownInProgress(msg, detail);
+    case Status::kExpired:
+      return Status::Expired(msg, detail);
+    case Status::kTryAgain:
+      return Status::TryAgain(msg, detail);
+    case Status::kIOError:
+      break;
   }
+  return Status::IOError(msg, detail);
 }
 
 FaultInjectionEnv::FaultInjectionEnv(Env* base) : EnvWrapper(base) {}
@@ -270,12 +279,20 @@ void FaultInjectionEnv::OnDirectorySync(const std::string& dir) {
       ++it;
     }
   }
+  for (auto it = renames_.begin(); it != renames_.end();) {
+    if (ParentDir(it->first) == dir) {
+      it = renames_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void FaultInjectionEnv::ResetState() {
   MutexLock l(&mu_);
   files_.clear();
   unsynced_new_files_.clear();
+  renames_.clear();
 }
 
 Status FaultInjectionEnv::DropUnsyncedFileData() {
@@ -286,10 +303,11 @@ Status FaultInjectionEnv::DropUnsyncedFileData() {
   }
   for (const auto& f : files) {
     if (f.second.size == f.second.synced_size) continue;
+    // ReopenWritableFile would create a file deleted behind our back.
+    if (target()->FileExists(f.first).IsNotFound()) continue;
     std::unique_ptr<WritableFile> file;
     EnvOptions options;
     Status s = target()->ReopenWritableFile(f.first, &file, options);
-    if (s.IsNotFound()) continue;  // deleted since
     if (s.ok()) s = file->Truncate(f.second.synced_size);
     if (s.ok()) s = file->Close();
     if (!s.ok()) return s;
@@ -305,7 +323,29 @@ Status FaultInjectionEnv::DeleteFilesCreatedAfterLastDirSync() {
     MutexLock l(&mu_);
     doomed.swap(unsynced_new_files_);
   }
+  std::map<std::string, RenameUndo> renames;
+  {
+    MutexLock l(&mu_);
+    renames.swap(renames_);
+  }
   for (const std::string& name : doomed) {
+    auto undo = renames.find(name);
+    if (undo != renames.end()) {
+      // The rename did not reach the disk: the source name (if it was
+      // durable) holds the data again, and the target its old contents.
+      std::string data;
+      Status s = ReadFileToString(target(), name, &data);
+      if (s.ok() && undo->second.src_durable) {
+        s = WriteStringToFile(target(), data, undo->second.src, true);
+      }
+      if (s.ok() && undo->second.target_durable) {
+        s = WriteStringToFile(target(), undo->second.target_contents, name,
+                              true);
+        if (!s.ok()) return s;
+        continue;
+      }
+      if (!s.ok()) return s;
+    }
     Status s = target()->RemoveFile(name);
     if (!s.ok() && !s.IsNotFound()) return s;
     MutexLock l(&mu_);
@@ -396,19 +436,46 @@ Status FaultInjectionEnv::RemoveFile(const std::string& f) {
 Status FaultInjectionEnv::RenameFile(const std::string& src,
                                      const std::string& target_name) {
   Status s = MaybeFail(IOKind::kRename, src, "rename");
-  if (s.ok()) s = target()->RenameFile(src, target_name);
-  if (s.ok()) {
+  if (!s.ok()) return s;
+  // Until the target's directory is synced, a power loss may undo the
+  // rename: remember what the two names held durably.
+  RenameUndo undo;
+  {
     MutexLock l(&mu_);
-    auto it = files_.find(src);
-    if (it != files_.end()) {
-      files_[target_name] = it->second;
-      files_.erase(src);
-    }
-    // The new name is an unsynced directory entry until the dir is synced.
-    unsynced_new_files_.erase(src);
-    unsynced_new_files_.insert(target_name);
+    undo.src = src;
+    undo.src_durable = unsynced_new_files_.count(src) == 0;
+    undo.target_durable = unsynced_new_files_.count(target_name) == 0 &&
+                          renames_.count(target_name) == 0;
   }
-  return s;
+  if (undo.target_durable) {
+    s = ReadFileToString(target(), target_name, &undo.target_contents);
+    if (s.IsNotFound()) {
+      undo.target_durable = false;
+    } else if (!s.ok()) {
+      return s;
+    }
+  }
+  s = target()->RenameFile(src, target_name);
+  if (!s.ok()) return s;
+  MutexLock l(&mu_);
+  auto it = files_.find(src);
+  if (it != files_.end()) {
+    files_[target_name] = it->second;
+    files_.erase(src);
+  }
+  auto chained = renames_.find(src);
+  if (chained != renames_.end()) {
+    // src was itself renamed into place unsynced: undoing goes back to the
+    // first name.
+    undo.src = chained->second.src;
+    undo.src_durable = chained->second.src_durable;
+    renames_.erase(chained);
+  }
+  renames_[target_name] = undo;
+  // The new name is an unsynced directory entry until the dir is synced.
+  unsynced_new_files_.erase(src);
+  unsynced_new_files_.insert(target_name);
+  return Status::OK();
 }
 
 Status FaultInjectionEnv::CreateDir(const std::string& d) {

@@ -4,8 +4,10 @@
 // Power loss: every writable file's size at its last Sync is remembered;
 // DropUnsyncedFileData() cuts each file back to it, and
 // DeleteFilesCreatedAfterLastDirSync() removes files whose directory was
-// not synced after they were created — together, what a machine that lost
-// power would show on restart.
+// not synced after they were created, and undoes renames whose directory
+// was not synced (the source name, if it was durable, gets the data back,
+// and a replaced target its old contents) — together, what a machine that
+// lost power would show on restart.
 //
 // Failures: every I/O through the Env or its files is counted and has a
 // kind (open, read, write, sync, rename, delete, ...). FailNthIO(n, s)
@@ -106,6 +108,14 @@ class FaultInjectionEnv : public EnvWrapper {
     uint64_t synced_size = 0;
   };
 
+  // How to undo a rename whose directory entry is not yet durable.
+  struct RenameUndo {
+    std::string src;           // the name the data came from
+    bool src_durable = false;  // src's entry survives a power loss
+    bool target_durable = false;
+    std::string target_contents;  // what the target held before
+  };
+
   Status WrapWritable(const std::string& f, std::unique_ptr<WritableFile>* r);
 
   port::Mutex mu_;
@@ -116,8 +126,11 @@ class FaultInjectionEnv : public EnvWrapper {
   Status fail_all_status_[static_cast<int>(IOKind::kNumKinds)] GUARDED_BY(mu_);
   bool active_ GUARDED_BY(mu_) = true;
   std::map<std::string, FileState> files_ GUARDED_BY(mu_);
-  // Files created since their directory was last synced.
+  // Files created (or renamed into place) since their directory was last
+  // synced.
   std::set<std::string> unsynced_new_files_ GUARDED_BY(mu_);
+  // Renames not yet made durable, by target name.
+  std::map<std::string, RenameUndo> renames_ GUARDED_BY(mu_);
 };
 
 }  // namespace test
