@@ -87,19 +87,26 @@ TEST(PortTest, CondVarTimedWaitReturnsEarlyWhenSignalled) {
     ready = true;
     cv.SignalAll();
   });
+  int waits = 0;
   {
     MutexLock l(&mu);
     // Ten minutes: only the signal can end this wait in time.
-    while (!ready) EXPECT_FALSE(cv.TimedWait(600ull * 1000 * 1000));
+    while (!ready) {
+      EXPECT_FALSE(cv.TimedWait(600ull * 1000 * 1000));
+      waits++;
+    }
   }
   t.join();
+  // It slept until signalled: a TimedWait that returned at once would have
+  // spun here thousands of times in 10 ms. (A spurious wake-up or two is
+  // allowed.)
+  EXPECT_LE(waits, 5);
 }
 
 TEST(PortTest, RWMutexAllowsConcurrentReaders) {
   RWMutex mu;
   std::atomic<int> readers{0};
   std::atomic<int> max_readers{0};
-  std::atomic<bool> writer_saw_reader{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; t++) {
     threads.emplace_back([&] {
@@ -117,21 +124,46 @@ TEST(PortTest, RWMutexAllowsConcurrentReaders) {
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(3, max_readers.load());
-  {
-    WriteLock w(&mu);
-    writer_saw_reader = readers.load() != 0;
-  }
-  EXPECT_FALSE(writer_saw_reader.load());
 }
 
-int g_once_calls = 0;
+TEST(PortTest, RWMutexWriterExcludesReaders) {
+  RWMutex mu;
+  std::atomic<bool> writer_in{false};
+  mu.ReadLock();
+  std::thread writer([&] {
+    WriteLock w(&mu);
+    writer_in = true;
+  });
+  // While the read lock is held the writer must stay out.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(writer_in.load());
+  mu.ReadUnlock();
+  writer.join();
+  EXPECT_TRUE(writer_in.load());
+
+  // And a held write lock keeps a reader out.
+  std::atomic<bool> reader_in{false};
+  mu.WriteLock();
+  std::thread reader([&] {
+    ReadLock r(&mu);
+    reader_in = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(reader_in.load());
+  mu.WriteUnlock();
+  reader.join();
+  EXPECT_TRUE(reader_in.load());
+}
+
+std::atomic<int> g_once_calls{0};
 void CountOnce() { g_once_calls++; }
 
 TEST(PortTest, InitOnceRunsOnce) {
-  static OnceType once;
+  OnceType once;
+  g_once_calls = 0;
   std::vector<std::thread> threads;
   for (int i = 0; i < 8; i++) {
-    threads.emplace_back([] { InitOnce(&once, &CountOnce); });
+    threads.emplace_back([&once] { InitOnce(&once, &CountOnce); });
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(1, g_once_calls);
@@ -144,6 +176,7 @@ void KeyDestructor(void* value) {
 }
 
 TEST(PortTest, ThreadKeyDestructorRunsOnThreadExit) {
+  g_key_destructions = 0;
   ThreadKey key;
   ASSERT_TRUE(ThreadKeyCreate(&key, &KeyDestructor));
   EXPECT_EQ(nullptr, ThreadKeyGet(key));
