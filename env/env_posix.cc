@@ -60,17 +60,25 @@ Status OpenError(const std::string& fname, const char* op, int err,
 }
 
 // The fcntl lock of a LOCK file plus its name, for the in-process table.
+// The lock of a LOCK file: its descriptor, its name for messages, and its
+// key in the in-process table.
 class PosixFileLock : public FileLock {
  public:
-  PosixFileLock(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+  PosixFileLock(int fd, std::string name, std::string key)
+      : fd_(fd), name_(std::move(name)), key_(std::move(key)) {}
   int fd() const { return fd_; }
   const std::string& name() const { return name_; }
+  const std::string& key() const { return key_; }
 
  private:
   const int fd_;
   const std::string name_;
+  const std::string key_;
 };
 
+// Locks (or unlocks) the whole file. Linux's open-file-description locks
+// belong to this descriptor: closing another descriptor of the same file in
+// this process does not drop them, as it would a classic fcntl lock.
 int LockOrUnlock(int fd, bool lock) {
   struct flock f;
   std::memset(&f, 0, sizeof(f));
@@ -78,7 +86,16 @@ int LockOrUnlock(int fd, bool lock) {
   f.l_whence = SEEK_SET;
   f.l_start = 0;
   f.l_len = 0;  // the whole file
+#if defined(F_OFD_SETLK)
+  if (::fcntl(fd, F_OFD_SETLK, &f) == 0) return 0;
+  if (errno != EINVAL) return -1;  // EINVAL: a kernel without OFD locks
+#endif
   return ::fcntl(fd, F_SETLK, &f);
+}
+
+// The file's identity, the same for every path that names it.
+std::string FileKey(const struct stat& st) {
+  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
 }
 
 class PosixEnv : public ThreadPoolEnv {
@@ -291,25 +308,30 @@ class PosixEnv : public ThreadPoolEnv {
 
   Status LockFile(const std::string& fname, FileLock** lock) override {
     *lock = nullptr;
-    if (!Locks()->Insert(fname, static_cast<uint64_t>(::getpid()))) {
-      return Status::LockHeld(fname, "lock held by this process");
-    }
     const int fd = OpenRetry(fname, O_RDWR | O_CREAT | O_CLOEXEC);
-    if (fd < 0) {
+    if (fd < 0) return PosixError(fname, "open lock file", errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
       const int err = errno;
-      Locks()->Remove(fname);
-      return PosixError(fname, "open lock file", err);
+      ::close(fd);
+      return PosixError(fname, "fstat lock file", err);
+    }
+    // Keyed by identity, so "d/LOCK" and "d//LOCK" are one lock.
+    const std::string key = FileKey(st);
+    if (!Locks()->Insert(key, static_cast<uint64_t>(::getpid()))) {
+      ::close(fd);
+      return Status::LockHeld(fname, "lock held by this process");
     }
     if (LockOrUnlock(fd, true) != 0) {
       const int err = errno;
       ::close(fd);
-      Locks()->Remove(fname);
+      Locks()->Remove(key);
       if (err == EAGAIN || err == EACCES) {
         return Status::LockHeld(fname, "lock held by another process");
       }
       return PosixError(fname, "lock", err);
     }
-    *lock = new PosixFileLock(fd, fname);
+    *lock = new PosixFileLock(fd, fname, key);
     return Status::OK();
   }
 
@@ -319,8 +341,10 @@ class PosixEnv : public ThreadPoolEnv {
     if (LockOrUnlock(l->fd(), false) != 0) {
       s = PosixError(l->name(), "unlock", errno);
     }
-    Locks()->Remove(l->name());
+    // Close before the table lets another LockFile in: closing would drop
+    // a classic fcntl lock that another thread had just taken.
     ::close(l->fd());
+    Locks()->Remove(l->key());
     delete l;
     return s;
   }

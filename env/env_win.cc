@@ -34,7 +34,7 @@ constexpr DWORD kShareAll =
 
 HANDLE Open(const std::string& fname, DWORD access, DWORD disposition,
             DWORD flags) {
-  return CreateFileW(ToWinPath(fname).c_str(), access, kShareAll, nullptr,
+  return CreateFileW(port::ToWinPath(fname).c_str(), access, kShareAll, nullptr,
                      disposition, flags, nullptr);
 }
 
@@ -107,15 +107,27 @@ bool IsTrash(const char* name) {
 
 class WinFileLock : public FileLock {
  public:
-  WinFileLock(HANDLE handle, std::string name)
-      : handle_(handle), name_(std::move(name)) {}
+  WinFileLock(HANDLE handle, std::string name, std::string key)
+      : handle_(handle), name_(std::move(name)), key_(std::move(key)) {}
   HANDLE handle() const { return handle_; }
   const std::string& name() const { return name_; }
+  const std::string& key() const { return key_; }
 
  private:
   const HANDLE handle_;
   const std::string name_;
+  const std::string key_;
 };
+
+// The file's identity (volume serial number and file index), the same for
+// every path that names it. Empty if the system cannot say.
+std::string FileKey(HANDLE h) {
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!GetFileInformationByHandle(h, &info)) return std::string();
+  return std::to_string(info.dwVolumeSerialNumber) + ":" +
+         std::to_string((static_cast<uint64_t>(info.nFileIndexHigh) << 32) |
+                        info.nFileIndexLow);
+}
 
 class WinEnv : public ThreadPoolEnv {
  public:
@@ -198,7 +210,7 @@ class WinEnv : public ThreadPoolEnv {
   }
 
   Status FileExists(const std::string& fname) override {
-    if (GetFileAttributesW(ToWinPath(fname).c_str()) !=
+    if (GetFileAttributesW(port::ToWinPath(fname).c_str()) !=
         INVALID_FILE_ATTRIBUTES) {
       return Status::OK();
     }
@@ -228,7 +240,7 @@ class WinEnv : public ThreadPoolEnv {
   // As on POSIX, the name is gone when RemoveFile returns, even if the file
   // is still open; the data lives until the last handle closes.
   Status RemoveFile(const std::string& fname) override {
-    const std::wstring path = ToWinPath(fname);
+    const std::wstring path = port::ToWinPath(fname);
     if (PosixDelete(path)) return Status::OK();
     DWORD err = GetLastError();
     if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ||
@@ -251,14 +263,15 @@ class WinEnv : public ThreadPoolEnv {
   }
 
   Status CreateDir(const std::string& name) override {
-    if (!CreateDirectoryW(ToWinPath(name).c_str(), nullptr)) {
+    if (!CreateDirectoryW(port::ToWinPath(name).c_str(), nullptr)) {
       return WinError(name, "CreateDirectory", GetLastError());
     }
     return Status::OK();
   }
 
   Status CreateDirIfMissing(const std::string& name) override {
-    if (CreateDirectoryW(ToWinPath(name).c_str(), nullptr)) return Status::OK();
+    if (CreateDirectoryW(port::ToWinPath(name).c_str(), nullptr))
+      return Status::OK();
     const DWORD err = GetLastError();
     if (err != ERROR_ALREADY_EXISTS) {
       return WinError(name, "CreateDirectory", err);
@@ -272,7 +285,7 @@ class WinEnv : public ThreadPoolEnv {
   }
 
   Status RemoveDir(const std::string& name) override {
-    if (!RemoveDirectoryW(ToWinPath(name).c_str())) {
+    if (!RemoveDirectoryW(port::ToWinPath(name).c_str())) {
       return WinError(name, "RemoveDirectory", GetLastError());
     }
     return Status::OK();
@@ -305,8 +318,8 @@ class WinEnv : public ThreadPoolEnv {
   // open target is replaced; elsewhere an open target refuses.
   Status RenameFile(const std::string& src,
                     const std::string& target) override {
-    const std::wstring from = ToWinPath(src);
-    const std::wstring to = ToWinPath(target);
+    const std::wstring from = port::ToWinPath(src);
+    const std::wstring to = port::ToWinPath(target);
     if (PosixRename(from, to)) return Status::OK();
     if (!MoveFileExW(from.c_str(), to.c_str(), MOVEFILE_REPLACE_EXISTING)) {
       return WinError(src, ("rename to " + target).c_str(), GetLastError());
@@ -315,8 +328,8 @@ class WinEnv : public ThreadPoolEnv {
   }
 
   Status LinkFile(const std::string& src, const std::string& target) override {
-    if (!CreateHardLinkW(ToWinPath(target).c_str(), ToWinPath(src).c_str(),
-                         nullptr)) {
+    if (!CreateHardLinkW(port::ToWinPath(target).c_str(),
+                         port::ToWinPath(src).c_str(), nullptr)) {
       return WinError(src, ("link to " + target).c_str(), GetLastError());
     }
     return Status::OK();
@@ -325,7 +338,7 @@ class WinEnv : public ThreadPoolEnv {
   Status GetFreeDiskSpace(const std::string& path,
                           uint64_t* diskfree) override {
     ULARGE_INTEGER available;
-    if (!GetDiskFreeSpaceExW(ToWinPath(path).c_str(), &available, nullptr,
+    if (!GetDiskFreeSpaceExW(port::ToWinPath(path).c_str(), &available, nullptr,
                              nullptr)) {
       return WinError(path, "GetDiskFreeSpaceEx", GetLastError());
     }
@@ -334,7 +347,7 @@ class WinEnv : public ThreadPoolEnv {
   }
 
   Status IsDirectory(const std::string& path, bool* is_dir) override {
-    const DWORD attrs = GetFileAttributesW(ToWinPath(path).c_str());
+    const DWORD attrs = GetFileAttributesW(port::ToWinPath(path).c_str());
     if (attrs == INVALID_FILE_ATTRIBUTES) {
       return WinError(path, "GetFileAttributes", GetLastError());
     }
@@ -344,7 +357,7 @@ class WinEnv : public ThreadPoolEnv {
 
   Status GetAbsolutePath(const std::string& db_path,
                          std::string* output_path) override {
-    const std::wstring in = ToWinPath(db_path);
+    const std::wstring in = port::ToWinPath(db_path);
     const DWORD n = GetFullPathNameW(in.c_str(), 0, nullptr, nullptr);
     if (n == 0) return WinError(db_path, "GetFullPathName", GetLastError());
     std::wstring out(n, L'\0');
@@ -359,17 +372,18 @@ class WinEnv : public ThreadPoolEnv {
 
   Status LockFile(const std::string& fname, FileLock** lock) override {
     *lock = nullptr;
-    if (!Locks()->Insert(fname, GetCurrentProcessId())) {
-      return Status::LockHeld(fname, "lock held by this process");
-    }
-    HANDLE h =
-        CreateFileW(ToWinPath(fname).c_str(), GENERIC_READ | GENERIC_WRITE,
-                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                    nullptr, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    HANDLE h = CreateFileW(
+        port::ToWinPath(fname).c_str(), GENERIC_READ | GENERIC_WRITE,
+        FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+        OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE) {
-      const DWORD err = GetLastError();
-      Locks()->Remove(fname);
-      return WinError(fname, "open lock file", err);
+      return WinError(fname, "open lock file", GetLastError());
+    }
+    std::string key = FileKey(h);
+    if (key.empty()) key = fname;
+    if (!Locks()->Insert(key, GetCurrentProcessId())) {
+      CloseHandle(h);
+      return Status::LockHeld(fname, "lock held by this process");
     }
     OVERLAPPED ov;
     std::memset(&ov, 0, sizeof(ov));
@@ -379,14 +393,14 @@ class WinEnv : public ThreadPoolEnv {
                     MAXDWORD, MAXDWORD, &ov)) {
       const DWORD err = GetLastError();
       CloseHandle(h);
-      Locks()->Remove(fname);
+      Locks()->Remove(key);
       if (err == ERROR_LOCK_VIOLATION || err == ERROR_SHARING_VIOLATION ||
           err == ERROR_IO_PENDING) {
         return Status::LockHeld(fname, "lock held by another process");
       }
       return WinError(fname, "LockFileEx", err);
     }
-    *lock = new WinFileLock(h, fname);
+    *lock = new WinFileLock(h, fname, key);
     return Status::OK();
   }
 
@@ -399,7 +413,7 @@ class WinEnv : public ThreadPoolEnv {
       s = WinError(l->name(), "UnlockFileEx", GetLastError());
     }
     CloseHandle(l->handle());
-    Locks()->Remove(l->name());
+    Locks()->Remove(l->key());
     delete l;
     return s;
   }
@@ -438,8 +452,8 @@ class WinEnv : public ThreadPoolEnv {
  private:
   static Status Attributes(const std::string& fname,
                            WIN32_FILE_ATTRIBUTE_DATA* attrs) {
-    if (!GetFileAttributesExW(ToWinPath(fname).c_str(), GetFileExInfoStandard,
-                              attrs)) {
+    if (!GetFileAttributesExW(port::ToWinPath(fname).c_str(),
+                              GetFileExInfoStandard, attrs)) {
       return WinError(fname, "GetFileAttributesEx", GetLastError());
     }
     return Status::OK();

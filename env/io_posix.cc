@@ -80,7 +80,9 @@ size_t GetDirectIOAlignment(int fd) {
 namespace {
 
 // pread until n bytes or end of file. *bytes_read is what was read.
-int ReadFully(int fd, char* buf, size_t n, uint64_t offset,
+// A direct read stops at the first short transfer: that is the end of the
+// file, and asking again at the unaligned remainder would be refused.
+int ReadFully(int fd, char* buf, size_t n, uint64_t offset, bool direct,
               size_t* bytes_read) {
   size_t done = 0;
   while (done < n) {
@@ -93,6 +95,7 @@ int ReadFully(int fd, char* buf, size_t n, uint64_t offset,
     }
     if (r == 0) break;  // end of file
     done += static_cast<size_t>(r);
+    if (direct && done < n) break;
   }
   *bytes_read = done;
   return 0;
@@ -124,7 +127,7 @@ Status CheckedPread(int fd, const std::string& fname, bool direct,
     if (!s.ok()) return s;
   }
   size_t bytes_read = 0;
-  const int err = ReadFully(fd, scratch, n, offset, &bytes_read);
+  const int err = ReadFully(fd, scratch, n, offset, direct, &bytes_read);
   if (err != 0) return PosixError(fname, "pread", err);
   *result = Slice(scratch, bytes_read);
   return Status::OK();
@@ -173,16 +176,22 @@ Status PosixSequentialFile::Read(size_t n, Slice* result, char* scratch) {
     if (s.ok()) offset_ += result->size();
     return s;
   }
-  while (true) {
-    const ssize_t r = ::read(fd_, scratch, n);
+  // read(2) may return less than asked before the end (signals, network
+  // file systems); only 0 means the end, and callers take a short result
+  // to mean it.
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t r = ::read(fd_, scratch + done, n - done);
     if (r < 0) {
       if (errno == EINTR) continue;
       *result = Slice(scratch, 0);
       return PosixError(filename_, "read", errno);
     }
-    *result = Slice(scratch, static_cast<size_t>(r));
-    return Status::OK();
+    if (r == 0) break;
+    done += static_cast<size_t>(r);
   }
+  *result = Slice(scratch, done);
+  return Status::OK();
 }
 
 Status PosixSequentialFile::Skip(uint64_t n) {

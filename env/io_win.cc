@@ -67,19 +67,6 @@ Status WinError(const std::string& path, const char* op, unsigned long err) {
   return Status::IOError(path, detail);
 }
 
-std::wstring ToWinPath(const std::string& path) {
-  std::wstring wide = port::Utf8ToWide(path);
-  std::replace(wide.begin(), wide.end(), L'/', L'\\');
-  // "C:\..." longer than MAX_PATH allows (minus room for an 8.3 name) needs
-  // the \\?\ prefix, which also turns off the remaining path parsing.
-  const bool absolute_drive =
-      wide.size() >= 3 && wide[1] == L':' && wide[2] == L'\\';
-  if (absolute_drive && wide.size() >= MAX_PATH - 12) {
-    wide = L"\\\\?\\" + wide;
-  }
-  return wide;
-}
-
 size_t WinDirectIOAlignment() {
   return std::max(port::GetPageSize(), kDefaultPageSize);
 }
@@ -107,6 +94,9 @@ Status WinPositionedRead(void* handle, const std::string& fname, bool direct,
     }
     if (got == 0) break;
     done += got;
+    // A short unbuffered read is the end of the file; the remainder would
+    // be misaligned and refused.
+    if (direct && got < want) break;
   }
   *result = Slice(scratch, done);
   return Status::OK();

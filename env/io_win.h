@@ -31,10 +31,6 @@ namespace strata {
 // text for the error, in UTF-8.
 Status WinError(const std::string& path, const char* op, unsigned long err);
 
-// A UTF-8 path as the W APIs want it: UTF-16, '/' turned into '\', and the
-// \\?\ prefix on an absolute path too long for MAX_PATH.
-std::wstring ToWinPath(const std::string& path);
-
 // The alignment unbuffered I/O on this system needs (the page size).
 size_t WinDirectIOAlignment();
 

@@ -412,9 +412,17 @@ class MemEnv : public EnvWrapper {
     const std::string to = Normalize(target);
     MutexLock l(&mu_);
     auto it = files_.find(from);
-    if (it == files_.end()) return Status::PathNotFound(src, "rename");
+    if (it == files_.end()) {
+      if (dirs_.count(from) != 0) {
+        return Status::NotSupported(src, "rename of a directory");
+      }
+      return Status::PathNotFound(src, "rename");
+    }
     if (dirs_.count(Parent(to)) == 0) {
       return Status::PathNotFound(target, "rename target");
+    }
+    if (dirs_.count(to) != 0) {
+      return Status::IOError(target, "rename: Is a directory");
     }
     std::shared_ptr<FileState> file = it->second;
     files_.erase(it);

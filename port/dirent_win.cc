@@ -19,7 +19,7 @@ struct DIR {
 };
 
 DIR* opendir(const char* name) {
-  std::wstring pattern = Utf8ToWide(name);
+  std::wstring pattern = ToWinPath(name);
   if (!pattern.empty() && pattern.back() != L'/' && pattern.back() != L'\\') {
     pattern.push_back(L'\\');
   }

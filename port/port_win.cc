@@ -1,5 +1,6 @@
 #include "port/port_win.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -229,6 +230,19 @@ std::wstring Utf8ToWide(const std::string& utf8) {
   std::wstring wide(static_cast<size_t>(n), L'\0');
   MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()),
                       &wide[0], n);
+  return wide;
+}
+
+std::wstring ToWinPath(const std::string& path) {
+  std::wstring wide = Utf8ToWide(path);
+  std::replace(wide.begin(), wide.end(), L'/', L'\\');
+  // "C:\..." longer than MAX_PATH allows (minus room for an 8.3 name) needs
+  // the \\?\ prefix, which also turns off the remaining path parsing.
+  const bool absolute_drive =
+      wide.size() >= 3 && wide[1] == L':' && wide[2] == L'\\';
+  if (absolute_drive && wide.size() >= MAX_PATH - 12) {
+    wide = L"\\\\?\\" + wide;
+  }
   return wide;
 }
 

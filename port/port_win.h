@@ -153,6 +153,10 @@ size_t GetPageSize();
 std::wstring Utf8ToWide(const std::string& utf8);
 std::string WideToUtf8(const std::wstring& wide);
 
+// A UTF-8 path as the W APIs want it: UTF-16, '/' turned into '\', and the
+// \\?\ prefix on an absolute path too long for MAX_PATH.
+std::wstring ToWinPath(const std::string& path);
+
 }  // namespace port
 }  // namespace strata
 

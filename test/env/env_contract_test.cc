@@ -186,6 +186,10 @@ TEST_P(EnvContractTest, TruncateAndPreallocationKeepTheLogicalSize) {
   w->SetPreallocationBlockSize(1 << 20);
   w->PrepareWrite(0, 10);
   ASSERT_TRUE(w->Append("0123456789").ok());
+  // The reservation lies beyond the end: the file's size is the data's.
+  uint64_t reserved_size = 0;
+  ASSERT_TRUE(env_->GetFileSize(File("pre"), &reserved_size).ok());
+  EXPECT_EQ(10u, reserved_size);
   ASSERT_TRUE(w->Truncate(4).ok());
   EXPECT_EQ(4u, w->GetFileSize());
   ASSERT_TRUE(w->Append("ab").ok());
@@ -281,6 +285,16 @@ TEST_P(EnvContractTest, RenameAFileThatIsStillOpen) {
   EXPECT_EQ("contents", got.ToString());
 }
 
+TEST_P(EnvContractTest, RenameOntoADirectoryFails) {
+  Write("f", "data");
+  ASSERT_TRUE(env_->CreateDir(File("d")).ok());
+  EXPECT_FALSE(env_->RenameFile(File("f"), File("d")).ok());
+  bool is_dir = false;
+  ASSERT_TRUE(env_->IsDirectory(File("d"), &is_dir).ok());
+  EXPECT_TRUE(is_dir);
+  EXPECT_EQ("data", Read("f"));
+}
+
 TEST_P(EnvContractTest, RenameReplacesTheTargetAtomically) {
   Write("new", "new contents");
   Write("target", "old contents");
@@ -327,6 +341,15 @@ TEST_P(EnvContractTest, SecondLockFailsClearly) {
   EXPECT_EQ(nullptr, second);
   EXPECT_NE(std::string::npos, s.ToString().find(name)) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("lock held")) << s.ToString();
+
+  // Another spelling of the same path is the same lock.
+  s = env_->LockFile(dir_->path() + "//LOCK", &second);
+  EXPECT_TRUE(s.IsLockHeld()) << s.ToString();
+
+  // Reading the lock file (opening and closing it again) keeps the lock.
+  std::string contents;
+  ASSERT_TRUE(ReadFileToString(env_, name, &contents).ok());
+  EXPECT_TRUE(env_->LockFile(name, &second).IsLockHeld());
 
   ASSERT_TRUE(env_->UnlockFile(lock).ok());
   ASSERT_TRUE(env_->LockFile(name, &lock).ok());

@@ -9,6 +9,7 @@
 
 #if defined(_WIN32)
 #include "env/io_win.h"
+#include "port/port.h"
 #include "port/win32.h"
 #else
 #include <sys/wait.h>
@@ -48,12 +49,13 @@ TEST(EnvErrorTest, WindowsErrorsMapToStatusCodes) {
 }
 
 TEST(EnvErrorTest, PathsBecomeWidePathsForTheWApis) {
-  EXPECT_EQ(L"C:\\a\\b", ToWinPath("C:/a/b"));
-  EXPECT_EQ(L"rel\\x", ToWinPath("rel/x"));
+  EXPECT_EQ(L"C:\\a\\b", port::ToWinPath("C:/a/b"));
+  EXPECT_EQ(L"rel\\x", port::ToWinPath("rel/x"));
   // A non-ASCII name survives the UTF-8 -> UTF-16 trip.
-  EXPECT_EQ(std::wstring(L"\u00fc\u6587"), ToWinPath("\xc3\xbc\xe6\x96\x87"));
+  EXPECT_EQ(std::wstring(L"\u00fc\u6587"),
+            port::ToWinPath("\xc3\xbc\xe6\x96\x87"));
   const std::string long_path = "C:/" + std::string(300, 'x');
-  const std::wstring wide = ToWinPath(long_path);
+  const std::wstring wide = port::ToWinPath(long_path);
   EXPECT_EQ(L"\\\\?\\C:\\", wide.substr(0, 7));
 }
 
@@ -92,6 +94,10 @@ TEST(EnvErrorTest, LockIsHeldAgainstAnotherProcess) {
   const std::string name = dir.File("LOCK");
   FileLock* lock = nullptr;
   ASSERT_TRUE(env->LockFile(name, &lock).ok());
+  // Opening and closing another descriptor of the file must not drop the
+  // lock (it would with a classic fcntl lock).
+  std::string contents;
+  ASSERT_TRUE(ReadFileToString(env, name, &contents).ok());
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {

@@ -208,6 +208,13 @@ TEST_P(WritableFileWriterTest, PreallocatesInBlocks) {
   for (int i = 0; i < 100; i++) {
     ASSERT_TRUE(writer->Append(std::string(3000, 'p')).ok());
   }
+  ASSERT_TRUE(writer->Flush().ok());
+  // Reserved space does not count in the size (a direct file may show its
+  // zero-padded last page until Close).
+  uint64_t size = 0;
+  ASSERT_TRUE(env_->GetFileSize(dir_->File("prealloc"), &size).ok());
+  EXPECT_GE(size, 300000u);
+  EXPECT_LT(size, 300000u + rec->GetRequiredBufferAlignment());
   ASSERT_TRUE(writer->Close().ok());
   // 300000 bytes: five 64 KiB blocks, reserved as the writes reach them.
   ASSERT_FALSE(rec->allocations.empty());
