@@ -2,9 +2,10 @@
 # strata's build entry point. The README's two commands:
 #
 #   ./build.sh bench   the main job: a release build, then the benchmarks
-#   ./build.sh test    every test: native (ASan + UBSan), a clang build that
-#                      checks the locking annotations and the shared library,
-#                      and the Windows cross build with every suite under Wine
+#   ./build.sh test    every test: native (ASan + UBSan, then TSan), a clang
+#                      build that checks the locking annotations and the
+#                      shared library, and the Windows cross build with every
+#                      suite under Wine
 #
 # Both install what is missing first (Debian packages with apt-get; the
 # Windows third-party libraries cross-built from Debian sources, cached in
@@ -59,6 +60,17 @@ native_tests() {
   step "native tests"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest "$dir"
+}
+
+tsan_tests() {
+  step "native build (ThreadSanitizer)"
+  local dir=$build_root/tsan
+  mkdir -p "$build_root"
+  configure "$dir" -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=thread \
+    -DSTRATA_BUILD_BENCHMARKS=OFF
+  cmake --build "$dir" -j "$jobs"
+  step "native tests under ThreadSanitizer"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_ctest "$dir" -LE install
 }
 
 clang_checks() {
@@ -128,6 +140,7 @@ case "$cmd" in
     deps all
     format_check
     native_tests
+    tsan_tests
     clang_checks
     windows_tests
     step "all tests passed"
@@ -143,7 +156,7 @@ case "$cmd" in
     format_check
     ;;
   *)
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 2
     ;;
 esac
