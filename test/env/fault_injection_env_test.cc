@@ -121,6 +121,12 @@ TEST_F(FaultInjectionEnvTest, UnsyncedRenameOverADurableFileIsUndone) {
   ASSERT_TRUE(
       fault_.RenameFile(dir_.File("CURRENT.tmp"), dir_.File("CURRENT")).ok());
   EXPECT_EQ("new", Contents("CURRENT"));
+  // And replaced once more, still unsynced.
+  ASSERT_TRUE(
+      WriteStringToFile(&fault_, "newer", dir_.File("CURRENT.tmp"), true).ok());
+  ASSERT_TRUE(
+      fault_.RenameFile(dir_.File("CURRENT.tmp"), dir_.File("CURRENT")).ok());
+  EXPECT_EQ("newer", Contents("CURRENT"));
   ASSERT_TRUE(fault_.DeleteFilesCreatedAfterLastDirSync().ok());
   // Power lost before the rename was durable: the old version, not nothing.
   EXPECT_EQ("old", Contents("CURRENT"));

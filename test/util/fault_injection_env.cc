@@ -440,14 +440,23 @@ Status FaultInjectionEnv::RenameFile(const std::string& src,
   // Until the target's directory is synced, a power loss may undo the
   // rename: remember what the two names held durably.
   RenameUndo undo;
+  bool read_target = false;
   {
     MutexLock l(&mu_);
     undo.src = src;
     undo.src_durable = unsynced_new_files_.count(src) == 0;
-    undo.target_durable = unsynced_new_files_.count(target_name) == 0 &&
-                          renames_.count(target_name) == 0;
+    auto earlier = renames_.find(target_name);
+    if (earlier != renames_.end()) {
+      // Replaced again before its directory was synced: what survives a
+      // power loss is still what it held before the first rename.
+      undo.target_durable = earlier->second.target_durable;
+      undo.target_contents = earlier->second.target_contents;
+    } else {
+      undo.target_durable = unsynced_new_files_.count(target_name) == 0;
+      read_target = undo.target_durable;
+    }
   }
-  if (undo.target_durable) {
+  if (read_target) {
     s = ReadFileToString(target(), target_name, &undo.target_contents);
     if (s.IsNotFound()) {
       undo.target_durable = false;
