@@ -9,7 +9,7 @@
 // Errors are Status values whose message is UTF-8 and names the path:
 //   a missing file or directory   NotFound, IsPathNotFound()
 //   a full device                 IOError,  IsNoSpace()
-//   a lock held by someone else   Busy,     IsLockHeld()
+//   a lock held by someone else   IOError,  IsLockHeld() (and IsBusy())
 //   a misaligned direct transfer  InvalidArgument
 //   anything else from the OS     IOError
 //
@@ -156,7 +156,7 @@ class STRATA_EXPORT Env {
                                  std::string* output_path) = 0;
 
   // Locks fname (creating it if missing) against other openers, in this
-  // process or another; a held lock fails with Busy / IsLockHeld(). *lock
+  // process or another; a held lock fails with IsLockHeld(). *lock
   // is released with UnlockFile, and by the OS if the process dies.
   virtual Status LockFile(const std::string& fname, FileLock** lock) = 0;
   virtual Status UnlockFile(FileLock* lock) = 0;

@@ -4,10 +4,12 @@
 // Every fallible strata function returns a Status; no exception crosses the
 // API. The OK status carries no allocation, so returning it is cheap.
 //
-// Codes and predicates follow RocksDB's. Two sub-codes refine a code and
-// keep the code's own predicate true:
+// Codes and predicates follow RocksDB's. Sub-codes refine a code and keep
+// the code's own predicate true:
 //   NoSpace       is an IOError:  IsIOError() && IsNoSpace()
 //   PathNotFound  is a NotFound:  IsNotFound() && IsPathNotFound()
+//   LockHeld      is an IOError (as RocksDB reports a held lock) that is
+//                 also Busy:      IsIOError() && IsBusy() && IsLockHeld()
 //
 // Thread safety: const methods are safe from many threads; a Status shared
 // between threads and modified needs external synchronization.
@@ -115,7 +117,7 @@ class STRATA_EXPORT Status {
   // A lock (such as a DB's LOCK file) is held by someone else.
   static Status LockHeld(const Slice& msg = Slice(),
                          const Slice& msg2 = Slice()) {
-    return Status(kBusy, kLockHeld, msg, msg2);
+    return Status(kIOError, kLockHeld, msg, msg2);
   }
   static Status Expired(const Slice& msg = Slice(),
                         const Slice& msg2 = Slice()) {
@@ -139,7 +141,7 @@ class STRATA_EXPORT Status {
   bool IsShutdownInProgress() const { return code_ == kShutdownInProgress; }
   bool IsTimedOut() const { return code_ == kTimedOut; }
   bool IsAborted() const { return code_ == kAborted; }
-  bool IsBusy() const { return code_ == kBusy; }
+  bool IsBusy() const { return code_ == kBusy || subcode_ == kLockHeld; }
   bool IsLockHeld() const { return subcode_ == kLockHeld; }
   bool IsExpired() const { return code_ == kExpired; }
   bool IsTryAgain() const { return code_ == kTryAgain; }

@@ -336,6 +336,7 @@ TEST_P(EnvContractTest, SecondLockFailsClearly) {
 
   FileLock* second = nullptr;
   Status s = env_->LockFile(name, &second);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_TRUE(s.IsBusy()) << s.ToString();
   EXPECT_TRUE(s.IsLockHeld()) << s.ToString();
   EXPECT_EQ(nullptr, second);

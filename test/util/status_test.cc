@@ -61,9 +61,12 @@ TEST(StatusTest, SubcodesKeepTheirCodePredicate) {
   EXPECT_FALSE(missing.IsIOError());
 
   Status held = Status::LockHeld("/db/LOCK");
+  EXPECT_TRUE(held.IsIOError());
   EXPECT_TRUE(held.IsBusy());
   EXPECT_TRUE(held.IsLockHeld());
-  EXPECT_EQ("Resource busy: Lock held: /db/LOCK", held.ToString());
+  EXPECT_FALSE(held.IsNoSpace());
+  EXPECT_EQ("IO error: Lock held: /db/LOCK", held.ToString());
+  EXPECT_FALSE(Status::Busy("x").IsLockHeld());
 
   EXPECT_FALSE(Status::IOError("x").IsNoSpace());
   EXPECT_FALSE(Status::NotFound("x").IsPathNotFound());
