@@ -13,10 +13,11 @@
 
 #include "port/port.h"
 #include "strata/env.h"
+#include "strata/export.h"
 
 namespace strata {
 
-class EnvLogger : public Logger {
+class STRATA_EXPORT EnvLogger : public Logger {
  public:
   EnvLogger(std::unique_ptr<WritableFile> file, Env* env);
   ~EnvLogger() override;
@@ -34,8 +35,8 @@ class EnvLogger : public Logger {
 };
 
 // Opens fname with env and wraps it in an EnvLogger.
-Status NewEnvLogger(Env* env, const std::string& fname,
-                    std::shared_ptr<Logger>* result);
+STRATA_EXPORT Status NewEnvLogger(Env* env, const std::string& fname,
+                                  std::shared_ptr<Logger>* result);
 
 }  // namespace strata
 

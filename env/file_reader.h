@@ -16,10 +16,11 @@
 #include <string>
 
 #include "strata/env.h"
+#include "strata/export.h"
 
 namespace strata {
 
-class SequentialFileReader {
+class STRATA_EXPORT SequentialFileReader {
  public:
   SequentialFileReader(std::unique_ptr<SequentialFile> file,
                        std::string file_name);
@@ -40,7 +41,7 @@ class SequentialFileReader {
   uint64_t offset_ = 0;  // direct I/O: the next byte to return
 };
 
-class RandomAccessFileReader {
+class STRATA_EXPORT RandomAccessFileReader {
  public:
   RandomAccessFileReader(std::unique_ptr<RandomAccessFile> file,
                          std::string file_name);
@@ -63,7 +64,7 @@ class RandomAccessFileReader {
 
 // Reads [offset, offset + n) of a direct-I/O file through an aligned
 // bounce buffer and copies what exists into scratch.
-Status AlignedRead(
+STRATA_EXPORT Status AlignedRead(
     uint64_t offset, size_t n, size_t alignment, Slice* result, char* scratch,
     const std::function<Status(uint64_t, size_t, Slice*, char*)>& read_aligned);
 

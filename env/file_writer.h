@@ -22,11 +22,12 @@
 #include <string>
 
 #include "strata/env.h"
+#include "strata/export.h"
 #include "util/aligned_buffer.h"
 
 namespace strata {
 
-class WritableFileWriter {
+class STRATA_EXPORT WritableFileWriter {
  public:
   WritableFileWriter(std::unique_ptr<WritableFile> file, std::string file_name,
                      const EnvOptions& options);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "strata/env.h"
+#include "strata/export.h"
 
 namespace strata {
 
@@ -20,14 +21,15 @@ namespace strata {
 //   ENOENT, ENOTDIR -> PathNotFound     ENOSPC, EDQUOT -> NoSpace
 //   EINVAL          -> InvalidArgument  anything else  -> IOError
 // The message names the path and the operation.
-Status PosixError(const std::string& path, const char* op, int err);
+STRATA_EXPORT Status PosixError(const std::string& path, const char* op,
+                                int err);
 
 // The alignment direct I/O on fd needs: the logical block size of the device
 // holding it, or kDefaultPageSize when that cannot be found. Looked up once
 // per device.
-size_t GetDirectIOAlignment(int fd);
+STRATA_EXPORT size_t GetDirectIOAlignment(int fd);
 
-class PosixSequentialFile : public SequentialFile {
+class STRATA_EXPORT PosixSequentialFile : public SequentialFile {
  public:
   PosixSequentialFile(std::string fname, int fd, bool use_direct_io,
                       size_t alignment);
@@ -49,7 +51,7 @@ class PosixSequentialFile : public SequentialFile {
   uint64_t offset_ = 0;  // next read position, for direct I/O
 };
 
-class PosixRandomAccessFile : public RandomAccessFile {
+class STRATA_EXPORT PosixRandomAccessFile : public RandomAccessFile {
  public:
   PosixRandomAccessFile(std::string fname, int fd, bool use_direct_io,
                         size_t alignment);
@@ -70,7 +72,7 @@ class PosixRandomAccessFile : public RandomAccessFile {
 };
 
 // Reads through a read-only memory map of the whole file.
-class PosixMmapReadableFile : public RandomAccessFile {
+class STRATA_EXPORT PosixMmapReadableFile : public RandomAccessFile {
  public:
   // Takes ownership of the mapping [base, base + length).
   PosixMmapReadableFile(std::string fname, void* base, size_t length);
@@ -85,7 +87,7 @@ class PosixMmapReadableFile : public RandomAccessFile {
   const size_t length_;
 };
 
-class PosixWritableFile : public WritableFile {
+class STRATA_EXPORT PosixWritableFile : public WritableFile {
  public:
   // initial_size: the file's size when opened (0 unless reopened).
   PosixWritableFile(std::string fname, int fd, uint64_t initial_size,
@@ -120,7 +122,7 @@ class PosixWritableFile : public WritableFile {
   bool preallocated_ = false;
 };
 
-class PosixRandomRWFile : public RandomRWFile {
+class STRATA_EXPORT PosixRandomRWFile : public RandomRWFile {
  public:
   PosixRandomRWFile(std::string fname, int fd, bool use_direct_io,
                     size_t alignment);
@@ -143,7 +145,7 @@ class PosixRandomRWFile : public RandomRWFile {
   const size_t alignment_;
 };
 
-class PosixDirectory : public Directory {
+class STRATA_EXPORT PosixDirectory : public Directory {
  public:
   PosixDirectory(std::string name, int fd);
   ~PosixDirectory() override;

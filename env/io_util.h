@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
 namespace strata {
@@ -34,17 +35,19 @@ inline uint64_t RoundUpToAlignment(uint64_t value, size_t alignment) {
 // Transfers rejected by CheckDirectIOAlignment since the process started,
 // over every Env (a test asserts that a misaligned call was caught by the
 // Env itself rather than by the OS or not at all).
-uint64_t MisalignedDirectIOCount();
+STRATA_EXPORT uint64_t MisalignedDirectIOCount();
 
 // OK if offset, length and buffer address of a direct (unbuffered) transfer
 // are all multiples of alignment; otherwise InvalidArgument naming the file,
 // the operation and the offending values, and the transfer is counted.
-Status CheckDirectIOAlignment(const std::string& fname, const char* op,
-                              uint64_t offset, size_t length,
-                              const void* buffer, size_t alignment);
+STRATA_EXPORT Status CheckDirectIOAlignment(const std::string& fname,
+                                            const char* op, uint64_t offset,
+                                            size_t length, const void* buffer,
+                                            size_t alignment);
 
 // "dir/name" with exactly one separator between them.
-std::string JoinPath(const std::string& dir, const std::string& name);
+STRATA_EXPORT std::string JoinPath(const std::string& dir,
+                                   const std::string& name);
 
 }  // namespace strata
 

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "strata/env.h"
+#include "strata/export.h"
 
 namespace strata {
 
@@ -29,20 +30,22 @@ namespace strata {
 //   sharing violation, access denied, ... -> IOError
 // The message names the path and the operation and carries the system's
 // text for the error, in UTF-8.
-Status WinError(const std::string& path, const char* op, unsigned long err);
+STRATA_EXPORT Status WinError(const std::string& path, const char* op,
+                              unsigned long err);
 
 // The alignment unbuffered I/O on this system needs (the page size).
-size_t WinDirectIOAlignment();
+STRATA_EXPORT size_t WinDirectIOAlignment();
 
 // Reads or writes exactly at offset through an OVERLAPPED structure; shared
 // by the file classes. With direct, the read's alignment is checked first.
-Status WinPositionedRead(void* handle, const std::string& fname, bool direct,
-                         uint64_t offset, size_t n, Slice* result,
-                         char* scratch);
-Status WinPositionedWrite(void* handle, const std::string& fname,
-                          uint64_t offset, const char* data, size_t n);
+STRATA_EXPORT Status WinPositionedRead(void* handle, const std::string& fname,
+                                       bool direct, uint64_t offset, size_t n,
+                                       Slice* result, char* scratch);
+STRATA_EXPORT Status WinPositionedWrite(void* handle, const std::string& fname,
+                                        uint64_t offset, const char* data,
+                                        size_t n);
 
-class WinSequentialFile : public SequentialFile {
+class STRATA_EXPORT WinSequentialFile : public SequentialFile {
  public:
   WinSequentialFile(std::string fname, void* handle, bool use_direct_io);
   ~WinSequentialFile() override;
@@ -61,7 +64,7 @@ class WinSequentialFile : public SequentialFile {
   uint64_t offset_ = 0;  // the next byte Read returns
 };
 
-class WinRandomAccessFile : public RandomAccessFile {
+class STRATA_EXPORT WinRandomAccessFile : public RandomAccessFile {
  public:
   WinRandomAccessFile(std::string fname, void* handle, bool use_direct_io);
   ~WinRandomAccessFile() override;
@@ -78,7 +81,7 @@ class WinRandomAccessFile : public RandomAccessFile {
 };
 
 // Reads through a read-only view of the whole file.
-class WinMmapReadableFile : public RandomAccessFile {
+class STRATA_EXPORT WinMmapReadableFile : public RandomAccessFile {
  public:
   // Takes ownership of the file handle, the mapping handle and the view.
   WinMmapReadableFile(std::string fname, void* file, void* mapping,
@@ -96,7 +99,7 @@ class WinMmapReadableFile : public RandomAccessFile {
   const size_t length_;
 };
 
-class WinWritableFile : public WritableFile {
+class STRATA_EXPORT WinWritableFile : public WritableFile {
  public:
   WinWritableFile(std::string fname, void* handle, uint64_t initial_size,
                   const EnvOptions& options);
@@ -125,7 +128,7 @@ class WinWritableFile : public WritableFile {
   bool preallocated_ = false;
 };
 
-class WinRandomRWFile : public RandomRWFile {
+class STRATA_EXPORT WinRandomRWFile : public RandomRWFile {
  public:
   WinRandomRWFile(std::string fname, void* handle, bool use_direct_io);
   ~WinRandomRWFile() override;

@@ -22,10 +22,11 @@
 
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "strata/export.h"
 
 namespace strata {
 
-class ThreadPool {
+class STRATA_EXPORT ThreadPool {
  public:
   // name appears in thread names ("strata:<name><index>").
   explicit ThreadPool(std::string name, int num_threads = 1);

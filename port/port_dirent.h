@@ -9,6 +9,8 @@
 #ifndef STRATA_PORT_PORT_DIRENT_H_
 #define STRATA_PORT_PORT_DIRENT_H_
 
+#include "strata/export.h"
+
 #if defined(STRATA_PLATFORM_WINDOWS)
 
 namespace strata {
@@ -21,10 +23,10 @@ struct dirent {
 
 struct DIR;
 
-DIR* opendir(const char* name);
+STRATA_EXPORT DIR* opendir(const char* name);
 // The next entry, or nullptr at the end.
-dirent* readdir(DIR* dirp);
-int closedir(DIR* dirp);
+STRATA_EXPORT dirent* readdir(DIR* dirp);
+STRATA_EXPORT int closedir(DIR* dirp);
 
 }  // namespace port
 }  // namespace strata

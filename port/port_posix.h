@@ -15,6 +15,7 @@
 #include <string>
 
 #include "port/thread_annotations.h"
+#include "strata/export.h"
 
 // printf length modifier for size_t: printf("%" STRATA_PRIszt, n).
 #define STRATA_PRIszt "zu"
@@ -34,7 +35,7 @@ constexpr size_t kMaxPathLength = 4096;
 
 class CondVar;
 
-class LOCKABLE Mutex {
+class STRATA_EXPORT LOCKABLE Mutex {
  public:
   // adaptive: spin briefly before sleeping where the platform offers it
   // (glibc's PTHREAD_MUTEX_ADAPTIVE_NP); for short, hot critical sections.
@@ -59,7 +60,7 @@ class LOCKABLE Mutex {
 #endif
 };
 
-class CondVar {
+class STRATA_EXPORT CondVar {
  public:
   explicit CondVar(Mutex* mu);
   ~CondVar();
@@ -81,7 +82,7 @@ class CondVar {
 };
 
 // Many readers or one writer.
-class LOCKABLE RWMutex {
+class STRATA_EXPORT LOCKABLE RWMutex {
  public:
   RWMutex();
   ~RWMutex();
@@ -108,8 +109,8 @@ inline void InitOnce(OnceType* once, void (*initializer)()) {
 // exiting thread, with the slot's value when a thread whose value is
 // non-null exits.
 using ThreadKey = pthread_key_t;
-bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
-void ThreadKeyDelete(ThreadKey key);
+STRATA_EXPORT bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
+STRATA_EXPORT void ThreadKeyDelete(ThreadKey key);
 inline void* ThreadKeyGet(ThreadKey key) { return pthread_getspecific(key); }
 inline void ThreadKeySet(ThreadKey key, void* value) {
   pthread_setspecific(key, value);
@@ -125,13 +126,13 @@ inline void AsmVolatilePause() {
 }
 
 // A number identifying the calling thread (for logs).
-uint64_t CurrentThreadId();
+STRATA_EXPORT uint64_t CurrentThreadId();
 
 // Names the calling thread for debuggers and `top` (truncated to what the
 // platform allows). Best effort.
-void SetCurrentThreadName(const std::string& name);
+STRATA_EXPORT void SetCurrentThreadName(const std::string& name);
 
-size_t GetPageSize();
+STRATA_EXPORT size_t GetPageSize();
 
 }  // namespace port
 }  // namespace strata

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "port/thread_annotations.h"
+#include "strata/export.h"
 
 #if defined(_MSC_VER)
 #include <intrin.h>
@@ -50,7 +51,7 @@ struct SlimStorage {
 class CondVar;
 
 // An exclusive lock over an SRWLOCK (not recursive).
-class LOCKABLE Mutex {
+class STRATA_EXPORT LOCKABLE Mutex {
  public:
   // adaptive is accepted for parity with the POSIX port; SRW locks already
   // spin briefly before they sleep.
@@ -74,7 +75,7 @@ class LOCKABLE Mutex {
 };
 
 // A CONDITION_VARIABLE used with its Mutex's SRWLOCK.
-class CondVar {
+class STRATA_EXPORT CondVar {
  public:
   explicit CondVar(Mutex* mu);
   ~CondVar();
@@ -96,7 +97,7 @@ class CondVar {
 };
 
 // Many readers or one writer, over an SRWLOCK in shared/exclusive mode.
-class LOCKABLE RWMutex {
+class STRATA_EXPORT LOCKABLE RWMutex {
  public:
   RWMutex();
   ~RWMutex();
@@ -124,10 +125,10 @@ inline void InitOnce(OnceType* once, void (*initializer)()) {
 // from a TLS callback in the .CRT$XLB section (DLL_THREAD_DETACH), which the
 // loader calls on every exiting thread — in an EXE, a static link or a DLL.
 using ThreadKey = unsigned long;  // DWORD
-bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
-void ThreadKeyDelete(ThreadKey key);
-void* ThreadKeyGet(ThreadKey key);
-void ThreadKeySet(ThreadKey key, void* value);
+STRATA_EXPORT bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
+STRATA_EXPORT void ThreadKeyDelete(ThreadKey key);
+STRATA_EXPORT void* ThreadKeyGet(ThreadKey key);
+STRATA_EXPORT void ThreadKeySet(ThreadKey key, void* value);
 
 // A CPU hint for spin-wait loops.
 inline void AsmVolatilePause() {
@@ -141,21 +142,21 @@ inline void AsmVolatilePause() {
 }
 
 // A number identifying the calling thread (GetCurrentThreadId).
-uint64_t CurrentThreadId();
+STRATA_EXPORT uint64_t CurrentThreadId();
 
 // Names the calling thread through SetThreadDescription where the system
 // has it (Windows 10 1607 and later); a no-op elsewhere.
-void SetCurrentThreadName(const std::string& name);
+STRATA_EXPORT void SetCurrentThreadName(const std::string& name);
 
-size_t GetPageSize();
+STRATA_EXPORT size_t GetPageSize();
 
 // UTF-8 <-> UTF-16 for the W APIs. Invalid sequences become U+FFFD.
-std::wstring Utf8ToWide(const std::string& utf8);
-std::string WideToUtf8(const std::wstring& wide);
+STRATA_EXPORT std::wstring Utf8ToWide(const std::string& utf8);
+STRATA_EXPORT std::string WideToUtf8(const std::wstring& wide);
 
 // A UTF-8 path as the W APIs want it: UTF-16, '/' turned into '\', and the
 // \\?\ prefix on an absolute path too long for MAX_PATH.
-std::wstring ToWinPath(const std::string& path);
+STRATA_EXPORT std::wstring ToWinPath(const std::string& path);
 
 }  // namespace port
 }  // namespace strata

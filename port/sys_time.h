@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <ctime>
 
+#include "strata/export.h"
+
 namespace strata {
 namespace port {
 
@@ -15,10 +17,10 @@ struct TimeVal {
   int64_t tv_usec;  // microseconds within the second
 };
 
-void GetTimeOfDay(TimeVal* tv);
+STRATA_EXPORT void GetTimeOfDay(TimeVal* tv);
 
 // The local calendar time of *timep, thread-safe (localtime_r/localtime_s).
-void LocalTimeR(const time_t* timep, struct tm* result);
+STRATA_EXPORT void LocalTimeR(const time_t* timep, struct tm* result);
 
 }  // namespace port
 }  // namespace strata

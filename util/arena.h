@@ -18,9 +18,11 @@
 #include <memory>
 #include <vector>
 
+#include "strata/export.h"
+
 namespace strata {
 
-class Arena {
+class STRATA_EXPORT Arena {
  public:
   static constexpr size_t kBlockSize = 4096;
 

@@ -17,9 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "strata/export.h"
+
 namespace strata {
 
-class Histogram {
+class STRATA_EXPORT Histogram {
  public:
   Histogram();
 

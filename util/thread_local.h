@@ -21,9 +21,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "strata/export.h"
+
 namespace strata {
 
-class ThreadLocalPtr {
+class STRATA_EXPORT ThreadLocalPtr {
  public:
   // Called with a non-null value that is being dropped.
   using UnrefHandler = void (*)(void* ptr);
