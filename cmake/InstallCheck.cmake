@@ -10,6 +10,7 @@
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
+                  WORKING_DIRECTORY ${STRATA_WORK_DIR}
                   OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
@@ -20,6 +21,7 @@ endfunction()
 set(prefix ${STRATA_WORK_DIR}/prefix)
 set(build ${STRATA_WORK_DIR}/build)
 file(REMOVE_RECURSE ${STRATA_WORK_DIR})
+file(MAKE_DIRECTORY ${STRATA_WORK_DIR})
 
 run("cmake --install" ${CMAKE_COMMAND} --install ${STRATA_BUILD_DIR}
     --prefix ${prefix})
@@ -46,6 +48,9 @@ run("build the consumer" ${CMAKE_COMMAND} --build ${build})
 set(exe ${build}/strata_consumer)
 if(STRATA_TOOLCHAIN_FILE)
   set(exe ${exe}.exe)
+  # A DLL build installs strata.dll in bin/: Wine finds it through WINEPATH,
+  # not in the build tree (the run's working directory is the scratch dir).
+  set(ENV{WINEPATH} "${prefix}/bin")
 endif()
 run("run the consumer" ${STRATA_EMULATOR} ${exe} ${STRATA_WORK_DIR})
 if(NOT LAST_OUTPUT MATCHES "strata consumer: ok")

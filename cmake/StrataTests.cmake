@@ -8,7 +8,9 @@ include(GoogleTest)
 
 add_library(strata_testutil STATIC
   test/util/fault_injection_env.cc
+  test/util/subprocess.cc
   test/util/temp_dir.cc
+  test/util/test_main.cc
 )
 target_link_libraries(strata_testutil PUBLIC strata_internal strata_gtest)
 target_include_directories(strata_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
@@ -18,7 +20,7 @@ strata_warnings(strata_testutil)
 function(strata_add_test name)
   cmake_parse_arguments(ARG "" "" "LABELS;SOURCES" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE strata_testutil strata_gtest_main)
+  target_link_libraries(${name} PRIVATE strata_testutil)
   strata_warnings(${name})
   if(CMAKE_CROSSCOMPILING)
     add_test(NAME ${name} COMMAND ${name})
@@ -58,6 +60,7 @@ strata_add_test(env_test SOURCES
   test/env/fault_injection_env_test.cc
   test/env/file_reader_test.cc
   test/env/file_writer_test.cc
+  test/env/lock_process_test.cc
   test/env/thread_pool_test.cc
 )
 

@@ -12,9 +12,6 @@
 #include "port/port.h"
 #include "port/win32.h"
 #else
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cerrno>
 
 #include "env/io_posix.h"
@@ -86,47 +83,6 @@ TEST(EnvErrorTest, RealNoSpaceFromTheDevice) {
   s = f->Append("x");
   EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("/dev/full"));
-}
-
-TEST(EnvErrorTest, LockIsHeldAgainstAnotherProcess) {
-  Env* env = Env::Default();
-  test::TempDir dir(env);
-  const std::string name = dir.File("LOCK");
-  FileLock* lock = nullptr;
-  ASSERT_TRUE(env->LockFile(name, &lock).ok());
-  // Opening and closing another descriptor of the file must not drop the
-  // lock (it would with a classic fcntl lock).
-  std::string contents;
-  ASSERT_TRUE(ReadFileToString(env, name, &contents).ok());
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    // In the child: the parent's lock must hold us off.
-    FileLock* l = nullptr;
-    Status s = Env::Default()->LockFile(name, &l);
-    _exit(s.IsLockHeld() &&
-                  s.ToString().find("another process") != std::string::npos
-              ? 0
-              : 1);
-  }
-  int status = 0;
-  ASSERT_EQ(child, waitpid(child, &status, 0));
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(0, WEXITSTATUS(status));
-  ASSERT_TRUE(env->UnlockFile(lock).ok());
-
-  // Released: a child can now take it (and the OS releases it when the
-  // child exits without unlocking).
-  const pid_t child2 = fork();
-  ASSERT_GE(child2, 0);
-  if (child2 == 0) {
-    FileLock* l = nullptr;
-    _exit(Env::Default()->LockFile(name, &l).ok() ? 0 : 1);
-  }
-  ASSERT_EQ(child2, waitpid(child2, &status, 0));
-  EXPECT_EQ(0, WEXITSTATUS(status));
-  ASSERT_TRUE(env->LockFile(name, &lock).ok());
-  ASSERT_TRUE(env->UnlockFile(lock).ok());
 }
 
 #endif
