@@ -7,10 +7,39 @@
 #include <cstdio>
 
 #include "port/port.h"
+#include "strata/options.h"
 
 namespace strata {
 
 Env::~Env() = default;
+
+EnvOptions::EnvOptions(const DBOptions& options)
+    : use_mmap_reads(options.allow_mmap_reads),
+      use_mmap_writes(options.allow_mmap_writes),
+      use_direct_reads(options.use_direct_reads),
+      use_direct_writes(options.use_direct_io_for_flush_and_compaction),
+      allow_fallocate(options.allow_fallocate),
+      bytes_per_sync(options.bytes_per_sync),
+      writable_file_max_buffer_size(options.writable_file_max_buffer_size) {}
+
+EnvOptions Env::OptimizeForLogWrite(const EnvOptions& env_options,
+                                    const DBOptions& db_options) const {
+  EnvOptions o = env_options;
+  o.use_mmap_writes = false;
+  o.use_direct_writes = false;
+  o.bytes_per_sync = db_options.wal_bytes_per_sync;
+  o.allow_fallocate = db_options.allow_fallocate;
+  o.use_write_through = db_options.wal_write_through;
+  return o;
+}
+
+EnvOptions Env::OptimizeForManifestWrite(const EnvOptions& env_options) const {
+  EnvOptions o = env_options;
+  o.use_mmap_writes = false;
+  o.use_direct_writes = false;
+  o.use_write_through = false;
+  return o;
+}
 
 Status Env::NewRandomRWFile(const std::string& fname,
                             std::unique_ptr<RandomRWFile>* /*result*/,

@@ -30,6 +30,11 @@ namespace {
 int OpenFlags(int base, const EnvOptions& options, bool direct) {
   int flags = base;
   if (options.set_fd_cloexec) flags |= O_CLOEXEC;
+  // Write-through: each write returns once its data is durable, so a sync
+  // needs no fdatasync (the POSIX counterpart of FILE_FLAG_WRITE_THROUGH).
+  if (options.use_write_through && (base & (O_WRONLY | O_RDWR))) {
+    flags |= O_DSYNC;
+  }
 #if defined(O_DIRECT)
   if (direct) flags |= O_DIRECT;
 #else
@@ -384,7 +389,16 @@ class PosixEnv : public ThreadPoolEnv {
                       const EnvOptions& options) {
     result->reset();
     const bool direct = options.use_direct_writes;
-    const int fd = OpenRetry(fname, OpenFlags(base_flags, options, direct));
+    // Direct I/O and mmap exclude each other; direct wins. A shared
+    // writable mapping needs the file open for reading too.
+    const bool mmap = options.use_mmap_writes && !direct;
+    EnvOptions file_options = options;
+    if (mmap) {
+      base_flags = (base_flags & ~O_WRONLY) | O_RDWR;
+      file_options.use_write_through = false;  // msync + fdatasync instead
+    }
+    const int fd =
+        OpenRetry(fname, OpenFlags(base_flags, file_options, direct));
     if (fd < 0) return OpenError(fname, "open for writing", errno, direct);
     struct stat st;
     if (::fstat(fd, &st) != 0) {
@@ -392,10 +406,15 @@ class PosixEnv : public ThreadPoolEnv {
       ::close(fd);
       return PosixError(fname, "fstat", err);
     }
+    const uint64_t initial_size = static_cast<uint64_t>(st.st_size);
+    if (mmap) {
+      result->reset(new PosixMmapFile(fname, fd, initial_size));
+      return Status::OK();
+    }
     const size_t alignment =
         direct ? GetDirectIOAlignment(fd) : kDefaultPageSize;
-    result->reset(new PosixWritableFile(
-        fname, fd, static_cast<uint64_t>(st.st_size), options, alignment));
+    result->reset(new PosixWritableFile(fname, fd, initial_size, file_options,
+                                        alignment));
     return Status::OK();
   }
 };

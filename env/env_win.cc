@@ -42,6 +42,11 @@ DWORD DataFlags(bool direct) {
   return FILE_ATTRIBUTE_NORMAL | (direct ? FILE_FLAG_NO_BUFFERING : 0);
 }
 
+// The direct-I/O alignment of an open file, or 0 for a buffered one.
+size_t AlignmentFor(const std::string& fname, bool direct) {
+  return direct ? WinDirectIOAlignment(fname) : 0;
+}
+
 // Windows 10 (1607/1709) can rename and delete with POSIX semantics: the
 // name goes away, or is replaced, at once even while other handles are
 // open. The classes and flags, by their documented values (older headers
@@ -147,7 +152,7 @@ class WinEnv : public ThreadPoolEnv {
     if (h == INVALID_HANDLE_VALUE) {
       return WinError(fname, "open for reading", GetLastError());
     }
-    result->reset(new WinSequentialFile(fname, h, direct));
+    result->reset(new WinSequentialFile(fname, h, AlignmentFor(fname, direct)));
     return Status::OK();
   }
 
@@ -162,7 +167,8 @@ class WinEnv : public ThreadPoolEnv {
       return WinError(fname, "open for reading", GetLastError());
     }
     if (options.use_mmap_reads && !direct) return MapFile(fname, h, result);
-    result->reset(new WinRandomAccessFile(fname, h, direct));
+    result->reset(
+        new WinRandomAccessFile(fname, h, AlignmentFor(fname, direct)));
     return Status::OK();
   }
 
@@ -188,7 +194,7 @@ class WinEnv : public ThreadPoolEnv {
     if (h == INVALID_HANDLE_VALUE) {
       return WinError(fname, "open for read/write", GetLastError());
     }
-    result->reset(new WinRandomRWFile(fname, h, direct));
+    result->reset(new WinRandomRWFile(fname, h, AlignmentFor(fname, direct)));
     return Status::OK();
   }
 
@@ -479,7 +485,13 @@ class WinEnv : public ThreadPoolEnv {
                       const EnvOptions& options) {
     result->reset();
     const bool direct = options.use_direct_writes;
-    HANDLE h = Open(fname, GENERIC_WRITE, disposition, DataFlags(direct));
+    // A mapping needs read access too; direct I/O and mmap exclude each
+    // other, direct wins.
+    const bool mmap = options.use_mmap_writes && !direct;
+    DWORD flags = DataFlags(direct);
+    if (options.use_write_through && !mmap) flags |= FILE_FLAG_WRITE_THROUGH;
+    HANDLE h = Open(fname, mmap ? GENERIC_READ | GENERIC_WRITE : GENERIC_WRITE,
+                    disposition, flags);
     if (h == INVALID_HANDLE_VALUE) {
       return WinError(fname, "open for writing", GetLastError());
     }
@@ -489,8 +501,13 @@ class WinEnv : public ThreadPoolEnv {
       CloseHandle(h);
       return WinError(fname, "GetFileSizeEx", err);
     }
-    result->reset(new WinWritableFile(
-        fname, h, static_cast<uint64_t>(size.QuadPart), options));
+    const uint64_t initial_size = static_cast<uint64_t>(size.QuadPart);
+    if (mmap) {
+      result->reset(new WinMmapFile(fname, h, initial_size));
+    } else {
+      result->reset(new WinWritableFile(fname, h, initial_size, options,
+                                        AlignmentFor(fname, direct)));
+    }
     return Status::OK();
   }
 

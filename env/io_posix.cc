@@ -71,6 +71,7 @@ size_t GetDirectIOAlignment(int fd) {
   MutexLock l(&mu);
   auto it = cache->find(st.st_dev);
   if (it != cache->end()) return it->second;
+  GetIOStats().alignment_queries.fetch_add(1, std::memory_order_relaxed);
   size_t size = ReadLogicalBlockSize(st.st_dev);
   if (size == 0) size = kDefaultPageSize;
   cache->emplace(st.st_dev, size);
@@ -134,6 +135,7 @@ Status CheckedPread(int fd, const std::string& fname, bool direct,
 }
 
 Status SyncFd(int fd, const std::string& fname, bool metadata) {
+  GetIOStats().flushes.fetch_add(1, std::memory_order_relaxed);
 #if defined(__linux__)
   const int r = metadata ? ::fsync(fd) : ::fdatasync(fd);
 #else
@@ -245,28 +247,6 @@ Status PosixRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
   return Fadvise(fd_, filename_, offset, length, POSIX_FADV_DONTNEED);
 }
 
-// ---- PosixMmapReadableFile -------------------------------------------------
-
-PosixMmapReadableFile::PosixMmapReadableFile(std::string fname, void* base,
-                                             size_t length)
-    : filename_(std::move(fname)), base_(base), length_(length) {}
-
-PosixMmapReadableFile::~PosixMmapReadableFile() {
-  if (base_ != nullptr) ::munmap(base_, length_);
-}
-
-Status PosixMmapReadableFile::Read(uint64_t offset, size_t n, Slice* result,
-                                   char* /*scratch*/) const {
-  if (offset >= length_) {
-    *result = Slice();
-    return Status::OK();  // at or past the end: a short (empty) read
-  }
-  const size_t available = length_ - static_cast<size_t>(offset);
-  *result = Slice(static_cast<const char*>(base_) + offset,
-                  n < available ? n : available);
-  return Status::OK();
-}
-
 // ---- PosixWritableFile -----------------------------------------------------
 
 PosixWritableFile::PosixWritableFile(std::string fname, int fd,
@@ -276,6 +256,7 @@ PosixWritableFile::PosixWritableFile(std::string fname, int fd,
     : filename_(std::move(fname)),
       fd_(fd),
       use_direct_io_(options.use_direct_writes),
+      write_through_(options.use_write_through),
       allow_fallocate_(options.allow_fallocate),
       alignment_(alignment),
       filesize_(initial_size) {}
@@ -333,7 +314,14 @@ Status PosixWritableFile::Close() {
   return s;
 }
 
-Status PosixWritableFile::Sync() { return SyncFd(fd_, filename_, false); }
+Status PosixWritableFile::Sync() {
+  if (write_through_) {
+    // Opened O_DSYNC: every write returned once its data was durable.
+    GetIOStats().write_through_syncs.fetch_add(1, std::memory_order_relaxed);
+    return Status::OK();
+  }
+  return SyncFd(fd_, filename_, false);
+}
 
 Status PosixWritableFile::Fsync() { return SyncFd(fd_, filename_, true); }
 
@@ -345,11 +333,15 @@ Status PosixWritableFile::Allocate(uint64_t offset, uint64_t len) {
                   static_cast<off_t>(len));
   if (r == 0) {
     preallocated_ = true;
+    GetIOStats().preallocations.fetch_add(1, std::memory_order_relaxed);
     return Status::OK();
   }
   const int err = errno;
   // File systems without fallocate: writing allocates as it goes.
-  if (err == EOPNOTSUPP || err == ENOSYS) return Status::OK();
+  if (err == EOPNOTSUPP || err == ENOSYS) {
+    GetIOStats().preallocation_refusals.fetch_add(1, std::memory_order_relaxed);
+    return Status::OK();
+  }
   return PosixError(filename_, "fallocate", err);
 #else
   (void)offset, (void)len;

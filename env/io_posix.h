@@ -115,11 +115,44 @@ class STRATA_EXPORT PosixWritableFile : public WritableFile {
   const std::string filename_;
   int fd_;
   const bool use_direct_io_;
+  // Opened with O_DSYNC (EnvOptions::use_write_through).
+  const bool write_through_;
   const bool allow_fallocate_;
   const size_t alignment_;
   uint64_t filesize_;
   // True once space was reserved past the data: Close trims it away.
   bool preallocated_ = false;
+};
+
+// Appends through a read-write shared mapping, a region at a time: the
+// file is extended region by region (ftruncate) and trimmed to the bytes
+// appended on close. Sync is msync of the written part, then fdatasync.
+class STRATA_EXPORT PosixMmapFile : public WritableFile {
+ public:
+  PosixMmapFile(std::string fname, int fd, uint64_t initial_size);
+  ~PosixMmapFile() override;
+
+  Status Append(const Slice& data) override;
+  Status Close() override;
+  Status Flush() override { return Status::OK(); }
+  Status Sync() override;
+  Status Fsync() override;
+  uint64_t GetFileSize() override;
+
+ private:
+  Status MapRegion();
+  Status UnmapRegion();
+  Status SyncMapped();
+
+  const std::string filename_;
+  int fd_;
+  size_t region_size_;    // grows to 1 MiB
+  char* base_ = nullptr;  // the current region's view
+  char* limit_ = nullptr;
+  char* dst_ = nullptr;     // next byte to write
+  char* synced_ = nullptr;  // bytes before this are msync'ed
+  uint64_t region_offset_;  // file offset of the current region
+  size_t pending_;          // bytes of the region in use while unmapped
 };
 
 class STRATA_EXPORT PosixRandomRWFile : public RandomRWFile {

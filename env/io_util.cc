@@ -5,12 +5,9 @@
 
 namespace strata {
 
-namespace {
-std::atomic<uint64_t> g_misaligned{0};
-}  // namespace
-
-uint64_t MisalignedDirectIOCount() {
-  return g_misaligned.load(std::memory_order_relaxed);
+IOStats& GetIOStats() {
+  static IOStats stats;  // only atomics: constant-initialized
+  return stats;
 }
 
 Status CheckDirectIOAlignment(const std::string& fname, const char* op,
@@ -20,7 +17,7 @@ Status CheckDirectIOAlignment(const std::string& fname, const char* op,
       IsAligned(buffer, alignment)) {
     return Status::OK();
   }
-  g_misaligned.fetch_add(1, std::memory_order_relaxed);
+  GetIOStats().misaligned_direct_io.fetch_add(1, std::memory_order_relaxed);
   char detail[160];
   std::snprintf(detail, sizeof(detail),
                 "%s: misaligned direct I/O (offset %" PRIu64 ", length %" PRIu64

@@ -1,5 +1,6 @@
-// Small helpers every Env implementation shares: the direct-I/O alignment
-// check and path manipulation that does not touch the OS.
+// Small helpers every Env implementation shares: the I/O counters, the
+// direct-I/O alignment check and path manipulation that does not touch the
+// OS.
 
 #ifndef STRATA_ENV_IO_UTIL_H_
 #define STRATA_ENV_IO_UTIL_H_
@@ -32,14 +33,31 @@ inline uint64_t RoundUpToAlignment(uint64_t value, size_t alignment) {
   return TruncateToAlignment(value + alignment - 1, alignment);
 }
 
-// Transfers rejected by CheckDirectIOAlignment since the process started,
-// over every Env (a test asserts that a misaligned call was caught by the
-// Env itself rather than by the OS or not at all).
-STRATA_EXPORT uint64_t MisalignedDirectIOCount();
+// What the Envs count, process-wide, so that tests can assert what the OS
+// would not tell them (Wine enforces neither sector alignment nor
+// preallocation, and a sync that issued no flush looks like one that did).
+struct IOStats {
+  // Unbuffered transfers refused by CheckDirectIOAlignment.
+  std::atomic<uint64_t> misaligned_direct_io{0};
+  // Sector-size lookups of a volume or device for direct-I/O alignment
+  // (made once per volume, not per file).
+  std::atomic<uint64_t> alignment_queries{0};
+  // Space reservations granted / refused by the file system.
+  std::atomic<uint64_t> preallocations{0};
+  std::atomic<uint64_t> preallocation_refusals{0};
+  // Syncs that asked the OS to flush (fdatasync, fsync, FlushFileBuffers).
+  std::atomic<uint64_t> flushes{0};
+  // Syncs of write-through files, answered without a flush.
+  std::atomic<uint64_t> write_through_syncs{0};
+};
+
+// The process's counters.
+STRATA_EXPORT IOStats& GetIOStats();
 
 // OK if offset, length and buffer address of a direct (unbuffered) transfer
 // are all multiples of alignment; otherwise InvalidArgument naming the file,
-// the operation and the offending values, and the transfer is counted.
+// the operation and the offending values, and the transfer is counted
+// (IOStats::misaligned_direct_io).
 STRATA_EXPORT Status CheckDirectIOAlignment(const std::string& fname,
                                             const char* op, uint64_t offset,
                                             size_t length, const void* buffer,

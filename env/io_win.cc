@@ -1,12 +1,16 @@
 #include "env/io_win.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <map>
 #include <utility>
 
 #include "env/io_util.h"
 #include "port/port.h"
 #include "port/win32.h"
+#include "util/mutexlock.h"
+#include "util/no_destructor.h"
 
 namespace strata {
 
@@ -67,17 +71,72 @@ Status WinError(const std::string& path, const char* op, unsigned long err) {
   return Status::IOError(path, detail);
 }
 
-size_t WinDirectIOAlignment() {
-  return std::max(port::GetPageSize(), kDefaultPageSize);
+namespace {
+
+// The sector size of the volume whose root is device ("C:\" or
+// "\\?\Volume{...}\"), or 0 if the device will not say.
+size_t QuerySectorSize(std::wstring device) {
+  if (!device.empty() && device.back() == L'\\') device.pop_back();
+  if (device.size() == 2 && device[1] == L':') device = L"\\\\.\\" + device;
+  // No access rights are needed to ask about alignment.
+  HANDLE h = CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                         nullptr, OPEN_EXISTING, 0, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return 0;
+  size_t sector = 0;
+  DWORD bytes = 0;
+  STORAGE_PROPERTY_QUERY query;
+  std::memset(&query, 0, sizeof(query));
+  query.PropertyId = StorageAccessAlignmentProperty;
+  query.QueryType = PropertyStandardQuery;
+  STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR alignment;
+  std::memset(&alignment, 0, sizeof(alignment));
+  if (DeviceIoControl(h, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof(query),
+                      &alignment, sizeof(alignment), &bytes, nullptr) &&
+      bytes >= offsetof(STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR,
+                        BytesPerPhysicalSector) +
+                   sizeof(DWORD)) {
+    sector = std::max<size_t>(alignment.BytesPerPhysicalSector,
+                              alignment.BytesPerLogicalSector);
+  }
+  if (sector == 0) {
+    DISK_GEOMETRY geometry;
+    if (DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY, nullptr, 0, &geometry,
+                        sizeof(geometry), &bytes, nullptr)) {
+      sector = geometry.BytesPerSector;
+    }
+  }
+  CloseHandle(h);
+  return sector;
 }
 
-Status WinPositionedRead(void* handle, const std::string& fname, bool direct,
-                         uint64_t offset, size_t n, Slice* result,
-                         char* scratch) {
+}  // namespace
+
+size_t WinDirectIOAlignment(const std::string& path) {
+  wchar_t root[MAX_PATH + 1];
+  std::wstring volume;
+  if (GetVolumePathNameW(port::ToWinPath(path).c_str(), root, MAX_PATH + 1)) {
+    volume = root;
+  }
+  static port::Mutex mu;
+  static NoDestructor<std::map<std::wstring, size_t>> cache;
+  MutexLock l(&mu);
+  auto it = cache->find(volume);
+  if (it != cache->end()) return it->second;
+  GetIOStats().alignment_queries.fetch_add(1, std::memory_order_relaxed);
+  size_t sector = volume.empty() ? 0 : QuerySectorSize(volume);
+  if (sector == 0 || (sector & (sector - 1)) != 0) sector = kDefaultPageSize;
+  const size_t alignment = std::max(port::GetPageSize(), sector);
+  cache->emplace(volume, alignment);
+  return alignment;
+}
+
+Status WinPositionedRead(void* handle, const std::string& fname,
+                         size_t direct_alignment, uint64_t offset, size_t n,
+                         Slice* result, char* scratch) {
   *result = Slice(scratch, 0);
-  if (direct) {
+  if (direct_alignment != 0) {
     Status s = CheckDirectIOAlignment(fname, "read", offset, n, scratch,
-                                      WinDirectIOAlignment());
+                                      direct_alignment);
     if (!s.ok()) return s;
   }
   size_t done = 0;
@@ -96,14 +155,20 @@ Status WinPositionedRead(void* handle, const std::string& fname, bool direct,
     done += got;
     // A short unbuffered read is the end of the file; the remainder would
     // be misaligned and refused.
-    if (direct && got < want) break;
+    if (direct_alignment != 0 && got < want) break;
   }
   *result = Slice(scratch, done);
   return Status::OK();
 }
 
 Status WinPositionedWrite(void* handle, const std::string& fname,
-                          uint64_t offset, const char* data, size_t n) {
+                          size_t direct_alignment, uint64_t offset,
+                          const char* data, size_t n) {
+  if (direct_alignment != 0) {
+    Status s = CheckDirectIOAlignment(fname, "write", offset, n, data,
+                                      direct_alignment);
+    if (!s.ok()) return s;
+  }
   while (n > 0) {
     const DWORD want = static_cast<DWORD>(std::min(n, kMaxChunk));
     OVERLAPPED ov = OverlappedAt(offset);
@@ -118,18 +183,29 @@ Status WinPositionedWrite(void* handle, const std::string& fname,
   return Status::OK();
 }
 
+Status WinFlushFileBuffers(void* handle, const std::string& fname) {
+  GetIOStats().flushes.fetch_add(1, std::memory_order_relaxed);
+  if (!FlushFileBuffers(static_cast<HANDLE>(handle))) {
+    return WinError(fname, "FlushFileBuffers", GetLastError());
+  }
+  return Status::OK();
+}
+
+namespace {
+// What GetRequiredBufferAlignment reports for a buffered file.
+size_t BufferedAlignment() { return port::GetPageSize(); }
+}  // namespace
+
 // ---- WinSequentialFile -----------------------------------------------------
 
 WinSequentialFile::WinSequentialFile(std::string fname, void* handle,
-                                     bool use_direct_io)
-    : filename_(std::move(fname)),
-      handle_(handle),
-      use_direct_io_(use_direct_io) {}
+                                     size_t alignment)
+    : filename_(std::move(fname)), handle_(handle), alignment_(alignment) {}
 
 WinSequentialFile::~WinSequentialFile() { CloseHandle(handle_); }
 
 size_t WinSequentialFile::GetRequiredBufferAlignment() const {
-  return WinDirectIOAlignment();
+  return alignment_ != 0 ? alignment_ : BufferedAlignment();
 }
 
 Status WinSequentialFile::Read(size_t n, Slice* result, char* scratch) {
@@ -145,67 +221,37 @@ Status WinSequentialFile::Skip(uint64_t n) {
 
 Status WinSequentialFile::PositionedRead(uint64_t offset, size_t n,
                                          Slice* result, char* scratch) {
-  return WinPositionedRead(handle_, filename_, use_direct_io_, offset, n,
-                           result, scratch);
+  return WinPositionedRead(handle_, filename_, alignment_, offset, n, result,
+                           scratch);
 }
 
 // ---- WinRandomAccessFile ---------------------------------------------------
 
 WinRandomAccessFile::WinRandomAccessFile(std::string fname, void* handle,
-                                         bool use_direct_io)
-    : filename_(std::move(fname)),
-      handle_(handle),
-      use_direct_io_(use_direct_io) {}
+                                         size_t alignment)
+    : filename_(std::move(fname)), handle_(handle), alignment_(alignment) {}
 
 WinRandomAccessFile::~WinRandomAccessFile() { CloseHandle(handle_); }
 
 size_t WinRandomAccessFile::GetRequiredBufferAlignment() const {
-  return WinDirectIOAlignment();
+  return alignment_ != 0 ? alignment_ : BufferedAlignment();
 }
 
 Status WinRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
                                  char* scratch) const {
-  return WinPositionedRead(handle_, filename_, use_direct_io_, offset, n,
-                           result, scratch);
-}
-
-// ---- WinMmapReadableFile ---------------------------------------------------
-
-WinMmapReadableFile::WinMmapReadableFile(std::string fname, void* file,
-                                         void* mapping, const void* base,
-                                         size_t length)
-    : filename_(std::move(fname)),
-      file_(file),
-      mapping_(mapping),
-      base_(base),
-      length_(length) {}
-
-WinMmapReadableFile::~WinMmapReadableFile() {
-  if (base_ != nullptr) UnmapViewOfFile(base_);
-  if (mapping_ != nullptr) CloseHandle(mapping_);
-  CloseHandle(file_);
-}
-
-Status WinMmapReadableFile::Read(uint64_t offset, size_t n, Slice* result,
-                                 char* /*scratch*/) const {
-  if (offset >= length_) {
-    *result = Slice();
-    return Status::OK();
-  }
-  const size_t available = length_ - static_cast<size_t>(offset);
-  *result =
-      Slice(static_cast<const char*>(base_) + offset, std::min(n, available));
-  return Status::OK();
+  return WinPositionedRead(handle_, filename_, alignment_, offset, n, result,
+                           scratch);
 }
 
 // ---- WinWritableFile -------------------------------------------------------
 
 WinWritableFile::WinWritableFile(std::string fname, void* handle,
                                  uint64_t initial_size,
-                                 const EnvOptions& options)
+                                 const EnvOptions& options, size_t alignment)
     : filename_(std::move(fname)),
       handle_(handle),
-      use_direct_io_(options.use_direct_writes),
+      alignment_(alignment),
+      write_through_(options.use_write_through),
       allow_fallocate_(options.allow_fallocate),
       filesize_(initial_size) {}
 
@@ -217,28 +263,18 @@ WinWritableFile::~WinWritableFile() {
 }
 
 size_t WinWritableFile::GetRequiredBufferAlignment() const {
-  return WinDirectIOAlignment();
-}
-
-Status WinWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
-  if (handle_ == nullptr)
-    return Status::IOError(filename_, "write after close");
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "write", offset, n, data,
-                                      WinDirectIOAlignment());
-    if (!s.ok()) return s;
-  }
-  return WinPositionedWrite(handle_, filename_, offset, data, n);
+  return alignment_ != 0 ? alignment_ : BufferedAlignment();
 }
 
 Status WinWritableFile::Append(const Slice& data) {
-  Status s = WriteAt(data.data(), data.size(), filesize_);
-  if (s.ok()) filesize_ += data.size();
-  return s;
+  return PositionedAppend(data, filesize_);
 }
 
 Status WinWritableFile::PositionedAppend(const Slice& data, uint64_t offset) {
-  Status s = WriteAt(data.data(), data.size(), offset);
+  if (handle_ == nullptr)
+    return Status::IOError(filename_, "write after close");
+  Status s = WinPositionedWrite(handle_, filename_, alignment_, offset,
+                                data.data(), data.size());
   if (s.ok()) filesize_ = offset + data.size();
   return s;
 }
@@ -269,10 +305,12 @@ Status WinWritableFile::Close() {
 }
 
 Status WinWritableFile::Sync() {
-  if (!FlushFileBuffers(static_cast<HANDLE>(handle_))) {
-    return WinError(filename_, "FlushFileBuffers", GetLastError());
+  if (write_through_) {
+    // Every WriteFile went through to the device before it returned.
+    GetIOStats().write_through_syncs.fetch_add(1, std::memory_order_relaxed);
+    return Status::OK();
   }
-  return Status::OK();
+  return WinFlushFileBuffers(handle_, filename_);
 }
 
 Status WinWritableFile::Allocate(uint64_t offset, uint64_t len) {
@@ -282,48 +320,42 @@ Status WinWritableFile::Allocate(uint64_t offset, uint64_t len) {
   if (SetFileInformationByHandle(static_cast<HANDLE>(handle_),
                                  FileAllocationInfo, &info, sizeof(info))) {
     preallocated_ = true;
+    GetIOStats().preallocations.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    // A file system that refuses is not an error: writes allocate as they
+    // go.
+    GetIOStats().preallocation_refusals.fetch_add(1, std::memory_order_relaxed);
   }
-  // A file system that refuses is not an error: writes allocate as they go.
   return Status::OK();
 }
 
 // ---- WinRandomRWFile -------------------------------------------------------
 
 WinRandomRWFile::WinRandomRWFile(std::string fname, void* handle,
-                                 bool use_direct_io)
-    : filename_(std::move(fname)),
-      handle_(handle),
-      use_direct_io_(use_direct_io) {}
+                                 size_t alignment)
+    : filename_(std::move(fname)), handle_(handle), alignment_(alignment) {}
 
 WinRandomRWFile::~WinRandomRWFile() {
   if (handle_ != nullptr) CloseHandle(static_cast<HANDLE>(handle_));
 }
 
 size_t WinRandomRWFile::GetRequiredBufferAlignment() const {
-  return WinDirectIOAlignment();
+  return alignment_ != 0 ? alignment_ : BufferedAlignment();
 }
 
 Status WinRandomRWFile::Write(uint64_t offset, const Slice& data) {
-  if (use_direct_io_) {
-    Status s = CheckDirectIOAlignment(filename_, "write", offset, data.size(),
-                                      data.data(), WinDirectIOAlignment());
-    if (!s.ok()) return s;
-  }
-  return WinPositionedWrite(handle_, filename_, offset, data.data(),
+  return WinPositionedWrite(handle_, filename_, alignment_, offset, data.data(),
                             data.size());
 }
 
 Status WinRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,
                              char* scratch) const {
-  return WinPositionedRead(handle_, filename_, use_direct_io_, offset, n,
-                           result, scratch);
+  return WinPositionedRead(handle_, filename_, alignment_, offset, n, result,
+                           scratch);
 }
 
 Status WinRandomRWFile::Sync() {
-  if (!FlushFileBuffers(static_cast<HANDLE>(handle_))) {
-    return WinError(filename_, "FlushFileBuffers", GetLastError());
-  }
-  return Status::OK();
+  return WinFlushFileBuffers(handle_, filename_);
 }
 
 Status WinRandomRWFile::Close() {

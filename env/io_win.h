@@ -5,9 +5,10 @@
 // is safe from many threads; end of file is a short read.
 //
 // With direct I/O the handle is opened with FILE_FLAG_NO_BUFFERING and every
-// transfer is checked for alignment before it reaches the OS: Windows
-// requires it, Wine does not enforce it, and a check here keeps the two
-// alike.
+// transfer is checked for alignment — max(page size, the volume's sector
+// size) — before it reaches the OS: Windows requires it, Wine does not
+// enforce it, and the check keeps the two alike (and is counted, see
+// IOStats).
 //
 // This header keeps <windows.h> out: handles are stored as void*.
 
@@ -33,51 +34,62 @@ namespace strata {
 STRATA_EXPORT Status WinError(const std::string& path, const char* op,
                               unsigned long err);
 
-// The alignment unbuffered I/O on this system needs (the page size).
-STRATA_EXPORT size_t WinDirectIOAlignment();
+// The alignment unbuffered I/O on the volume holding path needs:
+// max(page size, the volume's physical sector size). The sector size comes
+// from IOCTL_STORAGE_QUERY_PROPERTY (StorageAccessAlignmentProperty), else
+// IOCTL_DISK_GET_DRIVE_GEOMETRY, else 4096; it is asked once per volume
+// (IOStats::alignment_queries) and remembered.
+STRATA_EXPORT size_t WinDirectIOAlignment(const std::string& path);
 
 // Reads or writes exactly at offset through an OVERLAPPED structure; shared
-// by the file classes. With direct, the read's alignment is checked first.
+// by the file classes. A non-zero direct_alignment is checked first.
 STRATA_EXPORT Status WinPositionedRead(void* handle, const std::string& fname,
-                                       bool direct, uint64_t offset, size_t n,
-                                       Slice* result, char* scratch);
+                                       size_t direct_alignment, uint64_t offset,
+                                       size_t n, Slice* result, char* scratch);
 STRATA_EXPORT Status WinPositionedWrite(void* handle, const std::string& fname,
+                                        size_t direct_alignment,
                                         uint64_t offset, const char* data,
                                         size_t n);
 
+// FlushFileBuffers, counted (IOStats::flushes).
+STRATA_EXPORT Status WinFlushFileBuffers(void* handle,
+                                         const std::string& fname);
+
+// Reads, sequentially or positionally, through one handle. alignment is
+// the direct-I/O alignment, or 0 for a buffered file.
 class STRATA_EXPORT WinSequentialFile : public SequentialFile {
  public:
-  WinSequentialFile(std::string fname, void* handle, bool use_direct_io);
+  WinSequentialFile(std::string fname, void* handle, size_t alignment);
   ~WinSequentialFile() override;
 
   Status Read(size_t n, Slice* result, char* scratch) override;
   Status Skip(uint64_t n) override;
   Status PositionedRead(uint64_t offset, size_t n, Slice* result,
                         char* scratch) override;
-  bool use_direct_io() const override { return use_direct_io_; }
+  bool use_direct_io() const override { return alignment_ != 0; }
   size_t GetRequiredBufferAlignment() const override;
 
  private:
   const std::string filename_;
   void* const handle_;
-  const bool use_direct_io_;
+  const size_t alignment_;
   uint64_t offset_ = 0;  // the next byte Read returns
 };
 
 class STRATA_EXPORT WinRandomAccessFile : public RandomAccessFile {
  public:
-  WinRandomAccessFile(std::string fname, void* handle, bool use_direct_io);
+  WinRandomAccessFile(std::string fname, void* handle, size_t alignment);
   ~WinRandomAccessFile() override;
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override;
-  bool use_direct_io() const override { return use_direct_io_; }
+  bool use_direct_io() const override { return alignment_ != 0; }
   size_t GetRequiredBufferAlignment() const override;
 
  private:
   const std::string filename_;
   void* const handle_;
-  const bool use_direct_io_;
+  const size_t alignment_;
 };
 
 // Reads through a read-only view of the whole file.
@@ -99,10 +111,15 @@ class STRATA_EXPORT WinMmapReadableFile : public RandomAccessFile {
   const size_t length_;
 };
 
+// Appends with WriteFile at the logical end. Space is reserved with
+// FileAllocationInfo (the end of file does not move) and the file is
+// trimmed to its logical size with FileEndOfFileInfo on close. Opened with
+// FILE_FLAG_WRITE_THROUGH (EnvOptions::use_write_through), every write is
+// durable when it returns and Sync() issues no FlushFileBuffers.
 class STRATA_EXPORT WinWritableFile : public WritableFile {
  public:
   WinWritableFile(std::string fname, void* handle, uint64_t initial_size,
-                  const EnvOptions& options);
+                  const EnvOptions& options, size_t alignment);
   ~WinWritableFile() override;
 
   Status Append(const Slice& data) override;
@@ -112,25 +129,54 @@ class STRATA_EXPORT WinWritableFile : public WritableFile {
   Status Flush() override { return Status::OK(); }
   Status Sync() override;
   bool IsSyncThreadSafe() const override { return true; }
-  bool use_direct_io() const override { return use_direct_io_; }
+  bool use_direct_io() const override { return alignment_ != 0; }
   size_t GetRequiredBufferAlignment() const override;
   uint64_t GetFileSize() override { return filesize_; }
   Status Allocate(uint64_t offset, uint64_t len) override;
 
  private:
-  Status WriteAt(const char* data, size_t n, uint64_t offset);
-
   const std::string filename_;
   void* handle_;
-  const bool use_direct_io_;
+  const size_t alignment_;  // 0: buffered
+  const bool write_through_;
   const bool allow_fallocate_;
   uint64_t filesize_;
   bool preallocated_ = false;
 };
 
+// Appends through views of a file mapping, a region at a time; the file is
+// grown region by region and trimmed to the bytes appended on close.
+class STRATA_EXPORT WinMmapFile : public WritableFile {
+ public:
+  WinMmapFile(std::string fname, void* handle, uint64_t initial_size);
+  ~WinMmapFile() override;
+
+  Status Append(const Slice& data) override;
+  Status Close() override;
+  Status Flush() override { return Status::OK(); }
+  // FlushViewOfFile of what was written, then FlushFileBuffers.
+  Status Sync() override;
+  uint64_t GetFileSize() override;
+
+ private:
+  Status MapRegion();
+  Status UnmapRegion();
+
+  const std::string filename_;
+  void* handle_;
+  size_t region_size_;       // grows to kMaxRegion
+  void* mapping_ = nullptr;  // the current region's mapping and view
+  char* base_ = nullptr;
+  char* limit_ = nullptr;
+  char* dst_ = nullptr;     // next byte to write in the view
+  char* synced_ = nullptr;  // view bytes before this are flushed
+  uint64_t region_offset_;  // file offset of the current region
+  size_t pending_;          // bytes of the region in use while unmapped
+};
+
 class STRATA_EXPORT WinRandomRWFile : public RandomRWFile {
  public:
-  WinRandomRWFile(std::string fname, void* handle, bool use_direct_io);
+  WinRandomRWFile(std::string fname, void* handle, size_t alignment);
   ~WinRandomRWFile() override;
 
   Status Write(uint64_t offset, const Slice& data) override;
@@ -139,13 +185,13 @@ class STRATA_EXPORT WinRandomRWFile : public RandomRWFile {
   Status Flush() override { return Status::OK(); }
   Status Sync() override;
   Status Close() override;
-  bool use_direct_io() const override { return use_direct_io_; }
+  bool use_direct_io() const override { return alignment_ != 0; }
   size_t GetRequiredBufferAlignment() const override;
 
  private:
   const std::string filename_;
   void* handle_;
-  const bool use_direct_io_;
+  const size_t alignment_;
 };
 
 // Windows cannot flush a directory's entries on their own: NTFS journals

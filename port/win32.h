@@ -1,6 +1,7 @@
 // <windows.h> as strata's Windows sources include it: lean (no GDI, RPC,
-// sockets, ...) and without the min/max macros. For .cc files in port/ and
-// env/ only; no header that engine code includes may include this.
+// sockets, ...) and without the min/max macros, plus <winioctl.h>. For .cc
+// files in port/ and env/ only; no header that engine code includes may include
+// this.
 
 #ifndef STRATA_PORT_WIN32_H_
 #define STRATA_PORT_WIN32_H_
@@ -12,5 +13,8 @@
 #define NOMINMAX
 #endif
 #include <windows.h>
+// After <windows.h>, which it needs: DeviceIoControl's request codes and
+// structures.
+#include <winioctl.h>
 
 #endif  // STRATA_PORT_WIN32_H_

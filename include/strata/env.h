@@ -34,6 +34,7 @@
 
 namespace strata {
 
+struct DBOptions;
 class Directory;
 class FileLock;
 class Logger;
@@ -47,10 +48,16 @@ constexpr size_t kDefaultPageSize = 4096;
 
 // How files are opened. The defaults are buffered I/O through the OS cache.
 struct STRATA_EXPORT EnvOptions {
+  EnvOptions() = default;
+  // The file options a DB with these options uses for its data files.
+  explicit EnvOptions(const DBOptions& options);
+
   // Read table files through a memory map.
   bool use_mmap_reads = false;
-  // Write files through a memory map (where the Env supports it).
-  bool use_mmap_writes = true;
+  // Write files through a memory map. (RocksDB's EnvOptions defaults this to
+  // true and then takes DBOptions::allow_mmap_writes, false; strata's
+  // default is the value files actually get.)
+  bool use_mmap_writes = false;
   // Bypass the OS cache for reads (O_DIRECT / FILE_FLAG_NO_BUFFERING).
   // Every transfer must then be aligned to the file's
   // GetRequiredBufferAlignment() in offset, length and buffer address.
@@ -60,6 +67,11 @@ struct STRATA_EXPORT EnvOptions {
   // Let writable files reserve space ahead of the data (fallocate /
   // FileAllocationInfo). Where the file system refuses, writes go on.
   bool allow_fallocate = true;
+  // Open writable files write-through (FILE_FLAG_WRITE_THROUGH on Windows,
+  // O_DSYNC on POSIX): each write returns once its data is durable, and
+  // Sync() issues no flush. Meant for the WAL (DBOptions::wal_write_through),
+  // where a synced commit then costs one write instead of write + flush.
+  bool use_write_through = false;
   // Keep file descriptors from leaking into child processes.
   bool set_fd_cloexec = true;
   // Ask the OS to start writing back every this many bytes (0 = never).
@@ -202,6 +214,16 @@ class STRATA_EXPORT Env {
   // A directory for tests: $TEST_TMPDIR if set, else one under the system's
   // temporary directory. Created if missing.
   virtual Status GetTestDirectory(std::string* path) = 0;
+
+  // ---- File options by purpose --------------------------------------------
+
+  // The options for a write-ahead log: buffered (never direct or mmap),
+  // wal_bytes_per_sync, and write-through if db_options.wal_write_through.
+  virtual EnvOptions OptimizeForLogWrite(const EnvOptions& env_options,
+                                         const DBOptions& db_options) const;
+  // The options for a MANIFEST: buffered, not write-through.
+  virtual EnvOptions OptimizeForManifestWrite(
+      const EnvOptions& env_options) const;
 };
 
 // Reads sequentially. Not safe from many threads at once.
@@ -510,6 +532,14 @@ class STRATA_EXPORT EnvWrapper : public Env {
   }
   Status GetTestDirectory(std::string* path) override {
     return target_->GetTestDirectory(path);
+  }
+  EnvOptions OptimizeForLogWrite(const EnvOptions& env_options,
+                                 const DBOptions& db_options) const override {
+    return target_->OptimizeForLogWrite(env_options, db_options);
+  }
+  EnvOptions OptimizeForManifestWrite(
+      const EnvOptions& env_options) const override {
+    return target_->OptimizeForManifestWrite(env_options);
   }
 
  private:

@@ -200,6 +200,36 @@ TEST_P(EnvContractTest, TruncateAndPreallocationKeepTheLogicalSize) {
   EXPECT_EQ(6u, size);
 }
 
+TEST_P(EnvContractTest, MmapWritesAppendReopenAndTrim) {
+  EnvOptions mmap;
+  mmap.use_mmap_writes = true;
+  Random rnd(7);
+  std::string expected;
+  std::unique_ptr<WritableFile> w;
+  ASSERT_TRUE(env_->NewWritableFile(File("mapped"), &w, mmap).ok());
+  for (int i = 0; i < 200; i++) {
+    std::string piece(1 + rnd.Uniform(5000), static_cast<char>('a' + i % 26));
+    expected += piece;
+    ASSERT_TRUE(w->Append(piece).ok());
+    EXPECT_EQ(expected.size(), w->GetFileSize());
+    if (i % 50 == 49) {
+      ASSERT_TRUE(w->Sync().ok());
+    }
+  }
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_EQ(expected, Read("mapped"));  // trimmed to the data
+
+  // Reopened, it continues at the end.
+  ASSERT_TRUE(env_->ReopenWritableFile(File("mapped"), &w, mmap).ok());
+  EXPECT_EQ(expected.size(), w->GetFileSize());
+  ASSERT_TRUE(w->Append("tail").ok());
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_EQ(expected + "tail", Read("mapped"));
+  uint64_t size = 0;
+  ASSERT_TRUE(env_->GetFileSize(File("mapped"), &size).ok());
+  EXPECT_EQ(expected.size() + 4, size);
+}
+
 TEST_P(EnvContractTest, DirectIOAlignment) {
   EnvOptions direct;
   direct.use_direct_writes = true;
@@ -227,7 +257,7 @@ TEST_P(EnvContractTest, DirectIOAlignment) {
   EXPECT_EQ(3 * align, w->GetFileSize());
 
   // Each kind of misalignment is refused by the Env and counted.
-  const uint64_t before = MisalignedDirectIOCount();
+  const uint64_t before = GetIOStats().misaligned_direct_io.load();
   s = w->PositionedAppend(Slice(p, align), 1);  // offset
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find(File("direct")));
@@ -235,7 +265,7 @@ TEST_P(EnvContractTest, DirectIOAlignment) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   s = w->PositionedAppend(Slice(p + 1, align), 0);  // address
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
-  EXPECT_EQ(before + 3, MisalignedDirectIOCount());
+  EXPECT_EQ(before + 3, GetIOStats().misaligned_direct_io.load());
   ASSERT_TRUE(w->Close().ok());
 
   std::unique_ptr<RandomAccessFile> r;
@@ -253,7 +283,7 @@ TEST_P(EnvContractTest, DirectIOAlignment) {
   EXPECT_TRUE(r->Read(0, 100, &got, rbuf.BufferStart()).IsInvalidArgument());
   EXPECT_TRUE(
       r->Read(0, align, &got, rbuf.BufferStart() + 8).IsInvalidArgument());
-  EXPECT_EQ(before + 6, MisalignedDirectIOCount());
+  EXPECT_EQ(before + 6, GetIOStats().misaligned_direct_io.load());
 
   std::unique_ptr<SequentialFile> seq;
   ASSERT_TRUE(env_->NewSequentialFile(File("direct"), &seq, direct).ok());

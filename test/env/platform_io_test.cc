@@ -1,0 +1,243 @@
+// What the platform Env (PosixEnv / WinEnv) must do beyond the shared
+// contract, checked through the counters the Env keeps (IOStats) where the
+// OS itself — Wine in particular — would not tell: direct-I/O alignment
+// asked once per volume and never violated, preallocation that leaves the
+// size alone, write-through syncs that issue no flush, long and relative
+// paths.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "env/file_reader.h"
+#include "env/file_writer.h"
+#include "env/io_util.h"
+#include "gtest/gtest.h"
+#include "port/port.h"
+#include "strata/env.h"
+#include "strata/options.h"
+#include "test/util/temp_dir.h"
+#include "util/aligned_buffer.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+class PlatformIOTest : public testing::Test {
+ protected:
+  PlatformIOTest() : env_(Env::Default()), dir_(env_, "platform") {}
+
+  std::string Read(const std::string& path) {
+    std::string data;
+    Status s = ReadFileToString(env_, path, &data);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return data;
+  }
+
+  Env* const env_;
+  test::TempDir dir_;
+};
+
+TEST_F(PlatformIOTest, DirectIOAlignmentIsQueriedOncePerVolume) {
+  EnvOptions direct;
+  direct.use_direct_writes = true;
+  std::unique_ptr<WritableFile> first;
+  ASSERT_TRUE(env_->NewWritableFile(dir_.File("f0"), &first, direct).ok());
+  const size_t alignment = first->GetRequiredBufferAlignment();
+  EXPECT_GE(alignment, 512u);
+  EXPECT_EQ(0u, alignment & (alignment - 1)) << alignment;
+#if defined(_WIN32)
+  // Windows: max(page size, the volume's sector size).
+  EXPECT_GE(alignment, port::GetPageSize());
+#endif
+
+  // The volume is known now: more files on it ask nothing more.
+  const uint64_t queries = GetIOStats().alignment_queries.load();
+  for (int i = 1; i <= 20; i++) {
+    std::unique_ptr<WritableFile> f;
+    ASSERT_TRUE(
+        env_->NewWritableFile(dir_.File("f" + std::to_string(i)), &f, direct)
+            .ok());
+    EXPECT_EQ(alignment, f->GetRequiredBufferAlignment());
+  }
+  EXPECT_EQ(queries, GetIOStats().alignment_queries.load());
+}
+
+TEST_F(PlatformIOTest, DirectIOWorkloadHasZeroAlignmentViolations) {
+  EnvOptions direct;
+  direct.use_direct_writes = true;
+  direct.use_direct_reads = true;
+  const uint64_t violations = GetIOStats().misaligned_direct_io.load();
+
+  // Odd-sized appends, flushes and syncs through the engine's writer...
+  std::unique_ptr<WritableFile> file;
+  ASSERT_TRUE(env_->NewWritableFile(dir_.File("data"), &file, direct).ok());
+  file->SetPreallocationBlockSize(256 * 1024);
+  WritableFileWriter writer(std::move(file), dir_.File("data"), direct);
+  Random rnd(301);
+  std::string expected;
+  for (int i = 0; i < 400; i++) {
+    std::string piece(1 + rnd.Uniform(9000), static_cast<char>('a' + i % 26));
+    expected += piece;
+    ASSERT_TRUE(writer.Append(piece).ok());
+    if (rnd.OneIn(10)) {
+      ASSERT_TRUE(writer.Flush().ok());
+    }
+    if (rnd.OneIn(40)) {
+      ASSERT_TRUE(writer.Sync(false).ok());
+    }
+  }
+  ASSERT_TRUE(writer.Close().ok());
+
+  // ...and reads of any offset and length through the engine's readers.
+  std::unique_ptr<RandomAccessFile> raw;
+  ASSERT_TRUE(env_->NewRandomAccessFile(dir_.File("data"), &raw, direct).ok());
+  RandomAccessFileReader reader(std::move(raw), dir_.File("data"));
+  std::string scratch(20000, '\0');
+  for (int i = 0; i < 500; i++) {
+    const uint64_t offset = rnd.Uniform(static_cast<int>(expected.size()));
+    const size_t n = 1 + rnd.Uniform(20000);
+    Slice got;
+    ASSERT_TRUE(reader.Read(offset, n, &got, &scratch[0]).ok());
+    ASSERT_EQ(expected.substr(offset, n), got.ToString());
+  }
+  std::unique_ptr<SequentialFile> seq_raw;
+  ASSERT_TRUE(
+      env_->NewSequentialFile(dir_.File("data"), &seq_raw, direct).ok());
+  SequentialFileReader seq(std::move(seq_raw), dir_.File("data"));
+  std::string all;
+  for (Slice got;;) {
+    ASSERT_TRUE(seq.Read(7777, &got, &scratch[0]).ok());
+    if (got.empty()) break;
+    all.append(got.data(), got.size());
+  }
+  EXPECT_EQ(expected, all);
+  EXPECT_EQ(violations, GetIOStats().misaligned_direct_io.load());
+}
+
+TEST_F(PlatformIOTest, PreallocationKeepsTheSizeAndToleratesRefusal) {
+  std::unique_ptr<WritableFile> w;
+  ASSERT_TRUE(env_->NewWritableFile(dir_.File("pre"), &w, EnvOptions()).ok());
+  IOStats& stats = GetIOStats();
+  const uint64_t answered =
+      stats.preallocations.load() + stats.preallocation_refusals.load();
+  ASSERT_TRUE(w->Allocate(0, 4 << 20).ok());  // refused or not: OK
+  // Each reservation is either granted or counted as refused.
+  EXPECT_EQ(answered + 1,
+            stats.preallocations.load() + stats.preallocation_refusals.load());
+  uint64_t size = 1;
+  ASSERT_TRUE(env_->GetFileSize(dir_.File("pre"), &size).ok());
+  EXPECT_EQ(0u, size);
+  ASSERT_TRUE(w->Append("after the reservation").ok());
+  ASSERT_TRUE(env_->GetFileSize(dir_.File("pre"), &size).ok());
+  EXPECT_EQ(21u, size);
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_EQ("after the reservation", Read(dir_.File("pre")));
+}
+
+TEST_F(PlatformIOTest, WriteThroughSyncIssuesNoFlush) {
+  DBOptions db;
+  db.wal_write_through = true;
+  const EnvOptions wal = env_->OptimizeForLogWrite(EnvOptions(db), db);
+  ASSERT_TRUE(wal.use_write_through);
+  std::unique_ptr<WritableFile> log;
+  ASSERT_TRUE(env_->NewWritableFile(dir_.File("000001.log"), &log, wal).ok());
+  IOStats& stats = GetIOStats();
+  const uint64_t flushes = stats.flushes.load();
+  const uint64_t through = stats.write_through_syncs.load();
+  std::string expected;
+  for (int i = 0; i < 10; i++) {
+    const std::string record = "record " + std::to_string(i) + ";";
+    expected += record;
+    ASSERT_TRUE(log->Append(record).ok());
+    ASSERT_TRUE(log->Sync().ok());
+  }
+  EXPECT_EQ(flushes, stats.flushes.load());
+  EXPECT_EQ(through + 10, stats.write_through_syncs.load());
+  ASSERT_TRUE(log->Close().ok());
+  EXPECT_EQ(expected, Read(dir_.File("000001.log")));
+}
+
+TEST_F(PlatformIOTest, PlainSyncIssuesOneFlush) {
+  std::unique_ptr<WritableFile> log;
+  ASSERT_TRUE(
+      env_->NewWritableFile(dir_.File("000002.log"), &log, EnvOptions()).ok());
+  IOStats& stats = GetIOStats();
+  const uint64_t flushes = stats.flushes.load();
+  const uint64_t through = stats.write_through_syncs.load();
+  ASSERT_TRUE(log->Append("record").ok());
+  ASSERT_TRUE(log->Sync().ok());
+  EXPECT_EQ(flushes + 1, stats.flushes.load());
+  EXPECT_EQ(through, stats.write_through_syncs.load());
+}
+
+TEST_F(PlatformIOTest, LongPathsWork) {
+  // Nested directories to well past the 260 characters of MAX_PATH.
+  std::string path = dir_.path();
+  while (path.size() < 400) {
+    path += "/" + std::string(40, 'd');
+    ASSERT_TRUE(env_->CreateDir(path).ok()) << path.size();
+  }
+  const std::string file = path + "/" + std::string(60, 'f');
+  ASSERT_GT(file.size(), 460u);
+  ASSERT_TRUE(WriteStringToFile(env_, "long", file, true).ok());
+  EXPECT_EQ("long", Read(file));
+  std::vector<std::string> children;
+  ASSERT_TRUE(env_->GetChildren(path, &children).ok());
+  EXPECT_EQ((std::vector<std::string>{std::string(60, 'f')}), children);
+  ASSERT_TRUE(env_->RenameFile(file, file + "2").ok());
+  uint64_t size = 0;
+  ASSERT_TRUE(env_->GetFileSize(file + "2", &size).ok());
+  EXPECT_EQ(4u, size);
+  FileLock* lock = nullptr;
+  ASSERT_TRUE(env_->LockFile(path + "/LOCK", &lock).ok());
+  ASSERT_TRUE(env_->UnlockFile(lock).ok());
+  ASSERT_TRUE(env_->RemoveFile(file + "2").ok());
+  EXPECT_TRUE(env_->FileExists(file + "2").IsNotFound());
+}
+
+TEST_F(PlatformIOTest, RelativePathsResolve) {
+  const std::string name =
+      "strata-relative-" + std::to_string(env_->NowMicros()) + ".tmp";
+  ASSERT_TRUE(WriteStringToFile(env_, "relative", name).ok());
+  std::string absolute;
+  ASSERT_TRUE(env_->GetAbsolutePath(name, &absolute).ok());
+  EXPECT_GT(absolute.size(), name.size());
+  EXPECT_EQ(name, absolute.substr(absolute.size() - name.size()));
+  EXPECT_EQ("relative", Read(absolute));
+  ASSERT_TRUE(env_->RemoveFile(name).ok());
+  EXPECT_TRUE(env_->FileExists(absolute).IsNotFound());
+}
+
+TEST(EnvOptionsTest, DBOptionsChooseTheFileOptions) {
+  DBOptions db;
+  db.allow_mmap_reads = true;
+  db.use_direct_io_for_flush_and_compaction = true;
+  db.bytes_per_sync = 1 << 20;
+  db.wal_bytes_per_sync = 512 << 10;
+  db.wal_write_through = true;
+  db.allow_fallocate = false;
+  const EnvOptions data(db);
+  EXPECT_TRUE(data.use_mmap_reads);
+  EXPECT_TRUE(data.use_direct_writes);
+  EXPECT_FALSE(data.use_direct_reads);
+  EXPECT_FALSE(data.use_write_through);  // only the WAL
+  EXPECT_EQ(1u << 20, data.bytes_per_sync);
+  EXPECT_FALSE(data.allow_fallocate);
+
+  Env* env = Env::Default();
+  // The WAL stays buffered and takes its own byte count and write-through.
+  const EnvOptions wal = env->OptimizeForLogWrite(data, db);
+  EXPECT_FALSE(wal.use_direct_writes);
+  EXPECT_FALSE(wal.use_mmap_writes);
+  EXPECT_TRUE(wal.use_write_through);
+  EXPECT_EQ(512u << 10, wal.bytes_per_sync);
+  // So does the MANIFEST, without write-through.
+  const EnvOptions manifest = env->OptimizeForManifestWrite(wal);
+  EXPECT_FALSE(manifest.use_direct_writes);
+  EXPECT_FALSE(manifest.use_write_through);
+  EXPECT_EQ(Env::Default(), DBOptions().env);
+}
+
+}  // namespace
+}  // namespace strata
