@@ -236,14 +236,23 @@ std::wstring Utf8ToWide(const std::string& utf8) {
 std::wstring ToWinPath(const std::string& path) {
   std::wstring wide = Utf8ToWide(path);
   std::replace(wide.begin(), wide.end(), L'/', L'\\');
-  // "C:\..." longer than MAX_PATH allows (minus room for an 8.3 name) needs
-  // the \\?\ prefix, which also turns off the remaining path parsing.
-  const bool absolute_drive =
-      wide.size() >= 3 && wide[1] == L':' && wide[2] == L'\\';
-  if (absolute_drive && wide.size() >= MAX_PATH - 12) {
-    wide = L"\\\\?\\" + wide;
+  // A path near MAX_PATH (less room for an 8.3 name) needs the "\\?\"
+  // prefix. The prefix turns off Windows' path parsing, so the path is
+  // made absolute and normalized first ("." and ".." resolved, relative
+  // paths against the current directory).
+  if (wide.size() < MAX_PATH - 12 || wide.compare(0, 4, L"\\\\?\\") == 0) {
+    return wide;
   }
-  return wide;
+  const DWORD n = GetFullPathNameW(wide.c_str(), 0, nullptr, nullptr);
+  if (n == 0) return wide;  // let the call that uses it report the error
+  std::wstring full(n, L'\0');
+  const DWORD written = GetFullPathNameW(wide.c_str(), n, &full[0], nullptr);
+  if (written == 0 || written >= n) return wide;
+  full.resize(written);
+  if (full.compare(0, 2, L"\\\\") == 0) {
+    return L"\\\\?\\UNC\\" + full.substr(2);  // \\server\share\...
+  }
+  return L"\\\\?\\" + full;
 }
 
 std::string WideToUtf8(const std::wstring& wide) {

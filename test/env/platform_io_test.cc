@@ -196,6 +196,26 @@ TEST_F(PlatformIOTest, LongPathsWork) {
   EXPECT_TRUE(env_->FileExists(file + "2").IsNotFound());
 }
 
+TEST_F(PlatformIOTest, LongRelativePathsWork) {
+  const std::string top = "strata-long-" + std::to_string(env_->NowMicros());
+  std::string path = top;
+  ASSERT_TRUE(env_->CreateDir(path).ok());
+  while (path.size() < 300) {
+    path += "/" + std::string(50, 'r');
+    ASSERT_TRUE(env_->CreateDir(path).ok()) << path.size();
+  }
+  // "." and ".." inside a long path are resolved, not taken literally.
+  ASSERT_TRUE(env_->CreateDir(path + "/x").ok());
+  const std::string file = path + "/./x/../" + std::string(30, 'f');
+  ASSERT_TRUE(WriteStringToFile(env_, "relative and long", file, true).ok());
+  EXPECT_EQ("relative and long", Read(path + "/" + std::string(30, 'f')));
+  std::string absolute;
+  ASSERT_TRUE(env_->GetAbsolutePath(path, &absolute).ok());
+  EXPECT_TRUE(env_->FileExists(absolute + "/" + std::string(30, 'f')).ok());
+  ASSERT_TRUE(test::RemoveRecursively(env_, top).ok());
+  EXPECT_TRUE(env_->FileExists(top).IsNotFound());
+}
+
 TEST_F(PlatformIOTest, RelativePathsResolve) {
   const std::string name =
       "strata-relative-" + std::to_string(env_->NowMicros()) + ".tmp";
