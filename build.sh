@@ -4,8 +4,8 @@
 #   ./build.sh bench   the main job: a release build, then the benchmarks
 #   ./build.sh test    every test: native (ASan + UBSan, then TSan), a clang
 #                      build that checks the locking annotations and the
-#                      shared library, and the Windows cross build with every
-#                      suite under Wine
+#                      shared library, and the Windows cross builds (static
+#                      and strata.dll) with every suite under Wine
 #
 # Both install what is missing first (Debian packages with apt-get; the
 # Windows third-party libraries cross-built from Debian sources, cached in
@@ -81,7 +81,8 @@ clang_checks() {
   local dir=$build_root/clang-shared
   mkdir -p "$build_root"
   CC=clang CXX=clang++ configure "$dir" -DCMAKE_BUILD_TYPE=Release \
-    -DBUILD_SHARED_LIBS=ON -DSTRATA_BUILD_TESTS=OFF -DSTRATA_BUILD_BENCHMARKS=OFF
+    -DBUILD_SHARED_LIBS=ON -DSTRATA_WITH_JEMALLOC=ON \
+    -DSTRATA_BUILD_TESTS=OFF -DSTRATA_BUILD_BENCHMARKS=OFF
   cmake --build "$dir" -j "$jobs"
   CXX=clang++ cmake -DSTRATA_BUILD_DIR="$dir" \
     -DSTRATA_CONSUMER_SOURCE="$root/test/install_consumer" \
@@ -89,15 +90,7 @@ clang_checks() {
     -DSTRATA_BUILD_TYPE=Release -P "$root/cmake/InstallCheck.cmake"
 }
 
-windows_tests() {
-  step "Windows cross build (MinGW-w64)"
-  local dir=$build_root/windows
-  mkdir -p "$build_root"
-  configure "$dir" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" \
-    -DCMAKE_BUILD_TYPE=Release
-  cmake --build "$dir" -j "$jobs"
-
-  step "Windows tests under Wine"
+wine_setup() {
   export WINEPREFIX=${STRATA_WINEPREFIX:-$cache/wine}
   export WINEDEBUG=-all
   # No Mono or Gecko: nothing here needs them, and there is no network to
@@ -108,6 +101,20 @@ windows_tests() {
     "$wine" wineboot -i >/dev/null 2>&1 || true
   fi
   "$wine" cmd /c exit >/dev/null 2>&1 || true  # start the wineserver once
+}
+
+# windows_tests <build-dir> <what> <cmake args...>: a MinGW-w64 cross build
+# whose every suite runs under Wine.
+windows_tests() {
+  local dir=$build_root/$1 what=$2
+  shift 2
+  step "Windows cross build, $what (MinGW-w64)"
+  mkdir -p "$build_root"
+  configure "$dir" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" \
+    -DCMAKE_BUILD_TYPE=Release -DSTRATA_WITH_JEMALLOC=ON "$@"
+  cmake --build "$dir" -j "$jobs"
+  step "Windows tests under Wine, $what"
+  wine_setup
   run_ctest "$dir"
 }
 
@@ -142,7 +149,8 @@ case "$cmd" in
     native_tests
     tsan_tests
     clang_checks
-    windows_tests
+    windows_tests windows "static library"
+    windows_tests windows-dll "strata.dll" -DBUILD_SHARED_LIBS=ON
     step "all tests passed"
     ;;
   bench)

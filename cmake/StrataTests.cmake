@@ -49,9 +49,18 @@ strata_add_test(util_test SOURCES
   test/util/thread_local_test.cc
 )
 
-strata_add_test(port_test SOURCES
-  test/port/port_test.cc
-)
+set(_port_tests test/port/port_test.cc)
+if(WIN32 AND STRATA_WITH_JEMALLOC)
+  list(APPEND _port_tests test/port/jemalloc_test.cc)
+endif()
+strata_add_test(port_test SOURCES ${_port_tests})
+if(WIN32 AND STRATA_WITH_JEMALLOC)
+  target_include_directories(port_test SYSTEM PRIVATE ${JEMALLOC_INCLUDE})
+  if(NOT BUILD_SHARED_LIBS)
+    # Static: operator new goes to jemalloc, which the test inspects.
+    target_compile_definitions(port_test PRIVATE STRATA_JEMALLOC_NEW_DELETE)
+  endif()
+endif()
 
 strata_add_test(env_test SOURCES
   test/env/env_contract_test.cc

@@ -1,6 +1,7 @@
 #include "port/port_win.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
@@ -110,18 +111,24 @@ void RWMutex::WriteUnlock() { ReleaseSRWLockExclusive(Srw(&lock_)); }
 
 namespace {
 
-// TlsAlloc has no destructor; this table supplies them. Slots are few (one
+// TlsAlloc has no destructor; this table supplies them. Keys are few (one
 // per ThreadLocalPtr registry, not per object), so a small array suffices.
+//
+// The table is read by the TLS callback, which runs under the loader lock:
+// it takes no lock there. Entries are only ever appended (count published
+// with release) and a deleted key's destructor is cleared, never reused, so
+// a reader always sees a key together with its own destructor.
 constexpr int kMaxThreadKeys = 64;
 
 struct KeyDestructor {
-  DWORD key;
-  void (*destructor)(void*);
+  std::atomic<DWORD> key{0};
+  std::atomic<void (*)(void*)> destructor{nullptr};
 };
 
-SRWLOCK g_keys_lock = SRWLOCK_INIT;
 KeyDestructor g_keys[kMaxThreadKeys];
-int g_num_keys = 0;
+std::atomic<int> g_num_keys{0};
+// Serializes ThreadKeyCreate/ThreadKeyDelete with each other only.
+SRWLOCK g_keys_writer = SRWLOCK_INIT;
 
 // Runs on the exiting thread. As with pthread keys, a slot is cleared before
 // its destructor runs, and the table is walked again (a few times at most)
@@ -129,16 +136,16 @@ int g_num_keys = 0;
 void RunThreadKeyDestructors() {
   for (int pass = 0; pass < 4; pass++) {
     bool ran = false;
-    AcquireSRWLockShared(&g_keys_lock);
-    KeyDestructor keys[kMaxThreadKeys];
-    const int n = g_num_keys;
-    for (int i = 0; i < n; i++) keys[i] = g_keys[i];
-    ReleaseSRWLockShared(&g_keys_lock);
+    const int n = g_num_keys.load(std::memory_order_acquire);
     for (int i = 0; i < n; i++) {
-      void* value = TlsGetValue(keys[i].key);
-      if (value != nullptr && keys[i].destructor != nullptr) {
-        TlsSetValue(keys[i].key, nullptr);
-        keys[i].destructor(value);
+      void (*destructor)(void*) =
+          g_keys[i].destructor.load(std::memory_order_acquire);
+      if (destructor == nullptr) continue;
+      const DWORD key = g_keys[i].key.load(std::memory_order_relaxed);
+      void* value = TlsGetValue(key);
+      if (value != nullptr) {
+        TlsSetValue(key, nullptr);
+        destructor(value);
         ran = true;
       }
     }
@@ -155,10 +162,15 @@ void NTAPI OnTlsCallback(PVOID /*module*/, DWORD reason, PVOID /*reserved*/) {
 bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*)) {
   const DWORD index = TlsAlloc();
   if (index == TLS_OUT_OF_INDEXES) return false;
-  AcquireSRWLockExclusive(&g_keys_lock);
-  const bool room = g_num_keys < kMaxThreadKeys;
-  if (room) g_keys[g_num_keys++] = KeyDestructor{index, destructor};
-  ReleaseSRWLockExclusive(&g_keys_lock);
+  AcquireSRWLockExclusive(&g_keys_writer);
+  const int n = g_num_keys.load(std::memory_order_relaxed);
+  const bool room = n < kMaxThreadKeys;
+  if (room) {
+    g_keys[n].key.store(index, std::memory_order_relaxed);
+    g_keys[n].destructor.store(destructor, std::memory_order_relaxed);
+    g_num_keys.store(n + 1, std::memory_order_release);
+  }
+  ReleaseSRWLockExclusive(&g_keys_writer);
   if (!room) {
     TlsFree(index);
     return false;
@@ -168,14 +180,16 @@ bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*)) {
 }
 
 void ThreadKeyDelete(ThreadKey key) {
-  AcquireSRWLockExclusive(&g_keys_lock);
-  for (int i = 0; i < g_num_keys; i++) {
-    if (g_keys[i].key == key) {
-      g_keys[i] = g_keys[--g_num_keys];
+  AcquireSRWLockExclusive(&g_keys_writer);
+  const int n = g_num_keys.load(std::memory_order_relaxed);
+  for (int i = 0; i < n; i++) {
+    if (g_keys[i].key.load(std::memory_order_relaxed) == key &&
+        g_keys[i].destructor.load(std::memory_order_relaxed) != nullptr) {
+      g_keys[i].destructor.store(nullptr, std::memory_order_release);
       break;
     }
   }
-  ReleaseSRWLockExclusive(&g_keys_lock);
+  ReleaseSRWLockExclusive(&g_keys_writer);
   TlsFree(key);
 }
 
@@ -269,13 +283,38 @@ std::string WideToUtf8(const std::wstring& wide) {
 }  // namespace port
 }  // namespace strata
 
+#if defined(STRATA_HAVE_JEMALLOC)
+// The jemalloc start-up routine (port/jemalloc_win.cc) is reached only
+// through its .CRT$XCT entry; referencing it here makes the linker take that
+// object from a static library into every program that uses strata.
+extern "C" {
+extern void(__cdecl* const strata_jemalloc_startup)(void);
+#if defined(_MSC_VER)
+#if defined(_M_IX86)
+#pragma comment(linker, "/INCLUDE:_strata_jemalloc_startup")
+#else
+#pragma comment(linker, "/INCLUDE:strata_jemalloc_startup")
+#endif
+#else
+__attribute__((used)) const void* const strata_jemalloc_startup_ref =
+    &strata_jemalloc_startup;
+#endif
+}  // extern "C"
+#endif  // STRATA_HAVE_JEMALLOC
+
 // The TLS callback array lives between .CRT$XLA and .CRT$XLZ; the loader
 // calls every entry on thread attach/detach. Referencing _tls_used makes the
 // linker emit the TLS directory even if nothing else in the image uses TLS.
 extern "C" {
 #if defined(_MSC_VER)
+// x86 decorates C names with a leading underscore; x64 does not.
+#if defined(_M_IX86)
+#pragma comment(linker, "/INCLUDE:__tls_used")
+#pragma comment(linker, "/INCLUDE:_strata_tls_callback")
+#else
 #pragma comment(linker, "/INCLUDE:_tls_used")
 #pragma comment(linker, "/INCLUDE:strata_tls_callback")
+#endif
 #pragma const_seg(".CRT$XLB")
 extern const PIMAGE_TLS_CALLBACK strata_tls_callback;
 const PIMAGE_TLS_CALLBACK strata_tls_callback = strata::port::OnTlsCallback;
