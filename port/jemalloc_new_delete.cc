@@ -3,6 +3,11 @@
 // instead of the C++ runtime's because the program's first reference to
 // operator new finds strata's library before the runtime's.
 
+// MSVC: jemalloc.h declares its functions dllimport unless told the
+// library is linked statically, as strata links it.
+#if defined(_MSC_VER) && !defined(JEMALLOC_EXPORT)
+#define JEMALLOC_EXPORT
+#endif
 #include <jemalloc/jemalloc.h>
 
 #include <cstddef>

@@ -1,5 +1,10 @@
 // The .CRT$XCT start-up routine for jemalloc on Windows; see jemalloc.h.
 
+// MSVC: jemalloc.h declares its functions dllimport unless told the
+// library is linked statically, as strata links it.
+#if defined(_MSC_VER) && !defined(JEMALLOC_EXPORT)
+#define JEMALLOC_EXPORT
+#endif
 #include <jemalloc/jemalloc.h>
 
 #include <cstdlib>
