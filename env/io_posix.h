@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "env/mmap_writer.h"
 #include "strata/env.h"
 #include "strata/export.h"
 
@@ -124,35 +125,25 @@ class STRATA_EXPORT PosixWritableFile : public WritableFile {
   bool preallocated_ = false;
 };
 
-// Appends through a read-write shared mapping, a region at a time: the
-// file is extended region by region (ftruncate) and trimmed to the bytes
-// appended on close. Sync is msync of the written part, then fdatasync.
-class STRATA_EXPORT PosixMmapFile : public WritableFile {
+// Appends through a read-write shared mapping, a region at a time (see
+// MmapWriter); regions extend the file with ftruncate, and close trims it
+// to the bytes appended. Sync is msync of the written part, then fdatasync.
+class STRATA_EXPORT PosixMmapFile : public MmapWriter {
  public:
   PosixMmapFile(std::string fname, int fd, uint64_t initial_size);
   ~PosixMmapFile() override;
 
-  Status Append(const Slice& data) override;
   Status Close() override;
-  Status Flush() override { return Status::OK(); }
   Status Sync() override;
   Status Fsync() override;
-  uint64_t GetFileSize() override;
 
  private:
-  Status MapRegion();
-  Status UnmapRegion();
+  Status MapView(uint64_t offset, size_t size, char** view) override;
+  Status UnmapView(char* view, size_t size) override;
+  bool IsOpen() const override { return fd_ >= 0; }
   Status SyncMapped();
 
-  const std::string filename_;
   int fd_;
-  size_t region_size_;    // grows to 1 MiB
-  char* base_ = nullptr;  // the current region's view
-  char* limit_ = nullptr;
-  char* dst_ = nullptr;     // next byte to write
-  char* synced_ = nullptr;  // bytes before this are msync'ed
-  uint64_t region_offset_;  // file offset of the current region
-  size_t pending_;          // bytes of the region in use while unmapped
 };
 
 class STRATA_EXPORT PosixRandomRWFile : public RandomRWFile {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 
+#include "env/mmap_writer.h"
 #include "strata/env.h"
 #include "strata/export.h"
 
@@ -144,34 +145,26 @@ class STRATA_EXPORT WinWritableFile : public WritableFile {
   bool preallocated_ = false;
 };
 
-// Appends through views of a file mapping, a region at a time; the file is
-// grown region by region and trimmed to the bytes appended on close.
-class STRATA_EXPORT WinMmapFile : public WritableFile {
+// Appends through views of a file mapping, a region at a time (see
+// MmapWriter; views start at multiples of the 64 KiB allocation
+// granularity); a mapping grows the file, and close trims it to the bytes
+// appended. Sync is FlushViewOfFile of the written part, then
+// FlushFileBuffers.
+class STRATA_EXPORT WinMmapFile : public MmapWriter {
  public:
   WinMmapFile(std::string fname, void* handle, uint64_t initial_size);
   ~WinMmapFile() override;
 
-  Status Append(const Slice& data) override;
   Status Close() override;
-  Status Flush() override { return Status::OK(); }
-  // FlushViewOfFile of what was written, then FlushFileBuffers.
   Status Sync() override;
-  uint64_t GetFileSize() override;
 
  private:
-  Status MapRegion();
-  Status UnmapRegion();
+  Status MapView(uint64_t offset, size_t size, char** view) override;
+  Status UnmapView(char* view, size_t size) override;
+  bool IsOpen() const override { return handle_ != nullptr; }
 
-  const std::string filename_;
   void* handle_;
-  size_t region_size_;       // grows to kMaxRegion
-  void* mapping_ = nullptr;  // the current region's mapping and view
-  char* base_ = nullptr;
-  char* limit_ = nullptr;
-  char* dst_ = nullptr;     // next byte to write in the view
-  char* synced_ = nullptr;  // view bytes before this are flushed
-  uint64_t region_offset_;  // file offset of the current region
-  size_t pending_;          // bytes of the region in use while unmapped
+  void* mapping_ = nullptr;  // the mapping of the current view
 };
 
 class STRATA_EXPORT WinRandomRWFile : public RandomRWFile {

@@ -14,10 +14,6 @@
 
 namespace strata {
 
-namespace {
-constexpr size_t kMaxRegion = 1024 * 1024;
-}  // namespace
-
 // ---- PosixMmapReadableFile -------------------------------------------------
 
 PosixMmapReadableFile::PosixMmapReadableFile(std::string fname, void* base,
@@ -44,12 +40,8 @@ Status PosixMmapReadableFile::Read(uint64_t offset, size_t n, Slice* result,
 // -----------------------------------------------------------
 
 PosixMmapFile::PosixMmapFile(std::string fname, int fd, uint64_t initial_size)
-    : filename_(std::move(fname)),
-      fd_(fd),
-      region_size_(port::GetPageSize() * 16),
-      // A reopened file continues in the page holding its end.
-      region_offset_(TruncateToAlignment(initial_size, port::GetPageSize())),
-      pending_(static_cast<size_t>(initial_size - region_offset_)) {}
+    : MmapWriter(std::move(fname), initial_size, port::GetPageSize()),
+      fd_(fd) {}
 
 PosixMmapFile::~PosixMmapFile() {
   if (fd_ >= 0) {
@@ -58,66 +50,24 @@ PosixMmapFile::~PosixMmapFile() {
   }
 }
 
-uint64_t PosixMmapFile::GetFileSize() {
-  return region_offset_ + (base_ != nullptr ? dst_ - base_ : pending_);
-}
-
-Status PosixMmapFile::MapRegion() {
-  const uint64_t end = region_offset_ + region_size_;
-  if (::ftruncate(fd_, static_cast<off_t>(end)) != 0) {
+Status PosixMmapFile::MapView(uint64_t offset, size_t size, char** view) {
+  if (::ftruncate(fd_, static_cast<off_t>(offset + size)) != 0) {
     return PosixError(filename_, "ftruncate", errno);
   }
-  void* view = ::mmap(nullptr, region_size_, PROT_READ | PROT_WRITE, MAP_SHARED,
-                      fd_, static_cast<off_t>(region_offset_));
-  if (view == MAP_FAILED) return PosixError(filename_, "mmap", errno);
-  base_ = static_cast<char*>(view);
-  limit_ = base_ + region_size_;
-  dst_ = base_ + pending_;
-  synced_ = base_;
-  pending_ = 0;
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                   static_cast<off_t>(offset));
+  if (p == MAP_FAILED) return PosixError(filename_, "mmap", errno);
+  *view = static_cast<char*>(p);
   return Status::OK();
 }
 
-Status PosixMmapFile::UnmapRegion() {
-  Status s;
-  if (::munmap(base_, region_size_) != 0) {
-    s = PosixError(filename_, "munmap", errno);
-  }
-  const size_t used = static_cast<size_t>(dst_ - base_);
-  base_ = limit_ = dst_ = synced_ = nullptr;
-  if (used == region_size_) {
-    region_offset_ += used;
-    region_size_ = std::min(2 * region_size_, kMaxRegion);
-  } else {
-    pending_ = used;  // closing mid-region
-  }
-  return s;
-}
-
-Status PosixMmapFile::Append(const Slice& data) {
-  if (fd_ < 0) return Status::IOError(filename_, "append after close");
-  const char* src = data.data();
-  size_t left = data.size();
-  while (left > 0) {
-    if (base_ == nullptr) {
-      Status s = MapRegion();
-      if (!s.ok()) return s;
-    }
-    const size_t n = std::min(left, static_cast<size_t>(limit_ - dst_));
-    std::memcpy(dst_, src, n);
-    dst_ += n;
-    src += n;
-    left -= n;
-    if (dst_ == limit_) {
-      Status s = UnmapRegion();
-      if (!s.ok()) return s;
-    }
-  }
+Status PosixMmapFile::UnmapView(char* view, size_t size) {
+  if (::munmap(view, size) != 0) return PosixError(filename_, "munmap", errno);
   return Status::OK();
 }
 
 Status PosixMmapFile::SyncMapped() {
-  if (base_ == nullptr || dst_ == synced_) return Status::OK();
+  if (!mapped() || dst_ == synced_) return Status::OK();
   // msync wants a page-aligned start.
   char* start =
       base_ + TruncateToAlignment(static_cast<uint64_t>(synced_ - base_),
@@ -149,8 +99,7 @@ Status PosixMmapFile::Fsync() {
 Status PosixMmapFile::Close() {
   if (fd_ < 0) return Status::OK();
   const uint64_t size = GetFileSize();
-  Status s;
-  if (base_ != nullptr) s = UnmapRegion();
+  Status s = UnmapRegion();
   // The last region was grown to its full size: trim to the data.
   if (::ftruncate(fd_, static_cast<off_t>(size)) != 0 && s.ok()) {
     s = PosixError(filename_, "ftruncate", errno);

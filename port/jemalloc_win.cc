@@ -70,11 +70,6 @@ extern void(__cdecl* const strata_jemalloc_startup)(void);
 #pragma section(".CRT$XCT", read)
 __declspec(allocate(".CRT$XCT")) void(__cdecl* const strata_jemalloc_startup)(
     void) = strata::port::JemallocStartup;
-#if defined(_M_IX86)
-#pragma comment(linker, "/INCLUDE:_strata_jemalloc_startup")
-#else
-#pragma comment(linker, "/INCLUDE:strata_jemalloc_startup")
-#endif
 #else
 __attribute__((section(".CRT$XCT"),
                used)) void (*const strata_jemalloc_startup)(void) =
