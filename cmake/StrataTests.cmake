@@ -13,6 +13,9 @@ add_library(strata_testutil STATIC
   test/util/test_main.cc
 )
 target_link_libraries(strata_testutil PUBLIC strata_internal strata_gtest)
+if(WIN32)
+  target_link_libraries(strata_testutil PUBLIC shell32)  # CommandLineToArgvW
+endif()
 target_include_directories(strata_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 strata_warnings(strata_testutil)
 

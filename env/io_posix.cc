@@ -6,6 +6,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,11 @@
 #include "util/no_destructor.h"
 
 namespace strata {
+
+bool IsWriteThrough(int fd) {
+  const int flags = ::fcntl(fd, F_GETFL);
+  return flags != -1 && (flags & O_DSYNC) == O_DSYNC;
+}
 
 Status PosixError(const std::string& path, const char* op, int err) {
   switch (err) {
@@ -256,7 +262,9 @@ PosixWritableFile::PosixWritableFile(std::string fname, int fd,
     : filename_(std::move(fname)),
       fd_(fd),
       use_direct_io_(options.use_direct_writes),
-      write_through_(options.use_write_through),
+      // What the descriptor really is, not what was asked: a sync may skip
+      // the flush only if every write was synchronous.
+      write_through_(options.use_write_through && IsWriteThrough(fd)),
       allow_fallocate_(options.allow_fallocate),
       alignment_(alignment),
       filesize_(initial_size) {}
@@ -306,7 +314,8 @@ Status PosixWritableFile::Close() {
   Status s;
   // Space reserved past the data (fallocate KEEP_SIZE) is given back by
   // trimming the file to its logical size.
-  if (preallocated_ && ::ftruncate(fd_, static_cast<off_t>(filesize_)) != 0) {
+  if (reserved_end_ > 0 &&
+      ::ftruncate(fd_, static_cast<off_t>(filesize_)) != 0) {
     s = PosixError(filename_, "ftruncate", errno);
   }
   if (::close(fd_) != 0 && s.ok()) s = PosixError(filename_, "close", errno);
@@ -327,12 +336,14 @@ Status PosixWritableFile::Fsync() { return SyncFd(fd_, filename_, true); }
 
 Status PosixWritableFile::Allocate(uint64_t offset, uint64_t len) {
   if (!allow_fallocate_) return Status::OK();
+  // Already reserved or written: nothing to ask for.
+  if (offset + len <= std::max(reserved_end_, filesize_)) return Status::OK();
 #if defined(__linux__)
   const int r =
       ::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
                   static_cast<off_t>(len));
   if (r == 0) {
-    preallocated_ = true;
+    reserved_end_ = offset + len;
     GetIOStats().preallocations.fetch_add(1, std::memory_order_relaxed);
     return Status::OK();
   }

@@ -25,6 +25,10 @@ namespace strata {
 STRATA_EXPORT Status PosixError(const std::string& path, const char* op,
                                 int err);
 
+// True if fd's writes are synchronous (O_DSYNC or O_SYNC), as the kernel
+// reports it.
+STRATA_EXPORT bool IsWriteThrough(int fd);
+
 // The alignment direct I/O on fd needs: the logical block size of the device
 // holding it, or kDefaultPageSize when that cannot be found. Looked up once
 // per device.
@@ -121,8 +125,9 @@ class STRATA_EXPORT PosixWritableFile : public WritableFile {
   const bool allow_fallocate_;
   const size_t alignment_;
   uint64_t filesize_;
-  // True once space was reserved past the data: Close trims it away.
-  bool preallocated_ = false;
+  // The end of the space reserved so far (0: none); Close trims what
+  // lies past the data.
+  uint64_t reserved_end_ = 0;
 };
 
 // Appends through a read-write shared mapping, a region at a time (see

@@ -109,14 +109,30 @@ size_t QuerySectorSize(std::wstring device) {
   return sector;
 }
 
+// The volume holding path, named the same however path is spelled: its
+// GUID path ("\\?\Volume{...}\") where the system has one, else its root
+// ("C:\") without any "\\?\" prefix. Empty if unknown.
+std::wstring VolumeOf(const std::string& path) {
+  wchar_t root[MAX_PATH + 1];
+  if (!GetVolumePathNameW(port::ToWinPath(path).c_str(), root, MAX_PATH + 1)) {
+    return std::wstring();
+  }
+  std::wstring volume = root;
+  if (volume.compare(0, 4, L"\\\\?\\") == 0 &&
+      volume.compare(0, 10, L"\\\\?\\Volume") != 0) {
+    volume = volume.substr(4);
+  }
+  wchar_t guid[64];
+  if (GetVolumeNameForVolumeMountPointW(volume.c_str(), guid, 64)) {
+    volume = guid;
+  }
+  return volume;
+}
+
 }  // namespace
 
 size_t WinDirectIOAlignment(const std::string& path) {
-  wchar_t root[MAX_PATH + 1];
-  std::wstring volume;
-  if (GetVolumePathNameW(port::ToWinPath(path).c_str(), root, MAX_PATH + 1)) {
-    volume = root;
-  }
+  const std::wstring volume = VolumeOf(path);
   static port::Mutex mu;
   static NoDestructor<std::map<std::wstring, size_t>> cache;
   MutexLock l(&mu);
@@ -181,6 +197,33 @@ Status WinPositionedWrite(void* handle, const std::string& fname,
     offset += wrote;
   }
   return Status::OK();
+}
+
+bool WinIsWriteThrough(void* handle) {
+  // FileModeInformation (16) reports the handle's FILE_WRITE_THROUGH (0x2)
+  // option; ntdll's entry point is looked up once.
+  using QueryFn = LONG(NTAPI*)(HANDLE, void*, void*, ULONG, int);
+  struct IoStatus {
+    union {
+      LONG status;
+      void* pointer;
+    };
+    ULONG_PTR information;
+  };
+  static const QueryFn query = [] {
+    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    FARPROC proc = ntdll != nullptr
+                       ? GetProcAddress(ntdll, "NtQueryInformationFile")
+                       : nullptr;
+    return reinterpret_cast<QueryFn>(reinterpret_cast<void*>(proc));
+  }();
+  if (query == nullptr) return false;
+  IoStatus io;
+  ULONG mode = 0;
+  if (query(static_cast<HANDLE>(handle), &io, &mode, sizeof(mode), 16) != 0) {
+    return false;
+  }
+  return (mode & 0x2) != 0;
 }
 
 Status WinFlushFileBuffers(void* handle, const std::string& fname) {
@@ -251,7 +294,9 @@ WinWritableFile::WinWritableFile(std::string fname, void* handle,
     : filename_(std::move(fname)),
       handle_(handle),
       alignment_(alignment),
-      write_through_(options.use_write_through),
+      // What the handle really is, not what was asked: a sync may skip the
+      // flush only if every write went through.
+      write_through_(options.use_write_through && WinIsWriteThrough(handle)),
       allow_fallocate_(options.allow_fallocate),
       filesize_(initial_size) {}
 
@@ -296,7 +341,7 @@ Status WinWritableFile::Close() {
   Status s;
   // Reserved space past the data is released by setting the end of file
   // to the logical size.
-  if (preallocated_) s = Truncate(filesize_);
+  if (reserved_end_ > 0) s = Truncate(filesize_);
   if (!CloseHandle(static_cast<HANDLE>(handle_)) && s.ok()) {
     s = WinError(filename_, "CloseHandle", GetLastError());
   }
@@ -315,11 +360,14 @@ Status WinWritableFile::Sync() {
 
 Status WinWritableFile::Allocate(uint64_t offset, uint64_t len) {
   if (!allow_fallocate_) return Status::OK();
+  // An allocation size below the end of file would move the end of file
+  // down to it: never ask for less than is written or already reserved.
+  if (offset + len <= std::max(reserved_end_, filesize_)) return Status::OK();
   FILE_ALLOCATION_INFO info;
   info.AllocationSize.QuadPart = static_cast<LONGLONG>(offset + len);
   if (SetFileInformationByHandle(static_cast<HANDLE>(handle_),
                                  FileAllocationInfo, &info, sizeof(info))) {
-    preallocated_ = true;
+    reserved_end_ = offset + len;
     GetIOStats().preallocations.fetch_add(1, std::memory_order_relaxed);
   } else {
     // A file system that refuses is not an error: writes allocate as they

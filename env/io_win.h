@@ -52,6 +52,10 @@ STRATA_EXPORT Status WinPositionedWrite(void* handle, const std::string& fname,
                                         uint64_t offset, const char* data,
                                         size_t n);
 
+// True if handle was opened FILE_FLAG_WRITE_THROUGH, as the OS reports it
+// (FileModeInformation); false if it cannot tell.
+STRATA_EXPORT bool WinIsWriteThrough(void* handle);
+
 // FlushFileBuffers, counted (IOStats::flushes).
 STRATA_EXPORT Status WinFlushFileBuffers(void* handle,
                                          const std::string& fname);
@@ -142,7 +146,9 @@ class STRATA_EXPORT WinWritableFile : public WritableFile {
   const bool write_through_;
   const bool allow_fallocate_;
   uint64_t filesize_;
-  bool preallocated_ = false;
+  // The end of the space reserved so far (0: none); Close trims what
+  // lies past the data.
+  uint64_t reserved_end_ = 0;
 };
 
 // Appends through views of a file mapping, a region at a time (see

@@ -19,6 +19,10 @@ MmapWriter::MmapWriter(std::string fname, uint64_t initial_size, size_t granule)
       region_offset_(TruncateToAlignment(initial_size, granule)),
       pending_(static_cast<size_t>(initial_size - region_offset_)) {}
 
+Status MmapWriter::Truncate(uint64_t /*size*/) {
+  return Status::NotSupported(filename_, "truncate of a memory-mapped file");
+}
+
 uint64_t MmapWriter::GetFileSize() {
   return region_offset_ + (base_ != nullptr ? dst_ - base_ : pending_);
 }

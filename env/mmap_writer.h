@@ -23,6 +23,8 @@ class STRATA_EXPORT MmapWriter : public WritableFile {
  public:
   Status Append(const Slice& data) override;
   Status Flush() override { return Status::OK(); }
+  // Not offered: the engine truncates only direct-I/O files.
+  Status Truncate(uint64_t size) override;
   // Bytes appended (including those there when the file was reopened).
   uint64_t GetFileSize() override;
 

@@ -27,16 +27,44 @@ int AlignFlag(std::align_val_t alignment) {
   return MALLOCX_LG_ALIGN(lg);
 }
 
+// As the standard's operator new: on failure, call the new-handler and
+// retry, until there is none; then throw.
 void* Allocate(std::size_t size) {
-  void* p = je_malloc(size == 0 ? 1 : size);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
+  for (;;) {
+    void* p = je_malloc(size == 0 ? 1 : size);
+    if (p != nullptr) return p;
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
 }
 
 void* AllocateAligned(std::size_t size, std::align_val_t alignment) {
-  void* p = je_mallocx(size == 0 ? 1 : size, AlignFlag(alignment));
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
+  for (;;) {
+    void* p = je_mallocx(size == 0 ? 1 : size, AlignFlag(alignment));
+    if (p != nullptr) return p;
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+// The nothrow forms: the same, but failure is nullptr.
+void* AllocateNoThrow(std::size_t size) noexcept {
+  try {
+    return Allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void* AllocateAlignedNoThrow(std::size_t size,
+                             std::align_val_t alignment) noexcept {
+  try {
+    return AllocateAligned(size, alignment);
+  } catch (...) {
+    return nullptr;
+  }
 }
 
 void Free(void* p) {
@@ -65,10 +93,10 @@ void* operator new(std::size_t size) { return Allocate(size); }
 void* operator new[](std::size_t size) { return Allocate(size); }
 
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  return je_malloc(size == 0 ? 1 : size);
+  return AllocateNoThrow(size);
 }
 void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return je_malloc(size == 0 ? 1 : size);
+  return AllocateNoThrow(size);
 }
 
 void* operator new(std::size_t size, std::align_val_t alignment) {
@@ -80,11 +108,11 @@ void* operator new[](std::size_t size, std::align_val_t alignment) {
 
 void* operator new(std::size_t size, std::align_val_t alignment,
                    const std::nothrow_t&) noexcept {
-  return je_mallocx(size == 0 ? 1 : size, AlignFlag(alignment));
+  return AllocateAlignedNoThrow(size, alignment);
 }
 void* operator new[](std::size_t size, std::align_val_t alignment,
                      const std::nothrow_t&) noexcept {
-  return je_mallocx(size == 0 ? 1 : size, AlignFlag(alignment));
+  return AllocateAlignedNoThrow(size, alignment);
 }
 
 void operator delete(void* p) noexcept { Free(p); }

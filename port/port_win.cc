@@ -111,24 +111,20 @@ void RWMutex::WriteUnlock() { ReleaseSRWLockExclusive(Srw(&lock_)); }
 
 namespace {
 
-// TlsAlloc has no destructor; this table supplies them. Keys are few (one
-// per ThreadLocalPtr registry, not per object), so a small array suffices.
+// TlsAlloc has no destructor; this table supplies them, indexed by the TLS
+// index itself (TlsAlloc hands out at most TLS_MINIMUM_AVAILABLE +
+// TLS_EXPANSION_SLOTS = 1088 of them).
 //
-// The table is read by the TLS callback, which runs under the loader lock:
-// it takes no lock there. Entries are only ever appended (count published
-// with release) and a deleted key's destructor is cleared, never reused, so
-// a reader always sees a key together with its own destructor.
-constexpr int kMaxThreadKeys = 64;
+// The table is read by the TLS callback, which runs under the loader lock,
+// so it takes no lock there: each entry is an atomic, and the highest index
+// ever used bounds the walk. A freed index that TlsAlloc hands out again
+// gets its new destructor in the same entry; TlsFree clears the index's
+// value in every thread first, so an exiting thread never pairs a new
+// destructor with an old value.
+constexpr DWORD kMaxTlsIndexes = 1088;
 
-struct KeyDestructor {
-  std::atomic<DWORD> key{0};
-  std::atomic<void (*)(void*)> destructor{nullptr};
-};
-
-KeyDestructor g_keys[kMaxThreadKeys];
-std::atomic<int> g_num_keys{0};
-// Serializes ThreadKeyCreate/ThreadKeyDelete with each other only.
-SRWLOCK g_keys_writer = SRWLOCK_INIT;
+std::atomic<void (*)(void*)> g_destructors[kMaxTlsIndexes];
+std::atomic<DWORD> g_index_limit{0};  // 1 + the highest index registered
 
 // Runs on the exiting thread. As with pthread keys, a slot is cleared before
 // its destructor runs, and the table is walked again (a few times at most)
@@ -136,12 +132,11 @@ SRWLOCK g_keys_writer = SRWLOCK_INIT;
 void RunThreadKeyDestructors() {
   for (int pass = 0; pass < 4; pass++) {
     bool ran = false;
-    const int n = g_num_keys.load(std::memory_order_acquire);
-    for (int i = 0; i < n; i++) {
+    const DWORD limit = g_index_limit.load(std::memory_order_acquire);
+    for (DWORD key = 0; key < limit; key++) {
       void (*destructor)(void*) =
-          g_keys[i].destructor.load(std::memory_order_acquire);
+          g_destructors[key].load(std::memory_order_acquire);
       if (destructor == nullptr) continue;
-      const DWORD key = g_keys[i].key.load(std::memory_order_relaxed);
       void* value = TlsGetValue(key);
       if (value != nullptr) {
         TlsSetValue(key, nullptr);
@@ -162,34 +157,23 @@ void NTAPI OnTlsCallback(PVOID /*module*/, DWORD reason, PVOID /*reserved*/) {
 bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*)) {
   const DWORD index = TlsAlloc();
   if (index == TLS_OUT_OF_INDEXES) return false;
-  AcquireSRWLockExclusive(&g_keys_writer);
-  const int n = g_num_keys.load(std::memory_order_relaxed);
-  const bool room = n < kMaxThreadKeys;
-  if (room) {
-    g_keys[n].key.store(index, std::memory_order_relaxed);
-    g_keys[n].destructor.store(destructor, std::memory_order_relaxed);
-    g_num_keys.store(n + 1, std::memory_order_release);
-  }
-  ReleaseSRWLockExclusive(&g_keys_writer);
-  if (!room) {
+  if (index >= kMaxTlsIndexes) {
     TlsFree(index);
     return false;
+  }
+  g_destructors[index].store(destructor, std::memory_order_release);
+  DWORD limit = g_index_limit.load(std::memory_order_relaxed);
+  while (limit <= index && !g_index_limit.compare_exchange_weak(
+                               limit, index + 1, std::memory_order_release)) {
   }
   *key = index;
   return true;
 }
 
 void ThreadKeyDelete(ThreadKey key) {
-  AcquireSRWLockExclusive(&g_keys_writer);
-  const int n = g_num_keys.load(std::memory_order_relaxed);
-  for (int i = 0; i < n; i++) {
-    if (g_keys[i].key.load(std::memory_order_relaxed) == key &&
-        g_keys[i].destructor.load(std::memory_order_relaxed) != nullptr) {
-      g_keys[i].destructor.store(nullptr, std::memory_order_release);
-      break;
-    }
+  if (key < kMaxTlsIndexes) {
+    g_destructors[key].store(nullptr, std::memory_order_release);
   }
-  ReleaseSRWLockExclusive(&g_keys_writer);
   TlsFree(key);
 }
 
@@ -250,19 +234,19 @@ std::wstring Utf8ToWide(const std::string& utf8) {
 std::wstring ToWinPath(const std::string& path) {
   std::wstring wide = Utf8ToWide(path);
   std::replace(wide.begin(), wide.end(), L'/', L'\\');
-  // A path near MAX_PATH (less room for an 8.3 name) needs the "\\?\"
-  // prefix. The prefix turns off Windows' path parsing, so the path is
-  // made absolute and normalized first ("." and ".." resolved, relative
-  // paths against the current directory).
-  if (wide.size() < MAX_PATH - 12 || wide.compare(0, 4, L"\\\\?\\") == 0) {
-    return wide;
-  }
-  const DWORD n = GetFullPathNameW(wide.c_str(), 0, nullptr, nullptr);
-  if (n == 0) return wide;  // let the call that uses it report the error
+  if (wide.compare(0, 4, L"\\\\?\\") == 0) return wide;
+  // What counts against MAX_PATH (less room for an 8.3 name) is the full
+  // path: a short relative name under a long current directory is long.
+  wchar_t small[MAX_PATH];
+  DWORD n = GetFullPathNameW(wide.c_str(), MAX_PATH, small, nullptr);
+  if (n == 0 || n < MAX_PATH - 12) return wide;  // fits (or let the call fail)
+  // Long: the "\\?\" prefix lifts the limit but also turns off Windows'
+  // path parsing, so it goes on the full, normalized path ("." and ".."
+  // resolved, relative paths against the current directory).
   std::wstring full(n, L'\0');
-  const DWORD written = GetFullPathNameW(wide.c_str(), n, &full[0], nullptr);
-  if (written == 0 || written >= n) return wide;
-  full.resize(written);
+  n = GetFullPathNameW(wide.c_str(), n, &full[0], nullptr);
+  if (n == 0 || n >= full.size()) return wide;
+  full.resize(n);
   if (full.compare(0, 2, L"\\\\") == 0) {
     return L"\\\\?\\UNC\\" + full.substr(2);  // \\server\share\...
   }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <utility>
 
 #include "port/port.h"
@@ -12,6 +13,10 @@
 namespace strata {
 
 namespace {
+
+// Ids live at once. Fixed, so that an exiting thread can read an id's
+// handler and in-flight count without the registry's mutex.
+constexpr uint32_t kMaxIds = 4096;
 
 // One slot per ThreadLocalPtr id. Copyable so that the vector can grow; a
 // copy is only made by the owning thread under the registry mutex.
@@ -26,13 +31,23 @@ struct ThreadData {
   std::vector<Slot> slots;
   ThreadData* prev = nullptr;
   ThreadData* next = nullptr;
+  // Set by the thread when it has exited; the entry is then freed by the
+  // next registry operation that holds the mutex.
+  std::atomic<bool> exited{false};
 };
 
 // The process-wide bookkeeping: ids, handlers and the list of threads.
 //
-// Invariants: every ThreadData in the list belongs to a live thread (or the
-// main thread); slots of a ThreadData are resized only by its owner, under
-// mutex_; other threads read or write slots only under mutex_.
+// Thread exit takes no lock: on Windows it runs from a TLS callback under
+// the loader lock. An exiting thread takes its own values out of its slots
+// (atomically), runs the handlers — read from an array of atomics, with the
+// id's in-flight count raised around it so that ~ThreadLocalPtr can wait
+// for it — and marks its ThreadData exited. Exited entries stay in the list
+// until an operation holding the mutex unlinks and frees them.
+//
+// Invariants: slots of a ThreadData are resized only by its owner, under
+// mutex_; other threads touch them only under mutex_, and only while the
+// entry is linked.
 class Registry {
  public:
   Registry() {
@@ -50,16 +65,19 @@ class Registry {
 
   uint32_t AcquireId(ThreadLocalPtr::UnrefHandler handler) {
     MutexLock l(&mutex_);
+    FreeExitedLocked();
     uint32_t id;
     if (!free_ids_.empty()) {
       id = free_ids_.back();
       free_ids_.pop_back();
-    } else {
+    } else if (next_id_ < kMaxIds) {
       id = next_id_++;
-      handlers_.resize(next_id_, nullptr);
-      in_flight_.resize(next_id_, 0);
+    } else {
+      std::fprintf(stderr, "strata: more than %u ThreadLocalPtr at once\n",
+                   kMaxIds);
+      std::abort();
     }
-    handlers_[id] = handler;
+    handlers_[id].store(handler, std::memory_order_release);
     return id;
   }
 
@@ -70,18 +88,22 @@ class Registry {
     ThreadLocalPtr::UnrefHandler handler;
     {
       MutexLock l(&mutex_);
-      handler = handlers_[id];
+      FreeExitedLocked();
+      handler = handlers_[id].load(std::memory_order_acquire);
       for (ThreadData* t = head_.next; t != &head_; t = t->next) {
         if (id < t->slots.size()) {
           void* p = t->slots[id].ptr.exchange(nullptr);
           if (p != nullptr) dropped.push_back(p);
         }
       }
-      // Exiting threads may still be running this id's handler on values
-      // they took before we looked: the owner may free what the handler
-      // uses as soon as we return, so wait for them.
-      while (in_flight_[id] > 0) handlers_done_.Wait();
-      handlers_[id] = nullptr;
+      // An exiting thread may have taken a value before the exchange above
+      // and be running the handler now; the owner may free what the handler
+      // uses as soon as we return, so wait for it. (Exiting threads raise
+      // the count before they take a value.)
+      while (in_flight_[id].load(std::memory_order_acquire) > 0) {
+        std::this_thread::yield();
+      }
+      handlers_[id].store(nullptr, std::memory_order_release);
       free_ids_.push_back(id);
     }
     if (handler != nullptr) {
@@ -97,6 +119,7 @@ class Registry {
       t = new ThreadData;
       {
         MutexLock l(&mutex_);
+        FreeExitedLocked();
         t->next = head_.next;
         t->prev = &head_;
         head_.next->prev = t;
@@ -120,6 +143,7 @@ class Registry {
 
   void Scrape(uint32_t id, std::vector<void*>* ptrs, void* replacement) {
     MutexLock l(&mutex_);
+    FreeExitedLocked();
     for (ThreadData* t = head_.next; t != &head_; t = t->next) {
       if (id < t->slots.size()) {
         void* p = t->slots[id].ptr.exchange(replacement);
@@ -130,6 +154,7 @@ class Registry {
 
   void Fold(uint32_t id, ThreadLocalPtr::FoldFunc func, void* accumulator) {
     MutexLock l(&mutex_);
+    FreeExitedLocked();
     for (ThreadData* t = head_.next; t != &head_; t = t->next) {
       if (id < t->slots.size()) {
         void* p = t->slots[id].ptr.load(std::memory_order_acquire);
@@ -140,6 +165,7 @@ class Registry {
 
   size_t ThreadCount() {
     MutexLock l(&mutex_);
+    FreeExitedLocked();
     size_t n = 0;
     for (ThreadData* t = head_.next; t != &head_; t = t->next) n++;
     return n;
@@ -147,47 +173,46 @@ class Registry {
 
  private:
   // The ThreadKey destructor: runs on the exiting thread with its table.
+  // Takes no lock (see the class comment).
   static void OnThreadExit(void* arg) {
     ThreadData* t = static_cast<ThreadData*>(arg);
     Registry* r = Instance();
-    struct Dropped {
-      size_t id;
-      ThreadLocalPtr::UnrefHandler handler;
-      void* value;
-    };
-    std::vector<Dropped> dropped;
-    {
-      MutexLock l(&r->mutex_);
-      t->prev->next = t->next;
-      t->next->prev = t->prev;
-      for (size_t id = 0; id < t->slots.size(); id++) {
-        void* p = t->slots[id].ptr.load(std::memory_order_relaxed);
-        if (p != nullptr && r->handlers_[id] != nullptr) {
-          dropped.push_back(Dropped{id, r->handlers_[id], p});
-          r->in_flight_[id]++;
-        }
+    for (size_t id = 0; id < t->slots.size(); id++) {
+      r->in_flight_[id].fetch_add(1, std::memory_order_acq_rel);
+      void* p = t->slots[id].ptr.exchange(nullptr, std::memory_order_acq_rel);
+      if (p != nullptr) {
+        ThreadLocalPtr::UnrefHandler handler =
+            r->handlers_[id].load(std::memory_order_acquire);
+        if (handler != nullptr) handler(p);
       }
+      r->in_flight_[id].fetch_sub(1, std::memory_order_acq_rel);
     }
-    // Handlers run without the mutex: they may use other ThreadLocalPtrs.
-    for (const Dropped& d : dropped) d.handler(d.value);
-    if (!dropped.empty()) {
-      MutexLock l(&r->mutex_);
-      for (const Dropped& d : dropped) r->in_flight_[d.id]--;
-      r->handlers_done_.SignalAll();
+    t->exited.store(true, std::memory_order_release);
+  }
+
+  // Unlinks and frees the entries of threads that have exited.
+  void FreeExitedLocked() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    for (ThreadData* t = head_.next; t != &head_;) {
+      ThreadData* next = t->next;
+      if (t->exited.load(std::memory_order_acquire)) {
+        t->prev->next = t->next;
+        t->next->prev = t->prev;
+        delete t;
+      }
+      t = next;
     }
-    delete t;
   }
 
   port::Mutex mutex_;
-  // Signalled when an exiting thread's handlers have finished.
-  port::CondVar handlers_done_{&mutex_};
   port::ThreadKey key_;
   ThreadData head_ GUARDED_BY(mutex_);
   uint32_t next_id_ GUARDED_BY(mutex_) = 0;
   std::vector<uint32_t> free_ids_ GUARDED_BY(mutex_);
-  std::vector<ThreadLocalPtr::UnrefHandler> handlers_ GUARDED_BY(mutex_);
-  // Per id: handlers that exiting threads are running right now.
-  std::vector<int> in_flight_ GUARDED_BY(mutex_);
+  // Per id, read by exiting threads without the mutex.
+  std::atomic<ThreadLocalPtr::UnrefHandler> handlers_[kMaxIds] = {};
+  // Per id: exiting threads between taking a value and finishing its
+  // handler.
+  std::atomic<int> in_flight_[kMaxIds] = {};
 };
 
 }  // namespace

@@ -9,10 +9,16 @@
 // a port::ThreadKey destructor: pthread keys on POSIX, and on Windows the
 // loader's TLS callback (see port/port_win.cc).
 //
+// Thread exit takes no lock (on Windows it runs under the loader lock): the
+// handlers run on the exiting thread, and its bookkeeping is freed later by
+// the next operation that holds the registry's mutex. At most 4096
+// instances may exist at once.
+//
 // Thread safety: Get/Reset/Swap/CompareAndSwap touch only the calling
-// thread's value and take no lock. Scrape and Fold visit every thread's
-// value under the registry's mutex; they may run concurrently with the
-// owners' operations because each value is an atomic.
+// thread's value and take no lock (but for a thread's first Reset). Scrape
+// and Fold visit every thread's value under the registry's mutex; they may
+// run concurrently with the owners' operations because each value is an
+// atomic.
 
 #ifndef STRATA_UTIL_THREAD_LOCAL_H_
 #define STRATA_UTIL_THREAD_LOCAL_H_

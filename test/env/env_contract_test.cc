@@ -228,6 +228,16 @@ TEST_P(EnvContractTest, MmapWritesAppendReopenAndTrim) {
   uint64_t size = 0;
   ASSERT_TRUE(env_->GetFileSize(File("mapped"), &size).ok());
   EXPECT_EQ(expected.size() + 4, size);
+
+  // A mapped file says it cannot truncate rather than pretend to.
+  ASSERT_TRUE(env_->ReopenWritableFile(File("mapped"), &w, mmap).ok());
+  Status s = w->Truncate(10);
+  if (!s.ok()) {
+    EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  }
+  ASSERT_TRUE(w->Close().ok());
+  ASSERT_TRUE(env_->GetFileSize(File("mapped"), &size).ok());
+  EXPECT_EQ(s.ok() ? 10u : expected.size() + 4, size);
 }
 
 TEST_P(EnvContractTest, DirectIOAlignment) {

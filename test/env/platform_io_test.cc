@@ -51,7 +51,8 @@ TEST_F(PlatformIOTest, DirectIOAlignmentIsQueriedOncePerVolume) {
   EXPECT_GE(alignment, port::GetPageSize());
 #endif
 
-  // The volume is known now: more files on it ask nothing more.
+  // The volume is known now: more files on it ask nothing more, however
+  // their paths are spelled (a long one takes the \\?\ form on Windows).
   const uint64_t queries = GetIOStats().alignment_queries.load();
   for (int i = 1; i <= 20; i++) {
     std::unique_ptr<WritableFile> f;
@@ -60,6 +61,11 @@ TEST_F(PlatformIOTest, DirectIOAlignmentIsQueriedOncePerVolume) {
             .ok());
     EXPECT_EQ(alignment, f->GetRequiredBufferAlignment());
   }
+  const std::string long_dir = dir_.File(std::string(250, 'l'));
+  ASSERT_TRUE(env_->CreateDir(long_dir).ok());
+  std::unique_ptr<WritableFile> far;
+  ASSERT_TRUE(env_->NewWritableFile(long_dir + "/far", &far, direct).ok());
+  EXPECT_EQ(alignment, far->GetRequiredBufferAlignment());
   EXPECT_EQ(queries, GetIOStats().alignment_queries.load());
 }
 
@@ -133,6 +139,30 @@ TEST_F(PlatformIOTest, PreallocationKeepsTheSizeAndToleratesRefusal) {
   EXPECT_EQ(21u, size);
   ASSERT_TRUE(w->Close().ok());
   EXPECT_EQ("after the reservation", Read(dir_.File("pre")));
+}
+
+TEST_F(PlatformIOTest, PreallocationNeverShrinksTheFile) {
+  std::unique_ptr<WritableFile> w;
+  ASSERT_TRUE(env_->NewWritableFile(dir_.File("grown"), &w, EnvOptions()).ok());
+  const std::string data(64 * 1024, 'g');
+  ASSERT_TRUE(w->Append(data).ok());
+  IOStats& stats = GetIOStats();
+  const uint64_t asked =
+      stats.preallocations.load() + stats.preallocation_refusals.load();
+  // Below the written size (on Windows an allocation size below the end of
+  // file would move the end of file down): not even asked.
+  ASSERT_TRUE(w->Allocate(0, 4096).ok());
+  EXPECT_EQ(asked,
+            stats.preallocations.load() + stats.preallocation_refusals.load());
+  uint64_t size = 0;
+  ASSERT_TRUE(env_->GetFileSize(dir_.File("grown"), &size).ok());
+  EXPECT_EQ(data.size(), size);
+  // Beyond it: asked once.
+  ASSERT_TRUE(w->Allocate(0, 1 << 20).ok());
+  EXPECT_EQ(asked + 1,
+            stats.preallocations.load() + stats.preallocation_refusals.load());
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_EQ(data, Read(dir_.File("grown")));
 }
 
 TEST_F(PlatformIOTest, WriteThroughSyncIssuesNoFlush) {

@@ -193,6 +193,25 @@ TEST(PortTest, ThreadKeyDestructorRunsOnThreadExit) {
   ThreadKeyDelete(key);
 }
 
+TEST(PortTest, ThreadKeysCanBeCreatedAndDeletedRepeatedly) {
+  // Deleted keys give their room back: far more create/delete cycles than
+  // keys can exist at once.
+  for (int i = 0; i < 2000; i++) {
+    ThreadKey key;
+    ASSERT_TRUE(ThreadKeyCreate(&key, &KeyDestructor)) << "cycle " << i;
+    ThreadKeySet(key, nullptr);
+    ThreadKeyDelete(key);
+  }
+  // And a key created after all that still runs its destructor.
+  g_key_destructions = 0;
+  ThreadKey key;
+  ASSERT_TRUE(ThreadKeyCreate(&key, &KeyDestructor));
+  std::thread t([key] { ThreadKeySet(key, new int(9)); });
+  t.join();
+  EXPECT_EQ(9, g_key_destructions.load());
+  ThreadKeyDelete(key);
+}
+
 TEST(PortTest, ThreadIdsDiffer) {
   const uint64_t mine = CurrentThreadId();
   uint64_t other = mine;

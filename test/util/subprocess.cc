@@ -6,6 +6,9 @@
 #if defined(_WIN32)
 #include "port/port.h"
 #include "port/win32.h"
+// clang-format off
+#include <shellapi.h>  // after <windows.h>, which it needs
+// clang-format on
 #else
 #include <signal.h>
 #include <sys/wait.h>
@@ -113,17 +116,39 @@ bool RegisterChild(const char* name, ChildMain main) {
   return true;
 }
 
+namespace {
+
+// The arguments in UTF-8. On Windows argv is in the ANSI code page, which
+// cannot hold every path: take them from the wide command line instead.
+std::vector<std::string> Utf8Args(int argc, char** argv) {
+#if defined(_WIN32)
+  (void)argc, (void)argv;
+  int n = 0;
+  wchar_t** wide = CommandLineToArgvW(GetCommandLineW(), &n);
+  std::vector<std::string> args;
+  for (int i = 0; i < n; i++) args.push_back(port::WideToUtf8(wide[i]));
+  LocalFree(wide);
+  return args;
+#else
+  return std::vector<std::string>(argv, argv + argc);
+#endif
+}
+
+}  // namespace
+
 bool MaybeRunChild(int argc, char** argv, int* exit_code) {
   if (argc < 2 || std::strncmp(argv[1], kChildFlag, sizeof(kChildFlag) - 1)) {
     return false;
   }
-  const std::string name = argv[1] + sizeof(kChildFlag) - 1;
+  const std::vector<std::string> all = Utf8Args(argc, argv);
+  if (all.size() < 2) return false;
+  const std::string name = all[1].substr(sizeof(kChildFlag) - 1);
   auto it = Children().find(name);
   if (it == Children().end()) {
     *exit_code = 125;
     return true;
   }
-  std::vector<std::string> args(argv + 2, argv + argc);
+  std::vector<std::string> args(all.begin() + 2, all.end());
   *exit_code = it->second(args);
   return true;
 }

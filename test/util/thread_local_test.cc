@@ -88,7 +88,7 @@ TEST(ThreadLocalTest, ThreadsTouchingSeveralInstancesCleanEach) {
   EXPECT_EQ((std::vector<int>{1, 2}), TakeCleaned());
 }
 
-TEST(ThreadLocalTest, ThreadTableIsFreedOnExit) {
+TEST(ThreadLocalTest, ExitedThreadsLeaveTheRegistry) {
   ThreadLocalPtr tls;
   const size_t before = ThreadLocalPtr::TEST_ThreadCount();
   std::thread t([&] {
