@@ -25,6 +25,18 @@ bool IsWriteThrough(int fd) {
   return flags != -1 && (flags & O_DSYNC) == O_DSYNC;
 }
 
+Status SyncFd(int fd, const std::string& fname, bool metadata) {
+  GetIOStats().flushes.fetch_add(1, std::memory_order_relaxed);
+#if defined(__linux__)
+  const int r = metadata ? ::fsync(fd) : ::fdatasync(fd);
+#else
+  (void)metadata;
+  const int r = ::fsync(fd);
+#endif
+  if (r != 0) return PosixError(fname, metadata ? "fsync" : "fdatasync", errno);
+  return Status::OK();
+}
+
 Status PosixError(const std::string& path, const char* op, int err) {
   switch (err) {
     case ENOENT:
@@ -137,18 +149,6 @@ Status CheckedPread(int fd, const std::string& fname, bool direct,
   const int err = ReadFully(fd, scratch, n, offset, direct, &bytes_read);
   if (err != 0) return PosixError(fname, "pread", err);
   *result = Slice(scratch, bytes_read);
-  return Status::OK();
-}
-
-Status SyncFd(int fd, const std::string& fname, bool metadata) {
-  GetIOStats().flushes.fetch_add(1, std::memory_order_relaxed);
-#if defined(__linux__)
-  const int r = metadata ? ::fsync(fd) : ::fdatasync(fd);
-#else
-  (void)metadata;
-  const int r = ::fsync(fd);
-#endif
-  if (r != 0) return PosixError(fname, metadata ? "fsync" : "fdatasync", errno);
   return Status::OK();
 }
 

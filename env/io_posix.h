@@ -29,6 +29,9 @@ STRATA_EXPORT Status PosixError(const std::string& path, const char* op,
 // reports it.
 STRATA_EXPORT bool IsWriteThrough(int fd);
 
+// fdatasync (or fsync, with metadata), counted in IOStats::flushes.
+STRATA_EXPORT Status SyncFd(int fd, const std::string& fname, bool metadata);
+
 // The alignment direct I/O on fd needs: the logical block size of the device
 // holding it, or kDefaultPageSize when that cannot be found. Looked up once
 // per device.

@@ -79,21 +79,16 @@ Status PosixMmapFile::SyncMapped() {
   return Status::OK();
 }
 
+// Regions already unmapped are in the page cache: the fdatasync (or fsync)
+// after the msync writes them.
 Status PosixMmapFile::Sync() {
   Status s = SyncMapped();
-  if (!s.ok()) return s;
-  // Regions already unmapped are in the page cache: fdatasync writes them.
-  GetIOStats().flushes.fetch_add(1, std::memory_order_relaxed);
-  if (::fdatasync(fd_) != 0) return PosixError(filename_, "fdatasync", errno);
-  return Status::OK();
+  return s.ok() ? SyncFd(fd_, filename_, false) : s;
 }
 
 Status PosixMmapFile::Fsync() {
   Status s = SyncMapped();
-  if (!s.ok()) return s;
-  GetIOStats().flushes.fetch_add(1, std::memory_order_relaxed);
-  if (::fsync(fd_) != 0) return PosixError(filename_, "fsync", errno);
-  return Status::OK();
+  return s.ok() ? SyncFd(fd_, filename_, true) : s;
 }
 
 Status PosixMmapFile::Close() {

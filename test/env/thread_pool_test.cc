@@ -12,6 +12,15 @@
 namespace strata {
 namespace {
 
+// Polls cond every 10 ms for up to a minute; true once it holds.
+template <typename Cond>
+bool WaitFor(Cond cond) {
+  for (int i = 0; i < 6000 && !cond(); i++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return cond();
+}
+
 // Blocks jobs until released, and counts how many run at once.
 class Gate {
  public:
@@ -70,9 +79,7 @@ TEST(ThreadPoolTest, RunsEveryJob) {
       pool.Schedule([](void* arg) { (*static_cast<std::atomic<int>*>(arg))++; },
                     &count, nullptr, nullptr);
     }
-    for (int i = 0; i < 6000 && count.load() < 100; i++) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    WaitFor([&] { return count.load() >= 100; });
   }
   EXPECT_EQ(100, count.load());
 }
@@ -106,9 +113,7 @@ TEST(ThreadPoolTest, ShrinkingLetsExtraThreadsExit) {
   pool.SetBackgroundThreads(1);
   gate.Open();
   ASSERT_TRUE(gate.WaitDone(4));
-  for (int i = 0; i < 6000 && pool.TEST_LiveThreads() > 1; i++) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  WaitFor([&] { return pool.TEST_LiveThreads() <= 1; });
   EXPECT_EQ(1, pool.TEST_LiveThreads());
   pool.IncBackgroundThreadsIfNeeded(2);
   EXPECT_EQ(2, pool.GetBackgroundThreads());
@@ -135,9 +140,7 @@ TEST(ThreadPoolTest, UnScheduleRemovesWaitingJobsOnly) {
   EXPECT_EQ(2, g_unscheduled);
   EXPECT_EQ(0, pool.UnSchedule(&tag_a));
   gate.Open();
-  for (int i = 0; i < 6000 && ran.load() < 1; i++) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  WaitFor([&] { return ran.load() >= 1; });
   EXPECT_EQ(1, ran.load());  // only tag_b's job ran
 }
 
@@ -173,16 +176,12 @@ TEST(ThreadPoolTest, EnvPoolsAreSeparatePerPriority) {
   auto count = [](void* arg) { (*static_cast<std::atomic<int>*>(arg))++; };
   env->Schedule(count, &ran, Env::HIGH);
   env->Schedule(count, &ran, Env::BOTTOM);
-  for (int i = 0; i < 6000 && ran.load() < 2; i++) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  WaitFor([&] { return ran.load() >= 2; });
   EXPECT_EQ(2, ran.load());
   env->Schedule(count, &ran, Env::LOW);
   EXPECT_EQ(1u, env->GetThreadPoolQueueLen(Env::LOW));
   low_gate.Open();
-  for (int i = 0; i < 6000 && ran.load() < 3; i++) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  WaitFor([&] { return ran.load() >= 3; });
   EXPECT_EQ(3, ran.load());
 }
 
