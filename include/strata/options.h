@@ -1,7 +1,11 @@
-// DBOptions: how a DB uses its Env — the options that decide how files are
-// opened, synced and logged, with RocksDB's names and defaults. The engine
-// adds the rest of RocksDB's DBOptions and the column-family options (and
-// Options, which flattens both) as it arrives.
+// Options of a DB, of its reads and of its writes, with RocksDB's names and
+// defaults (a difference is noted on the field).
+//
+// DBOptions hold what concerns the whole DB (files, recovery, the write
+// path); ColumnFamilyOptions what concerns its keys (order, memtables,
+// levels). strata has one column family, so Options flattens both, as
+// RocksDB's Options does. Options the engine does not honour yet are not
+// declared.
 //
 // Thread safety: a plain struct; copy it, or share it read-only.
 
@@ -17,7 +21,41 @@
 
 namespace strata {
 
+class Comparator;
+class Slice;
+class Snapshot;
+
+// Block compression of table files.
+enum CompressionType : unsigned char {
+  kNoCompression = 0x0,
+  kSnappyCompression = 0x1,
+  kZlibCompression = 0x2,
+};
+
+// What recovery does with a damaged WAL (docs/formats/wal.md).
+enum class WALRecoveryMode : char {
+  // Ignore a record cut short by the end of the file (a write torn by a
+  // crash); any other damage fails DB::Open with Corruption.
+  kTolerateCorruptedTailRecords = 0x00,
+  // Any damage, a torn tail included, fails DB::Open with Corruption.
+  kAbsoluteConsistency = 0x01,
+  // Recover up to the first damage and stop there: the DB opens in the
+  // consistent state it had just before it.
+  kPointInTimeRecovery = 0x02,
+  // Skip damaged records and recover everything else (salvage).
+  kSkipAnyCorruptedRecords = 0x03,
+};
+
 struct STRATA_EXPORT DBOptions {
+  // Create the DB if it does not exist.
+  bool create_if_missing = false;
+
+  // Fail DB::Open with InvalidArgument if the DB already exists.
+  bool error_if_exists = false;
+
+  // Check data aggressively and stop at the first damage found.
+  bool paranoid_checks = true;
+
   // The Env for all file and thread work. Default: Env::Default().
   Env* env = Env::Default();
 
@@ -53,6 +91,108 @@ struct STRATA_EXPORT DBOptions {
   // write-through WriteFile and no FlushFileBuffers — on Windows much
   // cheaper than the flush (see docs/windows.md). Not in RocksDB.
   bool wal_write_through = false;
+
+  // See WALRecoveryMode.
+  WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
+
+  // Table files kept open by the table cache; -1: no limit.
+  int max_open_files = -1;
+
+  // Background flushes and compactions running at once.
+  int max_background_jobs = 2;
+
+  // Write path (docs/write_path.md). The members of a write group insert
+  // into the memtable in parallel.
+  bool allow_concurrent_memtable_write = true;
+  // The WAL write of one group overlaps the memtable write of the previous.
+  bool enable_pipelined_write = false;
+  // Writers insert into the memtable on their own after the WAL write;
+  // gives up atomic reads and immutable snapshots (docs/unordered_write.md).
+  bool unordered_write = false;
+  // A waiting writer spins, then yields for up to write_thread_max_yield_usec
+  // before it blocks; a yield slower than write_thread_slow_yield_usec
+  // counts as a sign the CPU is oversubscribed and ends yielding early.
+  bool enable_write_thread_adaptive_yield = true;
+  uint64_t write_thread_max_yield_usec = 100;
+  uint64_t write_thread_slow_yield_usec = 3;
+};
+
+struct STRATA_EXPORT ColumnFamilyOptions {
+  // The order of keys. Default: BytewiseComparator(). Must have the same
+  // Name() at every open of the DB.
+  const Comparator* comparator;
+
+  // Bytes of updates a memtable collects before it becomes immutable.
+  size_t write_buffer_size = 64 << 20;
+
+  // Memtables (active plus immutable) allowed before writes stop.
+  int max_write_buffer_number = 2;
+
+  // Block compression of tables.
+  CompressionType compression = kSnappyCompression;
+
+  // Levels of the LSM tree, and the L0 file counts that trigger a
+  // compaction / slow writes down / stop writes.
+  int num_levels = 7;
+  int level0_file_num_compaction_trigger = 4;
+  int level0_slowdown_writes_trigger = 20;
+  int level0_stop_writes_trigger = 36;
+
+  // Target size of L1, each next level's target as a multiple of the one
+  // above, and the size of a compaction's output files.
+  uint64_t max_bytes_for_level_base = 256ull << 20;
+  double max_bytes_for_level_multiplier = 10;
+  uint64_t target_file_size_base = 64ull << 20;
+
+  // No automatic compactions (manual CompactRange still works).
+  bool disable_auto_compactions = false;
+
+  ColumnFamilyOptions();
+};
+
+struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {
+  Options() = default;
+  Options(const DBOptions& db_options, const ColumnFamilyOptions& cf_options)
+      : DBOptions(db_options), ColumnFamilyOptions(cf_options) {}
+};
+
+struct STRATA_EXPORT ReadOptions {
+  // Read as of this snapshot; null: as of the start of the read.
+  const Snapshot* snapshot = nullptr;
+
+  // Verify the checksums of data read from files.
+  bool verify_checksums = true;
+
+  // Keep blocks read by this read in the block cache.
+  bool fill_cache = true;
+
+  // Iterator bounds, not owned, must outlive the iterator: the iterator
+  // stops before *iterate_upper_bound (exclusive) and at
+  // *iterate_lower_bound (inclusive). Null: unbounded.
+  const Slice* iterate_upper_bound = nullptr;
+  const Slice* iterate_lower_bound = nullptr;
+
+  // Iterate only over keys with the seek target's prefix
+  // (ColumnFamilyOptions::prefix_extractor), or ignore the prefix
+  // extractor and see every key in order.
+  bool prefix_same_as_start = false;
+  bool total_order_seek = false;
+
+  ReadOptions() = default;
+  ReadOptions(bool verify, bool fill)
+      : verify_checksums(verify), fill_cache(fill) {}
+};
+
+struct STRATA_EXPORT WriteOptions {
+  // Sync the WAL to the device before the write is acknowledged: the write
+  // then survives a power loss, not only a process crash.
+  bool sync = false;
+
+  // Skip the WAL: the write is lost by a crash before it reaches a table.
+  bool disableWAL = false;
+
+  // Fail with Incomplete rather than wait when writes are stalled.
+  bool no_slowdown = false;
 };
 
 }  // namespace strata

@@ -1,0 +1,9 @@
+#include "strata/options.h"
+
+#include "strata/comparator.h"
+
+namespace strata {
+
+ColumnFamilyOptions::ColumnFamilyOptions() : comparator(BytewiseComparator()) {}
+
+}  // namespace strata
