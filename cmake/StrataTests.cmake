@@ -77,6 +77,12 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+strata_add_test(db_iter_test SOURCES
+  test/db/db_iter_test.cc
+  test/db/dbformat_test.cc
+  test/db/merging_iterator_test.cc
+)
+
 # The installed package, consumed by a separate project through
 # find_package(strata) and strata::strata, built and run.
 set(_consumer_args

@@ -1,0 +1,287 @@
+#include "db/db_iter.h"
+
+#include <string>
+#include <utility>
+
+#include "db/dbformat.h"
+
+namespace strata {
+
+namespace {
+
+class DBIter final : public Iterator {
+ public:
+  DBIter(const Comparator* ucmp, InternalIterator* iter,
+         SequenceNumber sequence, const Slice* lower, const Slice* upper,
+         std::function<void()> cleanup)
+      : ucmp_(ucmp),
+        iter_(iter),
+        sequence_(sequence),
+        lower_(lower),
+        upper_(upper),
+        cleanup_(std::move(cleanup)) {}
+
+  ~DBIter() override {
+    delete iter_;
+    if (cleanup_) cleanup_();
+  }
+
+  bool Valid() const override { return valid_; }
+
+  Slice key() const override {
+    return direction_ == kForward ? ExtractUserKey(iter_->key())
+                                  : Slice(saved_key_);
+  }
+
+  Slice value() const override {
+    return direction_ == kForward ? iter_->value() : Slice(saved_value_);
+  }
+
+  Status status() const override {
+    if (!status_.ok()) return status_;
+    return iter_->status();
+  }
+
+  void SeekToFirst() override;
+  void SeekToLast() override;
+  void Seek(const Slice& target) override;
+  void SeekForPrev(const Slice& target) override;
+  void Next() override;
+  void Prev() override;
+
+ private:
+  enum Direction { kForward, kReverse };
+
+  // Parses the internal iterator's key; on damage records Corruption and
+  // returns false.
+  bool ParseKey(ParsedInternalKey* ikey);
+  void FindNextUserEntry(bool skipping, std::string* skip);
+  void FindPrevUserEntry();
+  // Positions the internal iterator on the last entry whose user key is
+  // < *upper_ (or the very last entry), then finds the entry before it.
+  void SeekToLastBelowUpper();
+
+  bool AboveUpper(const Slice& user_key) const {
+    return upper_ != nullptr && ucmp_->Compare(user_key, *upper_) >= 0;
+  }
+  bool BelowLower(const Slice& user_key) const {
+    return lower_ != nullptr && ucmp_->Compare(user_key, *lower_) < 0;
+  }
+
+  void Invalidate() {
+    valid_ = false;
+    saved_key_.clear();
+    saved_value_.clear();
+  }
+
+  const Comparator* const ucmp_;
+  InternalIterator* const iter_;
+  const SequenceNumber sequence_;
+  const Slice* const lower_;
+  const Slice* const upper_;
+  const std::function<void()> cleanup_;
+
+  Status status_;
+  std::string saved_key_;    // reverse: the current key; forward: scratch
+  std::string saved_value_;  // reverse: the current value
+  Direction direction_ = kForward;
+  bool valid_ = false;
+};
+
+bool DBIter::ParseKey(ParsedInternalKey* ikey) {
+  Status s = ParseInternalKey(iter_->key(), ikey);
+  if (!s.ok()) {
+    status_ = s;
+    return false;
+  }
+  return true;
+}
+
+void DBIter::FindNextUserEntry(bool skipping, std::string* skip) {
+  // Invariant: iter_ is on the first entry not yet considered; entries of
+  // user keys <= *skip are hidden when skipping.
+  for (; iter_->Valid(); iter_->Next()) {
+    ParsedInternalKey ikey;
+    if (!ParseKey(&ikey)) break;
+    if (ikey.sequence > sequence_) continue;  // newer than the read
+    if (AboveUpper(ikey.user_key)) break;
+    switch (ikey.type) {
+      case kTypeDeletion:
+      case kTypeSingleDeletion:
+        // Older versions of this key are shadowed by the deletion.
+        skip->assign(ikey.user_key.data(), ikey.user_key.size());
+        skipping = true;
+        break;
+      case kTypeValue:
+        if (skipping && ucmp_->Compare(ikey.user_key, *skip) <= 0) break;
+        valid_ = true;
+        saved_key_.clear();
+        return;
+      default:
+        status_ = Status::NotSupported(
+            "iterating over merge operands or range tombstones: ",
+            ikey.DebugString());
+        Invalidate();
+        return;
+    }
+  }
+  Invalidate();
+}
+
+void DBIter::FindPrevUserEntry() {
+  // Walks backward over the entries of each user key, oldest visible
+  // version first, so that the last one kept is the newest; stops at the
+  // first entry of an earlier key once a live value is held.
+  ValueType held = kTypeDeletion;
+  while (iter_->Valid()) {
+    ParsedInternalKey ikey;
+    if (!ParseKey(&ikey)) {
+      Invalidate();
+      direction_ = kForward;
+      return;
+    }
+    if (ikey.sequence <= sequence_) {
+      if (held != kTypeDeletion &&
+          ucmp_->Compare(ikey.user_key, saved_key_) < 0) {
+        break;  // a live value for a later key is held
+      }
+      if (held == kTypeDeletion && BelowLower(ikey.user_key)) break;
+      switch (ikey.type) {
+        case kTypeDeletion:
+        case kTypeSingleDeletion:
+          held = kTypeDeletion;
+          saved_key_.clear();
+          saved_value_.clear();
+          break;
+        case kTypeValue:
+          held = kTypeValue;
+          saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          saved_value_.assign(iter_->value().data(), iter_->value().size());
+          break;
+        default:
+          status_ = Status::NotSupported(
+              "iterating over merge operands or range tombstones: ",
+              ikey.DebugString());
+          Invalidate();
+          direction_ = kForward;
+          return;
+      }
+    }
+    iter_->Prev();
+  }
+  if (held == kTypeDeletion || BelowLower(saved_key_)) {
+    Invalidate();
+    direction_ = kForward;
+  } else {
+    valid_ = true;
+  }
+}
+
+void DBIter::Seek(const Slice& target) {
+  direction_ = kForward;
+  status_ = Status::OK();
+  Slice start = BelowLower(target) ? *lower_ : target;
+  InternalKey ikey(start, sequence_, kValueTypeForSeek);
+  iter_->Seek(ikey.Encode());
+  FindNextUserEntry(false, &saved_key_);
+}
+
+void DBIter::SeekToFirst() {
+  if (lower_ != nullptr) {
+    Seek(*lower_);
+    return;
+  }
+  direction_ = kForward;
+  status_ = Status::OK();
+  iter_->SeekToFirst();
+  FindNextUserEntry(false, &saved_key_);
+}
+
+void DBIter::SeekForPrev(const Slice& target) {
+  if (AboveUpper(target)) {
+    SeekToLastBelowUpper();
+    return;
+  }
+  direction_ = kReverse;
+  status_ = Status::OK();
+  Invalidate();
+  // The smallest trailer sorts last: the seek lands on the oldest entry of
+  // target, or on the last entry of an earlier key.
+  InternalKey ikey(target, 0, kTypeDeletion);
+  iter_->SeekForPrev(ikey.Encode());
+  FindPrevUserEntry();
+}
+
+void DBIter::SeekToLast() {
+  if (upper_ != nullptr) {
+    SeekToLastBelowUpper();
+    return;
+  }
+  direction_ = kReverse;
+  status_ = Status::OK();
+  Invalidate();
+  iter_->SeekToLast();
+  FindPrevUserEntry();
+}
+
+void DBIter::SeekToLastBelowUpper() {
+  direction_ = kReverse;
+  status_ = Status::OK();
+  Invalidate();
+  // The largest trailer sorts first among *upper_'s entries, so the seek
+  // lands on the last entry of a key below it.
+  InternalKey ikey(*upper_, kMaxSequenceNumber, kValueTypeForSeek);
+  iter_->SeekForPrev(ikey.Encode());
+  FindPrevUserEntry();
+}
+
+void DBIter::Next() {
+  if (direction_ == kReverse) {
+    // iter_ is just before the current key's entries: step into them, and
+    // skip them below (saved_key_ holds the key).
+    direction_ = kForward;
+    if (!iter_->Valid()) {
+      iter_->SeekToFirst();
+    } else {
+      iter_->Next();
+    }
+  } else {
+    Slice current = ExtractUserKey(iter_->key());
+    saved_key_.assign(current.data(), current.size());
+    iter_->Next();
+  }
+  FindNextUserEntry(true, &saved_key_);
+}
+
+void DBIter::Prev() {
+  if (direction_ == kForward) {
+    // iter_ is on the current entry: back up to the last entry of an
+    // earlier key, so that the reverse scan starts there.
+    Slice current = ExtractUserKey(iter_->key());
+    saved_key_.assign(current.data(), current.size());
+    for (;;) {
+      iter_->Prev();
+      if (!iter_->Valid()) {
+        Invalidate();
+        return;
+      }
+      if (ucmp_->Compare(ExtractUserKey(iter_->key()), saved_key_) < 0) {
+        break;
+      }
+    }
+    direction_ = kReverse;
+  }
+  FindPrevUserEntry();
+}
+
+}  // namespace
+
+Iterator* NewDBIterator(const Comparator* user_comparator,
+                        InternalIterator* internal, SequenceNumber sequence,
+                        const Slice* lower_bound, const Slice* upper_bound,
+                        std::function<void()> cleanup) {
+  return new DBIter(user_comparator, internal, sequence, lower_bound,
+                    upper_bound, std::move(cleanup));
+}
+
+}  // namespace strata

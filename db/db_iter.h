@@ -1,0 +1,43 @@
+// DBIter: the user's view of an internal iterator — one entry per live
+// user key, as of a sequence number, within optional bounds.
+//
+// The internal iterator yields every version of every key (newest first
+// within a key). DBIter hides versions newer than its sequence, every
+// version shadowed by a newer visible one, and keys whose newest visible
+// version is a deletion; it stops at iterate_upper_bound (exclusive) and
+// iterate_lower_bound (inclusive).
+//
+// Positioning: going forward, the internal iterator sits on the entry
+// that is the current value. Going backward, it sits just before all
+// entries of the current key, whose key and value are copied aside
+// (LevelDB's scheme); a direction switch repositions it.
+//
+// Thread safety: one thread at a time, as any Iterator.
+
+#ifndef STRATA_DB_DB_ITER_H_
+#define STRATA_DB_DB_ITER_H_
+
+#include <functional>
+
+#include "strata/comparator.h"
+#include "strata/export.h"
+#include "strata/iterator.h"
+#include "strata/types.h"
+#include "table/internal_iterator.h"
+
+namespace strata {
+
+// Takes ownership of internal. lower_bound / upper_bound may be null and,
+// if not, must outlive the iterator. cleanup, if set, runs when the
+// iterator is destroyed, after internal is deleted (the DB releases the
+// memtables and files the iterator pinned).
+STRATA_EXPORT Iterator* NewDBIterator(const Comparator* user_comparator,
+                                      InternalIterator* internal,
+                                      SequenceNumber sequence,
+                                      const Slice* lower_bound,
+                                      const Slice* upper_bound,
+                                      std::function<void()> cleanup);
+
+}  // namespace strata
+
+#endif  // STRATA_DB_DB_ITER_H_

@@ -1,0 +1,74 @@
+// The names of a DB's files (docs/formats/files.md).
+//
+//   <dbname>/LOCK               held (Env::LockFile) while the DB is open
+//   <dbname>/IDENTITY           the DB's unique id, written at creation
+//   <dbname>/OPTIONS-<number>   the persisted options (comparator name, ...)
+//   <dbname>/<number>.log       a write-ahead log
+//   <dbname>/<number>.sst       a table file
+//   <dbname>/MANIFEST-<number>  the version edit log; CURRENT names it
+//   <dbname>/CURRENT            the name of the live MANIFEST
+//   <dbname>/LOG, LOG.old.<t>   the informational log and its predecessors
+//   <dbname>/<number>.dbtmp     a file being written before a rename
+//
+// Numbers come from one counter per DB, so no two files share a number.
+// Numbers are printed with at least six digits.
+
+#ifndef STRATA_DB_FILENAME_H_
+#define STRATA_DB_FILENAME_H_
+
+#include <cstdint>
+#include <string>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class Env;
+
+enum class FileType {
+  kLogFile,
+  kLockFile,
+  kTableFile,
+  kDescriptorFile,  // MANIFEST
+  kCurrentFile,
+  kTempFile,
+  kInfoLogFile,
+  kIdentityFile,
+  kOptionsFile,
+};
+
+STRATA_EXPORT std::string LogFileName(const std::string& dbname,
+                                      uint64_t number);
+STRATA_EXPORT std::string TableFileName(const std::string& dbname,
+                                        uint64_t number);
+STRATA_EXPORT std::string DescriptorFileName(const std::string& dbname,
+                                             uint64_t number);
+STRATA_EXPORT std::string CurrentFileName(const std::string& dbname);
+STRATA_EXPORT std::string LockFileName(const std::string& dbname);
+STRATA_EXPORT std::string TempFileName(const std::string& dbname,
+                                       uint64_t number);
+STRATA_EXPORT std::string InfoLogFileName(const std::string& dbname);
+STRATA_EXPORT std::string OldInfoLogFileName(const std::string& dbname,
+                                             uint64_t micros);
+STRATA_EXPORT std::string IdentityFileName(const std::string& dbname);
+STRATA_EXPORT std::string OptionsFileName(const std::string& dbname,
+                                          uint64_t number);
+
+// Recognizes a file name (without directory) of the layout above; on
+// success *number is its number (0 for files without one) and *type its
+// type. Anything else — a user's file in the directory — is false.
+STRATA_EXPORT bool ParseFileName(const std::string& filename, uint64_t* number,
+                                 FileType* type);
+
+// Writes contents to fname atomically: a temp file, synced, renamed over
+// fname, and the directory synced.
+STRATA_EXPORT Status WriteFileAtomically(Env* env, const std::string& dbname,
+                                         uint64_t temp_number,
+                                         const std::string& fname,
+                                         const Slice& contents);
+
+}  // namespace strata
+
+#endif  // STRATA_DB_FILENAME_H_

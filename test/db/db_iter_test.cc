@@ -1,0 +1,234 @@
+// DBIter over an in-memory internal iterator, checked against a model of
+// what is visible at the read's sequence number: random histories of puts
+// and deletions, random bounds, random walks in both directions.
+
+#include "db/db_iter.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "gtest/gtest.h"
+#include "test/util/vector_iterator.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+struct Version {
+  std::string key;
+  SequenceNumber sequence;
+  ValueType type;
+  std::string value;
+};
+
+class DBIterTest : public testing::Test {
+ protected:
+  DBIterTest() : icmp_(BytewiseComparator()) {}
+
+  Iterator* NewIter(const std::vector<Version>& versions, SequenceNumber seq,
+                    const Slice* lower = nullptr,
+                    const Slice* upper = nullptr) {
+    test::VectorIterator::Entries entries;
+    for (const Version& v : versions) {
+      entries.emplace_back(
+          InternalKey(v.key, v.sequence, v.type).Encode().ToString(), v.value);
+    }
+    return NewDBIterator(BytewiseComparator(),
+                         new test::VectorIterator(&icmp_, entries), seq, lower,
+                         upper, nullptr);
+  }
+
+  static std::string Walk(Iterator* it, bool forward) {
+    std::string out;
+    if (forward) {
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        out += it->key().ToString() + "=" + it->value().ToString() + " ";
+      }
+    } else {
+      for (it->SeekToLast(); it->Valid(); it->Prev()) {
+        out += it->key().ToString() + "=" + it->value().ToString() + " ";
+      }
+    }
+    return out;
+  }
+
+  InternalKeyComparator icmp_;
+};
+
+TEST_F(DBIterTest, HidesNewerShadowedAndDeleted) {
+  std::vector<Version> h = {
+      {"a", 1, kTypeValue, "a1"}, {"a", 5, kTypeValue, "a5"},
+      {"b", 2, kTypeValue, "b2"}, {"b", 4, kTypeDeletion, ""},
+      {"c", 3, kTypeValue, "c3"}, {"c", 6, kTypeSingleDeletion, ""},
+      {"d", 7, kTypeValue, "d7"},
+  };
+  std::unique_ptr<Iterator> now(NewIter(h, 10));
+  EXPECT_EQ("a=a5 d=d7 ", Walk(now.get(), true));
+  EXPECT_EQ("d=d7 a=a5 ", Walk(now.get(), false));
+  std::unique_ptr<Iterator> at3(NewIter(h, 3));
+  EXPECT_EQ("a=a1 b=b2 c=c3 ", Walk(at3.get(), true));
+  EXPECT_EQ("c=c3 b=b2 a=a1 ", Walk(at3.get(), false));
+  std::unique_ptr<Iterator> at0(NewIter(h, 0));
+  EXPECT_EQ("", Walk(at0.get(), true));
+  EXPECT_EQ("", Walk(at0.get(), false));
+}
+
+TEST_F(DBIterTest, SeeksAndBounds) {
+  std::vector<Version> h = {{"a", 1, kTypeValue, "1"},
+                            {"c", 2, kTypeValue, "2"},
+                            {"e", 3, kTypeValue, "3"},
+                            {"g", 4, kTypeValue, "4"}};
+  std::unique_ptr<Iterator> it(NewIter(h, 10));
+  it->Seek("b");
+  EXPECT_EQ("c", it->key().ToString());
+  it->SeekForPrev("d");
+  EXPECT_EQ("c", it->key().ToString());
+  it->SeekForPrev("c");
+  EXPECT_EQ("c", it->key().ToString());
+  it->SeekForPrev("0");
+  EXPECT_FALSE(it->Valid());
+  it->Seek("h");
+  EXPECT_FALSE(it->Valid());
+
+  Slice lower("b"), upper("g");
+  std::unique_ptr<Iterator> bounded(NewIter(h, 10, &lower, &upper));
+  EXPECT_EQ("c=2 e=3 ", Walk(bounded.get(), true));
+  EXPECT_EQ("e=3 c=2 ", Walk(bounded.get(), false));
+  bounded->Seek("a");
+  EXPECT_EQ("c", bounded->key().ToString());
+  bounded->SeekForPrev("z");
+  EXPECT_EQ("e", bounded->key().ToString());
+  bounded->Prev();
+  EXPECT_EQ("c", bounded->key().ToString());
+  bounded->Prev();
+  EXPECT_FALSE(bounded->Valid());
+}
+
+TEST_F(DBIterTest, DirectionSwitchesOverManyVersions) {
+  std::vector<Version> h;
+  SequenceNumber seq = 1;
+  for (const char* k : {"a", "b", "c"}) {
+    for (int i = 0; i < 5; i++) {
+      h.push_back({k, seq++, kTypeValue, std::string(k) + std::to_string(i)});
+    }
+  }
+  std::unique_ptr<Iterator> it(NewIter(h, 100));
+  it->Seek("b");
+  EXPECT_EQ("b4", it->value().ToString());
+  it->Prev();
+  EXPECT_EQ("a4", it->value().ToString());
+  it->Next();
+  EXPECT_EQ("b4", it->value().ToString());
+  it->Next();
+  EXPECT_EQ("c4", it->value().ToString());
+  it->Prev();
+  EXPECT_EQ("b4", it->value().ToString());
+}
+
+TEST_F(DBIterTest, CorruptKeyIsReported) {
+  test::VectorIterator::Entries entries = {{"short", "x"}};
+  std::unique_ptr<Iterator> it(NewDBIterator(
+      BytewiseComparator(), new test::VectorIterator(&icmp_, entries), 10,
+      nullptr, nullptr, nullptr));
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption());
+}
+
+TEST_F(DBIterTest, CleanupRunsOnDestruction) {
+  int cleaned = 0;
+  delete NewDBIterator(BytewiseComparator(), NewEmptyInternalIterator(), 1,
+                       nullptr, nullptr, [&cleaned]() { cleaned++; });
+  EXPECT_EQ(1, cleaned);
+}
+
+// Random histories: the iterator must agree with the model at each step.
+TEST_F(DBIterTest, RandomizedAgainstModel) {
+  Random rnd(301);
+  for (int round = 0; round < 60; round++) {
+    std::vector<Version> h;
+    const int num_keys = 1 + rnd.Uniform(12);
+    const int num_versions = rnd.Uniform(60);
+    for (int i = 0; i < num_versions; i++) {
+      Version v;
+      v.key = std::string(1, static_cast<char>('a' + rnd.Uniform(num_keys)));
+      v.sequence = i + 1;
+      v.type = rnd.OneIn(3) ? kTypeDeletion : kTypeValue;
+      if (v.type == kTypeValue) v.value = "v" + std::to_string(i + 1);
+      h.push_back(v);
+    }
+    const SequenceNumber seq = rnd.Uniform(num_versions + 2);
+    std::map<std::string, std::pair<SequenceNumber, std::string>> newest;
+    std::map<std::string, std::string> model;
+    for (const Version& v : h) {
+      if (v.sequence > seq) continue;
+      if (v.type == kTypeValue) {
+        model[v.key] = v.value;
+      } else {
+        model.erase(v.key);
+      }
+    }
+    std::string lower_key(1, static_cast<char>('a' + rnd.Uniform(14)));
+    std::string upper_key(1, static_cast<char>('a' + rnd.Uniform(14)));
+    Slice lower(lower_key), upper(upper_key);
+    const bool use_lower = rnd.OneIn(2), use_upper = rnd.OneIn(2);
+    std::map<std::string, std::string> bounded;
+    for (const auto& kv : model) {
+      if (use_lower && kv.first < lower_key) continue;
+      if (use_upper && kv.first >= upper_key) continue;
+      bounded.insert(kv);
+    }
+    std::unique_ptr<Iterator> it(NewIter(h, seq, use_lower ? &lower : nullptr,
+                                         use_upper ? &upper : nullptr));
+    auto pos = bounded.end();
+    for (int step = 0; step < 200; step++) {
+      const std::string target(1, static_cast<char>('a' + rnd.Uniform(14)));
+      switch (rnd.Uniform(7)) {
+        case 0:
+          it->SeekToFirst();
+          pos = bounded.begin();
+          break;
+        case 1:
+          it->SeekToLast();
+          pos = bounded.empty() ? bounded.end() : std::prev(bounded.end());
+          break;
+        case 2:
+          it->Seek(target);
+          pos = bounded.lower_bound(target);
+          break;
+        case 3: {
+          it->SeekForPrev(target);
+          auto up = bounded.upper_bound(target);
+          pos = up == bounded.begin() ? bounded.end() : std::prev(up);
+          break;
+        }
+        case 4:
+        case 5:
+          if (pos != bounded.end()) {
+            it->Next();
+            ++pos;
+          }
+          break;
+        default:
+          if (pos != bounded.end()) {
+            it->Prev();
+            pos = pos == bounded.begin() ? bounded.end() : std::prev(pos);
+          }
+          break;
+      }
+      ASSERT_EQ(pos != bounded.end(), it->Valid())
+          << "round " << round << " step " << step;
+      if (it->Valid()) {
+        ASSERT_EQ(pos->first, it->key().ToString());
+        ASSERT_EQ(pos->second, it->value().ToString());
+      }
+      ASSERT_TRUE(it->status().ok());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace strata
