@@ -25,8 +25,11 @@ namespace strata {
 
 class STRATA_EXPORT WriteBatchInternal {
  public:
-  // The fixed64 sequence and fixed32 count in front of the records.
-  static constexpr size_t kHeader = 12;
+  // The fixed64 sequence and fixed32 count in front of the records. An
+  // enumerator, not a static constexpr member: MinGW imports such a member
+  // from strata.dll when code binds a reference to it, and the DLL does not
+  // export it.
+  enum : size_t { kHeader = 12 };
 
   // The count field of the header: updates, LogData blobs excluded.
   static uint32_t Count(const WriteBatch* batch);
