@@ -542,6 +542,21 @@ TEST_F(LogDamageTest, ReadErrorEndsReading) {
   }
 }
 
+TEST_F(LogTest, NullReporterIsAllowed) {
+  Write("foo");
+  Write("bar");
+  IncrementByte(kHeaderSize, 1);
+  Reader reader(
+      std::unique_ptr<SequentialFileReader>(new SequentialFileReader(
+          std::unique_ptr<SequentialFile>(new StringSource(Contents(), -1)),
+          "000012.log")),
+      nullptr, true, kLogNumber);
+  Slice record;
+  std::string scratch;
+  EXPECT_FALSE(reader.ReadRecord(&record, &scratch,
+                                 WALRecoveryMode::kAbsoluteConsistency));
+}
+
 // ---- Torn tails: reported only with kAbsoluteConsistency
 // ----------------------
 

@@ -388,9 +388,8 @@ TEST(WriteBatchTest, VarintGarbageIsCorruption) {
       "\x01",                           // no key length at all
       "\x01\x01k\xff\xff\xff\xff\x7f",  // value length: 5th byte too big
       "\x01\x01k\x05val",               // value shorter than its length
-      "\x0f\x01"
-      "a",             // DeleteRange without end key
-      "\x03\x81\x01",  // LogData blob length 129, no bytes
+      "\x0f\x01\x61",                   // DeleteRange "a" without its end key
+      "\x03\x81\x01",                   // LogData blob length 129, no bytes
   };
   for (const char* body : kBodies) {
     Status s = IterateBytes(header + body);
