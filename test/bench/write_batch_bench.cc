@@ -2,7 +2,6 @@
 // keys, 100-byte values), and Iterate over it with a handler that does
 // nothing — the fixed cost the write path and recovery pay per update.
 
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -16,10 +15,13 @@ namespace {
 constexpr size_t kKeySize = 16;
 constexpr size_t kValueSize = 100;
 
+// i in decimal, zero-padded to kKeySize digits (keys sort by number).
 std::string Key(int64_t i) {
-  char buf[kKeySize + 1];
-  std::snprintf(buf, sizeof(buf), "%016lld", static_cast<long long>(i));
-  return std::string(buf, kKeySize);
+  std::string key(kKeySize, '0');
+  for (size_t pos = kKeySize; pos > 0 && i > 0; i /= 10) {
+    key[--pos] = static_cast<char>('0' + i % 10);
+  }
+  return key;
 }
 
 void Fill(WriteBatch* batch, int64_t n, const std::string& value) {
