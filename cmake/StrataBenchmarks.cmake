@@ -9,3 +9,5 @@ endfunction()
 
 strata_add_benchmark(coding_bench test/bench/coding_bench.cc)
 strata_add_benchmark(crc32c_bench test/bench/crc32c_bench.cc)
+strata_add_benchmark(write_batch_bench test/bench/write_batch_bench.cc)
+strata_add_benchmark(log_bench test/bench/log_bench.cc)

@@ -83,6 +83,11 @@ strata_add_test(db_iter_test SOURCES
   test/db/merging_iterator_test.cc
 )
 
+strata_add_test(db_format_test SOURCES
+  test/db/log_test.cc
+  test/db/write_batch_test.cc
+)
+
 # The installed package, consumed by a separate project through
 # find_package(strata) and strata::strata, built and run.
 set(_consumer_args

@@ -1,0 +1,65 @@
+// WriteBatchInternal: the engine's access to a WriteBatch's encoding
+// (docs/formats/write_batch.md) — the header fields the public API hides,
+// and whole-batch operations the write path and recovery need.
+//
+//   rep = fixed64 sequence | fixed32 count | record*
+//
+// The sequence number is that of the batch's first update; the DB assigns
+// it when the batch joins the WAL, update i then has sequence + i.
+//
+// Thread safety: as WriteBatch — concurrent readers, or one writer.
+
+#ifndef STRATA_DB_WRITE_BATCH_INTERNAL_H_
+#define STRATA_DB_WRITE_BATCH_INTERNAL_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "strata/types.h"
+#include "strata/write_batch.h"
+
+namespace strata {
+
+class STRATA_EXPORT WriteBatchInternal {
+ public:
+  // The fixed64 sequence and fixed32 count in front of the records. An
+  // enumerator, not a static constexpr member: MinGW imports such a member
+  // from strata.dll when code binds a reference to it, and the DLL does not
+  // export it.
+  enum : size_t { kHeader = 12 };
+
+  // The count field of the header: updates, LogData blobs excluded.
+  static uint32_t Count(const WriteBatch* batch);
+  static void SetCount(WriteBatch* batch, uint32_t n);
+
+  static SequenceNumber Sequence(const WriteBatch* batch);
+  static void SetSequence(WriteBatch* batch, SequenceNumber seq);
+
+  // The whole encoding, header included: the payload of a WAL record.
+  static Slice Contents(const WriteBatch* batch) { return Slice(batch->rep_); }
+  static size_t ByteSize(const WriteBatch* batch) { return batch->rep_.size(); }
+
+  // Replaces the batch's encoding with contents (a WAL record being
+  // recovered). Only the header is checked here: Corruption, and the batch
+  // left unchanged, if contents is shorter than it; Iterate or Validate
+  // check the records.
+  static Status SetContents(WriteBatch* batch, const Slice& contents);
+
+  // Appends src's records to dst's and adds src's count to dst's; dst keeps
+  // its sequence. The write group leader uses it to turn many batches into
+  // one WAL record. dst's max_bytes is not enforced: the group has already
+  // been admitted. REQUIRES: dst != src
+  static void Append(WriteBatch* dst, const WriteBatch* src);
+
+  // OK if every record of the batch parses and the header's count matches
+  // them; the Corruption Iterate would return otherwise. Lets a caller
+  // reject a damaged batch before applying any of it.
+  static Status Validate(const WriteBatch* batch);
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_WRITE_BATCH_INTERNAL_H_
