@@ -331,6 +331,35 @@ TEST(InlineSkipListTest, InsertConcurrentlyFromSeveralThreads) {
   EXPECT_TRUE(Insert(&list, kSharedBase + kShared));
 }
 
+// Every thread inserts the same ascending keys. A thread that falls behind
+// meets only duplicates, which are refused quickly, so the threads bunch up
+// and keep racing for the same key at the same place: each key must still
+// be inserted exactly once, with nothing lost.
+TEST(InlineSkipListTest, ThreadsRaceForTheSameKeys) {
+  constexpr int kThreads = 4;
+  constexpr uint64_t kKeys = 20000;
+  ConcurrentArena arena;
+  TestList list(TestComparator(), &arena);
+  std::vector<std::atomic<int>> winners(kKeys);
+  for (auto& w : winners) w.store(0);
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&] {
+      ready.fetch_add(1);
+      while (ready.load() < kThreads) std::this_thread::yield();
+      for (uint64_t k = 0; k < kKeys; k++) {
+        if (InsertConcurrently(&list, k)) winners[k]++;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (uint64_t k = 0; k < kKeys; k++) ASSERT_EQ(1, winners[k].load()) << k;
+  std::vector<uint64_t> all(kKeys);
+  for (uint64_t k = 0; k < kKeys; k++) all[k] = k;
+  ASSERT_EQ(all, ScanForward(list));
+}
+
 // Readers racing writers, after LevelDB's skiplist ConcurrentTest. Each key
 // carries a checksum of itself, so a reader that saw a node before its key
 // was written would notice. Writers publish how far they got; a reader
