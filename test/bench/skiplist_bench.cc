@@ -6,34 +6,22 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <vector>
 
 #include "benchmark/benchmark.h"
 #include "memtable/concurrent_arena.h"
 #include "memtable/inline_skiplist.h"
+#include "test/memtable/u64_keys.h"
 #include "util/random.h"
 
 namespace strata {
 namespace {
 
-struct U64Comparator {
-  int operator()(const char* a, const char* b) const {
-    uint64_t x, y;
-    std::memcpy(&x, a, sizeof(x));
-    std::memcpy(&y, b, sizeof(y));
-    return x < y ? -1 : (x > y ? 1 : 0);
-  }
-};
-
+using test::U64Comparator;
 using List = InlineSkipList<U64Comparator>;
 
-char* NewKey(List* list, uint64_t k) {
-  char* buf = list->AllocateKey(sizeof(k));
-  std::memcpy(buf, &k, sizeof(k));
-  return buf;
-}
+char* NewKey(List* list, uint64_t k) { return test::NewU64Key(list, k); }
 
 std::vector<uint64_t> RandomKeys(size_t n, uint64_t seed) {
   Random64 rnd(seed);
@@ -111,10 +99,8 @@ void BM_Contains(benchmark::State& state) {
   Random rnd(11);
   size_t found = 0;
   for (auto _ : state) {
-    const uint64_t k = f->keys[rnd.Uniform(kLookupEntries)];
-    char target[8];
-    std::memcpy(target, &k, sizeof(k));
-    found += f->list.Contains(target);
+    const test::U64Target target(f->keys[rnd.Uniform(kLookupEntries)]);
+    found += f->list.Contains(target.bytes);
   }
   benchmark::DoNotOptimize(found);
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
@@ -126,10 +112,8 @@ void BM_Seek(benchmark::State& state) {
   Random64 rnd(13);
   List::Iterator it(&f->list);
   for (auto _ : state) {
-    const uint64_t k = rnd.Next();  // mostly between two keys
-    char target[8];
-    std::memcpy(target, &k, sizeof(k));
-    it.Seek(target);
+    const test::U64Target target(rnd.Next());  // mostly between two keys
+    it.Seek(target.bytes);
     benchmark::DoNotOptimize(it.Valid());
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <iterator>
 #include <set>
 #include <thread>
@@ -12,37 +11,17 @@
 
 #include "gtest/gtest.h"
 #include "memtable/concurrent_arena.h"
+#include "test/memtable/u64_keys.h"
 #include "util/random.h"
 
 namespace strata {
 namespace {
 
-// Test keys are 8 bytes holding a uint64_t in native order.
-uint64_t DecodeKey(const char* p) {
-  uint64_t k;
-  std::memcpy(&k, p, sizeof(k));
-  return k;
-}
-
-struct TestComparator {
-  // Counts comparisons when set (single-threaded tests only).
-  uint64_t* count = nullptr;
-
-  int operator()(const char* a, const char* b) const {
-    if (count != nullptr) ++*count;
-    const uint64_t x = DecodeKey(a);
-    const uint64_t y = DecodeKey(b);
-    return x < y ? -1 : (x > y ? 1 : 0);
-  }
-};
-
+using TestComparator = test::U64Comparator;
 using TestList = InlineSkipList<TestComparator>;
 
-char* NewKey(TestList* list, uint64_t k) {
-  char* buf = list->AllocateKey(sizeof(k));
-  std::memcpy(buf, &k, sizeof(k));
-  return buf;
-}
+uint64_t DecodeKey(const char* p) { return test::DecodeU64Key(p); }
+char* NewKey(TestList* list, uint64_t k) { return test::NewU64Key(list, k); }
 
 bool Insert(TestList* list, uint64_t k) {
   return list->Insert(NewKey(list, k));
@@ -52,30 +31,35 @@ bool InsertConcurrently(TestList* list, uint64_t k) {
   return list->InsertConcurrently(NewKey(list, k));
 }
 
-// Keys used as targets are encoded on the stack: the list only reads them.
-struct Target {
-  explicit Target(uint64_t k) { std::memcpy(bytes, &k, sizeof(k)); }
-  char bytes[8];
-};
+using Target = test::U64Target;
+
+// The key at it, or -1 when it is not Valid().
+int64_t KeyAt(const TestList::Iterator& it) {
+  return it.Valid() ? static_cast<int64_t>(DecodeKey(it.key())) : -1;
+}
 
 bool Contains(const TestList& list, uint64_t k) {
   return list.Contains(Target(k).bytes);
 }
 
-std::vector<uint64_t> ScanForward(const TestList& list) {
+// Every key, first to last (forward) or last to first.
+std::vector<uint64_t> Scan(const TestList& list, bool forward) {
   std::vector<uint64_t> keys;
   TestList::Iterator it(&list);
-  for (it.SeekToFirst(); it.Valid(); it.Next())
+  forward ? it.SeekToFirst() : it.SeekToLast();
+  while (it.Valid()) {
     keys.push_back(DecodeKey(it.key()));
+    forward ? it.Next() : it.Prev();
+  }
   return keys;
 }
 
+std::vector<uint64_t> ScanForward(const TestList& list) {
+  return Scan(list, true);
+}
+
 std::vector<uint64_t> ScanBackward(const TestList& list) {
-  std::vector<uint64_t> keys;
-  TestList::Iterator it(&list);
-  for (it.SeekToLast(); it.Valid(); it.Prev())
-    keys.push_back(DecodeKey(it.key()));
-  return keys;
+  return Scan(list, false);
 }
 
 // Checks list against model: contents in both directions, Contains,
@@ -91,22 +75,15 @@ void VerifyAgainstModel(const TestList& list, const std::set<uint64_t>& model,
     ASSERT_EQ(model.count(t) == 1, Contains(list, t)) << t;
 
     it.Seek(Target(t).bytes);
-    auto ge = model.lower_bound(t);
-    if (ge == model.end()) {
-      ASSERT_FALSE(it.Valid()) << t;
-    } else {
-      ASSERT_TRUE(it.Valid()) << t;
-      ASSERT_EQ(*ge, DecodeKey(it.key())) << t;
-    }
+    const auto ge = model.lower_bound(t);
+    ASSERT_EQ(ge == model.end() ? -1 : static_cast<int64_t>(*ge), KeyAt(it))
+        << t;
 
     it.SeekForPrev(Target(t).bytes);
-    auto gt = model.upper_bound(t);
-    if (gt == model.begin()) {
-      ASSERT_FALSE(it.Valid()) << t;
-    } else {
-      ASSERT_TRUE(it.Valid()) << t;
-      ASSERT_EQ(*std::prev(gt), DecodeKey(it.key())) << t;
-    }
+    const auto gt = model.upper_bound(t);
+    ASSERT_EQ(gt == model.begin() ? -1 : static_cast<int64_t>(*std::prev(gt)),
+              KeyAt(it))
+        << t;
   }
 }
 
@@ -159,44 +136,36 @@ TEST(InlineSkipListTest, IteratorEdges) {
   TestList::Iterator it(&list);
 
   it.Seek(Target(61).bytes);  // past the last key
-  EXPECT_FALSE(it.Valid());
+  EXPECT_EQ(-1, KeyAt(it));
   it.Seek(Target(0).bytes);  // before the first key
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(20u, DecodeKey(it.key()));
+  EXPECT_EQ(20, KeyAt(it));
   it.Seek(Target(40).bytes);  // exact
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(40u, DecodeKey(it.key()));
+  EXPECT_EQ(40, KeyAt(it));
 
   it.SeekForPrev(Target(19).bytes);  // before the first key
-  EXPECT_FALSE(it.Valid());
+  EXPECT_EQ(-1, KeyAt(it));
   it.SeekForPrev(Target(1000).bytes);  // past the last key
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(60u, DecodeKey(it.key()));
+  EXPECT_EQ(60, KeyAt(it));
   it.SeekForPrev(Target(40).bytes);  // exact
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(40u, DecodeKey(it.key()));
+  EXPECT_EQ(40, KeyAt(it));
   it.SeekForPrev(Target(59).bytes);  // between
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(40u, DecodeKey(it.key()));
+  EXPECT_EQ(40, KeyAt(it));
 
   it.SeekToFirst();
   it.Prev();  // before the first
-  EXPECT_FALSE(it.Valid());
+  EXPECT_EQ(-1, KeyAt(it));
   it.SeekToLast();
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(60u, DecodeKey(it.key()));
+  EXPECT_EQ(60, KeyAt(it));
   it.Next();  // after the last
-  EXPECT_FALSE(it.Valid());
+  EXPECT_EQ(-1, KeyAt(it));
 
   // Direction changes.
   it.Seek(Target(40).bytes);
   it.Prev();
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(20u, DecodeKey(it.key()));
+  EXPECT_EQ(20, KeyAt(it));
   it.Next();
   it.Next();
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(60u, DecodeKey(it.key()));
+  EXPECT_EQ(60, KeyAt(it));
 }
 
 TEST(InlineSkipListTest, SingleKey) {
@@ -205,13 +174,11 @@ TEST(InlineSkipListTest, SingleKey) {
   ASSERT_TRUE(Insert(&list, 7));
   TestList::Iterator it(&list);
   it.SeekToLast();
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(7u, DecodeKey(it.key()));
+  EXPECT_EQ(7, KeyAt(it));
   it.SeekToFirst();
-  ASSERT_TRUE(it.Valid());
-  EXPECT_EQ(7u, DecodeKey(it.key()));
+  EXPECT_EQ(7, KeyAt(it));
   it.Prev();
-  EXPECT_FALSE(it.Valid());
+  EXPECT_EQ(-1, KeyAt(it));
 }
 
 // The insert orders that exercise the cached search path: ascending (the
