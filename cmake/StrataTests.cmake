@@ -88,6 +88,13 @@ strata_add_test(db_format_test SOURCES
   test/db/write_batch_test.cc
 )
 
+strata_add_test(memtable_test SOURCES
+  test/memtable/concurrent_arena_test.cc
+  test/memtable/inline_skiplist_test.cc
+  test/memtable/memtable_list_test.cc
+  test/memtable/memtable_test.cc
+)
+
 # The installed package, consumed by a separate project through
 # find_package(strata) and strata::strata, built and run.
 set(_consumer_args

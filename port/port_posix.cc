@@ -1,5 +1,6 @@
 #include "port/port_posix.h"
 
+#include <sched.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -184,6 +185,14 @@ void SetCurrentThreadName(const std::string& name) {
 size_t GetPageSize() {
   const long size = ::sysconf(_SC_PAGESIZE);
   return size > 0 ? static_cast<size_t>(size) : 4096;
+}
+
+int PhysicalCoreID() {
+#if defined(__linux__) || defined(__FreeBSD__)
+  return ::sched_getcpu();  // -1 with errno set if the kernel cannot say
+#else
+  return -1;
+#endif
 }
 
 void GetTimeOfDay(TimeVal* tv) {

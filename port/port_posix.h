@@ -134,6 +134,11 @@ STRATA_EXPORT void SetCurrentThreadName(const std::string& name);
 
 STRATA_EXPORT size_t GetPageSize();
 
+// The CPU the calling thread is running on (sched_getcpu), or -1 where the
+// platform cannot tell. A hint only: the thread may migrate at any moment,
+// so callers use it to spread load (per-core shards), never for correctness.
+STRATA_EXPORT int PhysicalCoreID();
+
 }  // namespace port
 }  // namespace strata
 

@@ -206,6 +206,8 @@ size_t GetPageSize() {
   return info.dwPageSize;
 }
 
+int PhysicalCoreID() { return static_cast<int>(GetCurrentProcessorNumber()); }
+
 void GetTimeOfDay(TimeVal* tv) {
   FILETIME ft;
   GetSystemTimePreciseAsFileTime(&ft);

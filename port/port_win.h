@@ -150,6 +150,11 @@ STRATA_EXPORT void SetCurrentThreadName(const std::string& name);
 
 STRATA_EXPORT size_t GetPageSize();
 
+// The processor the calling thread is running on (GetCurrentProcessorNumber,
+// numbered within its processor group), or -1 where that is unknown. A hint
+// only: the thread may migrate at any moment.
+STRATA_EXPORT int PhysicalCoreID();
+
 // UTF-8 <-> UTF-16 for the W APIs. Invalid sequences become U+FFFD.
 STRATA_EXPORT std::wstring Utf8ToWide(const std::string& utf8);
 STRATA_EXPORT std::string WideToUtf8(const std::wstring& wide);

@@ -1,0 +1,273 @@
+#include "memtable/memtable.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "gtest/gtest.h"
+#include "strata/comparator.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+// Holds the test's reference; Unref deletes the memtable at the end.
+class MemTableTest : public testing::Test {
+ protected:
+  MemTableTest() : icmp_(BytewiseComparator()), mem_(new MemTable(icmp_)) {
+    mem_->Ref();
+  }
+  ~MemTableTest() override { mem_->Unref(); }
+
+  void Add(SequenceNumber seq, ValueType type, const std::string& key,
+           const std::string& value = "") {
+    ASSERT_TRUE(mem_->Add(seq, type, key, value).ok());
+  }
+
+  // "value", "NOT_FOUND" (a tombstone), "MERGE" (NotSupported), or
+  // "ABSENT" (no version visible).
+  std::string Get(const std::string& key, SequenceNumber seq) {
+    LookupKey lkey(key, seq);
+    std::string value = "untouched";
+    Status s = Status::Corruption("untouched");
+    if (!mem_->Get(lkey, &value, &s)) {
+      EXPECT_EQ("untouched", value);
+      EXPECT_TRUE(s.IsCorruption());  // *s is left alone
+      return "ABSENT";
+    }
+    if (s.IsNotFound()) return "NOT_FOUND";
+    if (s.IsNotSupported()) return "MERGE";
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return value;
+  }
+
+  InternalKeyComparator icmp_;
+  MemTable* mem_;
+};
+
+std::string IKey(const std::string& user_key, SequenceNumber seq,
+                 ValueType type) {
+  return InternalKey(user_key, seq, type).Encode().ToString();
+}
+
+TEST_F(MemTableTest, EmptyMemTable) {
+  EXPECT_EQ("ABSENT", Get("a", kMaxSequenceNumber));
+  EXPECT_EQ(0u, mem_->num_entries());
+  EXPECT_EQ(0u, mem_->GetFirstSequenceNumber());
+  std::unique_ptr<InternalIterator> it(mem_->NewIterator());
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().ok());
+}
+
+TEST_F(MemTableTest, NewerVersionIsHiddenFromOlderLookups) {
+  Add(10, kTypeValue, "k", "v10");
+  Add(20, kTypeValue, "k", "v20");
+  EXPECT_EQ("ABSENT", Get("k", 9));
+  EXPECT_EQ("v10", Get("k", 10));
+  EXPECT_EQ("v10", Get("k", 19));
+  EXPECT_EQ("v20", Get("k", 20));
+  EXPECT_EQ("v20", Get("k", kMaxSequenceNumber));
+  // Neighbouring keys do not leak into each other.
+  EXPECT_EQ("ABSENT", Get("j", 100));
+  EXPECT_EQ("ABSENT", Get(std::string("k\0", 2), 100));
+  EXPECT_EQ("ABSENT", Get("kk", 100));
+}
+
+TEST_F(MemTableTest, DeletionHides) {
+  Add(1, kTypeValue, "k", "v1");
+  Add(2, kTypeDeletion, "k");
+  Add(3, kTypeValue, "k", "v3");
+  EXPECT_EQ("v1", Get("k", 1));
+  EXPECT_EQ("NOT_FOUND", Get("k", 2));
+  EXPECT_EQ("v3", Get("k", 3));
+}
+
+TEST_F(MemTableTest, SingleDeletionHides) {
+  Add(5, kTypeValue, "k", "v5");
+  Add(6, kTypeSingleDeletion, "k");
+  EXPECT_EQ("v5", Get("k", 5));
+  EXPECT_EQ("NOT_FOUND", Get("k", 6));
+  EXPECT_EQ("NOT_FOUND", Get("k", 100));
+}
+
+TEST_F(MemTableTest, MergeIsNotSupportedYet) {
+  Add(1, kTypeValue, "k", "base");
+  Add(2, kTypeMerge, "k", "+1");
+  EXPECT_EQ("base", Get("k", 1));
+  EXPECT_EQ("MERGE", Get("k", 2));
+}
+
+TEST_F(MemTableTest, DuplicateAddIsTryAgain) {
+  Add(7, kTypeValue, "k", "v");
+  Status s = mem_->Add(7, kTypeValue, "k", "other");
+  EXPECT_TRUE(s.IsTryAgain()) << s.ToString();
+  s = mem_->Add(7, kTypeValue, "k", "v", /*allow_concurrent=*/true);
+  EXPECT_TRUE(s.IsTryAgain()) << s.ToString();
+  EXPECT_EQ("v", Get("k", 7));  // the first one stays
+  EXPECT_EQ(1u, mem_->num_entries());
+  // Same key and sequence, another type: a different entry.
+  EXPECT_TRUE(mem_->Add(7, kTypeMerge, "k", "m").ok());
+  EXPECT_EQ(2u, mem_->num_entries());
+}
+
+TEST_F(MemTableTest, NonPointTypesAreRejected) {
+  EXPECT_TRUE(mem_->Add(1, kTypeRangeDeletion, "a", "b").IsInvalidArgument());
+  EXPECT_TRUE(mem_->Add(1, kTypeLogData, "a", "").IsInvalidArgument());
+  EXPECT_EQ(0u, mem_->num_entries());
+}
+
+TEST_F(MemTableTest, EmptyKeyAndLargeValue) {
+  const std::string big(100000, 'x');
+  Add(1, kTypeValue, "", "empty-key");
+  Add(2, kTypeValue, "big", big);
+  EXPECT_EQ("empty-key", Get("", 5));
+  EXPECT_EQ(big, Get("big", 5));
+}
+
+TEST_F(MemTableTest, IteratorOrdersVersionsNewestFirst) {
+  Add(3, kTypeValue, "b", "b3");
+  Add(1, kTypeValue, "a", "a1");
+  Add(5, kTypeDeletion, "b");
+  Add(4, kTypeValue, "b", "b4");
+  Add(2, kTypeValue, "c", "c2");
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {IKey("a", 1, kTypeValue), "a1"}, {IKey("b", 5, kTypeDeletion), ""},
+      {IKey("b", 4, kTypeValue), "b4"}, {IKey("b", 3, kTypeValue), "b3"},
+      {IKey("c", 2, kTypeValue), "c2"},
+  };
+
+  std::unique_ptr<InternalIterator> it(mem_->NewIterator());
+  size_t i = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), i++) {
+    ASSERT_LT(i, expected.size());
+    EXPECT_EQ(expected[i].first, it->key().ToString()) << i;
+    EXPECT_EQ(expected[i].second, it->value().ToString()) << i;
+  }
+  EXPECT_EQ(expected.size(), i);
+  i = expected.size();
+  for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    ASSERT_GT(i, 0u);
+    i--;
+    EXPECT_EQ(expected[i].first, it->key().ToString()) << i;
+  }
+  EXPECT_EQ(0u, i);
+
+  // Seek takes internal keys: b at sequence 4 lands on b@4; a seek key
+  // (kValueTypeForSeek) at sequence 100 lands on the newest b.
+  it->Seek(IKey("b", 4, kTypeValue));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(IKey("b", 4, kTypeValue), it->key().ToString());
+  it->Seek(IKey("b", 100, kValueTypeForSeek));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(IKey("b", 5, kTypeDeletion), it->key().ToString());
+  it->Seek(IKey("b", 2, kValueTypeForSeek));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(IKey("c", 2, kTypeValue), it->key().ToString());
+  it->Seek(IKey("d", 100, kValueTypeForSeek));
+  EXPECT_FALSE(it->Valid());
+
+  it->SeekForPrev(IKey("b", 4, kTypeValue));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(IKey("b", 4, kTypeValue), it->key().ToString());
+  it->SeekForPrev(IKey("b", 0, kTypeDeletion));  // after every b version
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(IKey("b", 3, kTypeValue), it->key().ToString());
+  it->SeekForPrev(IKey("a", 2, kTypeValue));  // before the only a
+  EXPECT_FALSE(it->Valid());
+}
+
+TEST_F(MemTableTest, Counters) {
+  Add(100, kTypeValue, "key1", "value1");
+  Add(50, kTypeDeletion, "key2");
+  Add(70, kTypeSingleDeletion, "key3");
+  Add(80, kTypeMerge, "key4", "m");
+  EXPECT_EQ(4u, mem_->num_entries());
+  EXPECT_EQ(2u, mem_->num_deletes());
+  EXPECT_EQ(4u * 4 + 6 + 1, mem_->data_size());
+  EXPECT_EQ(50u, mem_->GetFirstSequenceNumber());
+  // A refused duplicate counts for nothing.
+  EXPECT_TRUE(mem_->Add(50, kTypeDeletion, "key2", "").IsTryAgain());
+  EXPECT_EQ(4u, mem_->num_entries());
+  EXPECT_EQ(2u, mem_->num_deletes());
+}
+
+TEST_F(MemTableTest, MemoryUsageGrowsWithData) {
+  const size_t empty = mem_->ApproximateMemoryUsage();
+  const std::string value(1000, 'v');
+  for (int i = 0; i < 2000; i++) {
+    Add(i + 1, kTypeValue, "key" + std::to_string(i), value);
+  }
+  // At least the data itself; reserved chunks keep it from being exact.
+  EXPECT_GE(mem_->ApproximateMemoryUsage(), empty + 2000 * 1000);
+  EXPECT_LE(mem_->ApproximateMemoryUsage(), empty + 2000 * 1000 * 2);
+}
+
+// Writers Add with allow_concurrent while readers Get and iterate; at the
+// end every entry is there and the counters add up.
+TEST_F(MemTableTest, ConcurrentAdd) {
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 2000;
+  std::atomic<bool> go{false};
+  std::atomic<int> writers_done{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&, t] {
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      for (int i = 0; i < kPerThread; i++) {
+        // Sequences are unique across threads; keys repeat across them.
+        const SequenceNumber seq = 1 + i * kThreads + t;
+        const ValueType type = i % 10 == 9 ? kTypeDeletion : kTypeValue;
+        Status s = mem_->Add(seq, type, "k" + std::to_string(i % 500),
+                             type == kTypeValue ? std::to_string(seq) : "",
+                             /*allow_concurrent=*/true);
+        EXPECT_TRUE(s.ok()) << s.ToString();
+      }
+      writers_done.fetch_add(1, std::memory_order_release);
+    });
+  }
+  threads.emplace_back([&] {
+    Random rnd(3);
+    while (writers_done.load(std::memory_order_acquire) < kThreads) {
+      const std::string key = "k" + std::to_string(rnd.Uniform(500));
+      LookupKey lkey(key, kMaxSequenceNumber);
+      std::string value;
+      Status s;
+      if (mem_->Get(lkey, &value, &s) && s.ok()) {
+        EXPECT_FALSE(value.empty());
+      }
+      std::unique_ptr<InternalIterator> it(mem_->NewIterator());
+      std::string prev;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string k = it->key().ToString();
+        if (!prev.empty()) {
+          ASSERT_LT(icmp_.Compare(prev, k), 0);
+        }
+        prev = k;
+      }
+    }
+  });
+  go.store(true, std::memory_order_release);
+  for (auto& th : threads) th.join();
+
+  constexpr uint64_t kTotal = kThreads * kPerThread;
+  EXPECT_EQ(kTotal, mem_->num_entries());
+  EXPECT_EQ(kTotal / 10, mem_->num_deletes());
+  EXPECT_EQ(1u, mem_->GetFirstSequenceNumber());
+  std::unique_ptr<InternalIterator> it(mem_->NewIterator());
+  uint64_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
+  EXPECT_EQ(kTotal, n);
+  // The newest version of k7 is i = 1507 (i % 500 == 7) from the last
+  // thread: seq 1 + 1507 * 4 + 3, a value.
+  const SequenceNumber newest = 1 + 1507 * kThreads + (kThreads - 1);
+  EXPECT_EQ(std::to_string(newest), Get("k7", kMaxSequenceNumber));
+  // k9's versions are all deletions (i % 10 == 9).
+  EXPECT_EQ("NOT_FOUND", Get("k9", kMaxSequenceNumber));
+}
+
+}  // namespace
+}  // namespace strata
