@@ -9,3 +9,4 @@ endfunction()
 
 strata_add_benchmark(coding_bench test/bench/coding_bench.cc)
 strata_add_benchmark(crc32c_bench test/bench/crc32c_bench.cc)
+strata_add_benchmark(write_thread_bench test/bench/write_thread_bench.cc)

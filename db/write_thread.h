@@ -103,7 +103,9 @@ class STRATA_EXPORT WriteThread {
 
     // Out: the status of the group this writer was part of.
     Status status;
-    // Out: the first sequence number of batch's updates.
+    // Out: the first sequence number of batch's updates (for a batch
+    // without updates, the number the next update would get). Left 0 when
+    // the group failed before numbers were allocated.
     SequenceNumber sequence = 0;
 
    private:
