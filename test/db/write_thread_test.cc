@@ -185,6 +185,15 @@ class QueuedRun {
 
 using Groups = std::vector<std::vector<int>>;
 
+// How waits ended, as {spin, yield, block}.
+std::vector<uint64_t> Waits(uint64_t spin, uint64_t yield, uint64_t block) {
+  return {spin, yield, block};
+}
+std::vector<uint64_t> Waits(const WriteThread& thread) {
+  WriteThread::WaitCounts c = thread.GetWaitCounts();
+  return Waits(c.spin, c.yield, c.block);
+}
+
 TEST(WriteThreadTest, SingleWriterLeadsItsOwnGroup) {
   FakeCommitEnv env;
   WriteThread thread(WriteThread::Options(), &env);
@@ -213,8 +222,7 @@ TEST(WriteThreadTest, SingleWriterLeadsItsOwnGroup) {
   EXPECT_FALSE(groups[1].need_sync);
   EXPECT_EQ((std::vector<SequenceNumber>{3, 5}), env.published());
   // Neither write had to wait.
-  WriteThread::WaitCounts counts = thread.GetWaitCounts();
-  EXPECT_EQ(0u, counts.spin + counts.yield + counts.block);
+  EXPECT_EQ(Waits(0, 0, 0), Waits(thread));
 }
 
 TEST(WriteThreadTest, QueuedWritersFormOneGroup) {
@@ -406,10 +414,7 @@ TEST(WriteThreadTest, FollowersBlockWithoutAdaptiveYield) {
   ASSERT_EQ((Groups{{0}, {1, 2, 3, 4}}), groups);
   for (size_t i = 0; i < 5; i++) EXPECT_TRUE(run.writer(i).status.ok());
   // Writer 1 woke as leader, 2..4 as completed: all from the block.
-  WriteThread::WaitCounts counts = run.thread().GetWaitCounts();
-  EXPECT_EQ(4u, counts.block);
-  EXPECT_EQ(0u, counts.spin);
-  EXPECT_EQ(0u, counts.yield);
+  EXPECT_EQ(Waits(0, 0, 4), Waits(run.thread()));
   EXPECT_EQ(0, run.yielding());
 }
 
@@ -422,9 +427,7 @@ TEST(WriteThreadTest, FollowersYieldBeforeBlocking) {
   run.ReleaseAfter(2, 0);
   Groups groups = run.Run(Spec(), {Spec(), Spec()});
   ASSERT_EQ((Groups{{0}, {1, 2}}), groups);
-  WriteThread::WaitCounts counts = run.thread().GetWaitCounts();
-  EXPECT_EQ(2u, counts.yield);
-  EXPECT_EQ(0u, counts.block);
+  EXPECT_EQ(Waits(0, 2, 0), Waits(run.thread()));
   EXPECT_EQ(0, run.blocked());
 }
 
@@ -436,8 +439,8 @@ TEST(WriteThreadTest, YieldingGivesWayToBlocking) {
   run.ReleaseAfter(2, 2);
   Groups groups = run.Run(Spec(), {Spec(), Spec()});
   ASSERT_EQ((Groups{{0}, {1, 2}}), groups);
-  EXPECT_EQ(2u, run.thread().GetWaitCounts().block);
-  EXPECT_EQ(0u, run.thread().GetWaitCounts().yield);
+  // Each yielded once, then slept: the sleep is how the wait ended.
+  EXPECT_EQ(Waits(0, 0, 2), Waits(run.thread()));
 }
 
 // Many threads, random batches and flags: sequence numbers must tile
