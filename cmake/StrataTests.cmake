@@ -95,6 +95,11 @@ strata_add_test(memtable_test SOURCES
   test/memtable/memtable_test.cc
 )
 
+strata_add_test(write_thread_test SOURCES
+  test/db/fake_commit_env.cc
+  test/db/write_thread_test.cc
+)
+
 # The installed package, consumed by a separate project through
 # find_package(strata) and strata::strata, built and run.
 set(_consumer_args

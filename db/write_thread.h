@@ -1,0 +1,295 @@
+// WriteThread: turns concurrent DB::Write calls into write groups.
+//
+// Every writer links itself onto a lock-free queue. The writer at the head
+// becomes the group's leader: it takes the compatible writers queued behind
+// it (in queue order, never reordered) into a WriteGroup and commits the
+// whole group through a CommitEnv -- one WAL record and at most one sync for
+// many writes. The other members (followers) just wait to be told the
+// outcome. When the group is done the leader wakes the followers and hands
+// leadership to the oldest writer still queued.
+//
+// Commit protocol of a group, run by its leader only, one group at a time:
+//   PrepareGroup -> AllocateSequence -> WriteWAL (unless disable_wal)
+//     -> ApplyMemTable -> Publish(last_sequence)
+// The first step that fails ends the protocol: later steps are skipped,
+// Publish is never called, and every member gets the failing status.
+//
+// Grouping rules: the group ends at the first writer that is incompatible
+// with the leader -- a sync writer behind a non-sync leader (its sync would
+// be lost), a different disable_wal or no_slowdown, or a batch that would
+// push the group past its byte cap (Options::max_group_bytes, or, for a
+// leader batch of at most small_batch_bytes, leader + small_batch_bytes so
+// that small writes are not held up behind big ones).
+//
+// Sequence numbers: a group reserves total_count numbers; members are
+// numbered in queue order and each member's updates get consecutive
+// numbers starting at writer->sequence.
+//
+// Thread safety: Write() may be called by any number of threads at once.
+// The CommitEnv is only ever called by one leader at a time, so it needs no
+// locking of its own for the steps above. A Writer belongs to the thread
+// that calls Write() with it and must outlive that call.
+
+#ifndef STRATA_DB_WRITE_THREAD_H_
+#define STRATA_DB_WRITE_THREAD_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+
+#include "port/port.h"
+#include "strata/export.h"
+#include "strata/options.h"
+#include "strata/status.h"
+#include "strata/types.h"
+#include "strata/write_batch.h"
+
+namespace strata {
+
+class STRATA_EXPORT WriteThread {
+ public:
+  struct Options {
+    // Yield the CPU for a while before blocking (RocksDB's
+    // enable_write_thread_adaptive_yield).
+    bool adaptive_yield = true;
+    // Longest time a waiting writer keeps yielding before it blocks.
+    uint64_t max_yield_usec = 100;
+    // A yield slower than this means other threads want the CPU: after a
+    // few of them the waiter stops yielding and blocks.
+    uint64_t slow_yield_usec = 3;
+    // A group never grows past this many batch bytes (the leader's batch
+    // alone may).
+    size_t max_group_bytes = 1 << 20;
+    // A leader batch of at most this size caps its group at leader size +
+    // this, so a small write is not delayed behind big ones.
+    size_t small_batch_bytes = 128 << 10;
+  };
+
+  // Where a writer stands. Bit flags so that a waiter can wait for any of
+  // several states with one mask.
+  enum State : uint8_t {
+    // Queued, waiting for a leader.
+    kStateInit = 1,
+    // Leads a group: run the commit protocol.
+    kStateGroupLeader = 2,
+    // Reserved for a pipelined write path: leads the memtable stage.
+    kStateMemtableWriterLeader = 4,
+    // Reserved for concurrent memtable inserts: insert your own batch.
+    kStateParallelMemtableWriter = 8,
+    // Done; Writer::status holds the outcome.
+    kStateCompleted = 16,
+    // The owner sleeps on the writer's condition variable; whoever changes
+    // the state must take the writer's mutex and signal.
+    kStateLockedWaiting = 32,
+  };
+
+  // One pending write. Lives on the writing thread's stack.
+  class STRATA_EXPORT Writer {
+   public:
+    // batch may be null or empty: the write then completes with the
+    // group's status without adding any update.
+    Writer(const WriteOptions& options, WriteBatch* batch);
+    ~Writer();
+
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+
+    WriteBatch* const batch;
+    const bool sync;
+    const bool no_slowdown;
+    const bool disable_wal;
+
+    // Out: the status of the group this writer was part of.
+    Status status;
+    // Out: the first sequence number of batch's updates (for a batch
+    // without updates, the number the next update would get). Left 0 when
+    // the group failed before numbers were allocated.
+    SequenceNumber sequence = 0;
+
+   private:
+    friend class WriteThread;
+
+    uint64_t ByteSize() const;
+    uint64_t Count() const;
+
+    std::atomic<uint8_t> state_;
+    // Written by the owner before it publishes itself in newest_writer_.
+    Writer* link_older_ = nullptr;
+    // Filled in lazily by whichever leader walks past this writer.
+    Writer* link_newer_ = nullptr;
+    // Used only when the owner blocks (kStateLockedWaiting).
+    port::Mutex mu_;
+    port::CondVar cv_;
+  };
+
+  // The writers committed together, in queue order, from leader() to
+  // last_writer(). Owned by the leader; valid for the commit protocol.
+  class STRATA_EXPORT WriteGroup {
+   public:
+    class Iterator {
+     public:
+      using iterator_category = std::forward_iterator_tag;
+      using value_type = Writer*;
+      using difference_type = std::ptrdiff_t;
+      using pointer = Writer**;
+      using reference = Writer*;
+
+      Iterator(Writer* w, Writer* last) : w_(w), last_(last) {}
+      Writer* operator*() const { return w_; }
+      Iterator& operator++() {
+        w_ = (w_ == last_) ? nullptr : w_->link_newer_;
+        return *this;
+      }
+      bool operator==(const Iterator& o) const { return w_ == o.w_; }
+      bool operator!=(const Iterator& o) const { return w_ != o.w_; }
+
+     private:
+      Writer* w_;
+      Writer* last_;
+    };
+
+    Writer* leader() const { return leader_; }
+    Writer* last_writer() const { return last_writer_; }
+    Iterator begin() const { return Iterator(leader_, last_writer_); }
+    Iterator end() const { return Iterator(nullptr, last_writer_); }
+
+    // Number of writers in the group.
+    size_t size() const { return size_; }
+    // Sum of the members' batch sizes in bytes.
+    uint64_t total_bytes() const { return total_bytes_; }
+    // Sum of the members' update counts: the sequence numbers it uses.
+    uint64_t total_count() const { return total_count_; }
+    // Some member asked for sync: the WAL must be synced once.
+    bool need_sync() const { return need_sync_; }
+    // Shared by every member (they are grouping rules).
+    bool disable_wal() const { return leader_->disable_wal; }
+    bool no_slowdown() const { return leader_->no_slowdown; }
+
+    // The group's sequence numbers, [first_sequence, last_sequence]; set
+    // after AllocateSequence. For a group without updates last_sequence is
+    // first_sequence - 1 (the number last used before it).
+    SequenceNumber first_sequence() const { return first_sequence_; }
+    SequenceNumber last_sequence() const { return last_sequence_; }
+
+    // OK while the protocol runs; the failing status once a step failed.
+    const Status& status() const { return status_; }
+
+   private:
+    friend class WriteThread;
+
+    Writer* leader_ = nullptr;
+    Writer* last_writer_ = nullptr;
+    size_t size_ = 0;
+    uint64_t total_bytes_ = 0;
+    uint64_t total_count_ = 0;
+    bool need_sync_ = false;
+    SequenceNumber first_sequence_ = 0;
+    SequenceNumber last_sequence_ = 0;
+    Status status_;
+  };
+
+  // What a group's leader asks of the DB (the seam that lets tests run the
+  // write thread without a DB). Called by one leader at a time.
+  class STRATA_EXPORT CommitEnv {
+   public:
+    virtual ~CommitEnv();
+
+    // Makes room and checks errors before the group writes: memtable
+    // switch, write stalls, background errors. Non-OK fails the group.
+    virtual Status PrepareGroup(WriteGroup* group) = 0;
+
+    // Reserves count sequence numbers and returns the first. count may be
+    // 0 (a group of empty batches): then returns the next unused number
+    // without reserving it.
+    virtual SequenceNumber AllocateSequence(uint64_t count) = 0;
+
+    // Writes the group as one WAL record and syncs once if
+    // group->need_sync(). Not called for a disable_wal group; called for a
+    // group without updates (a sync-only write still needs its sync).
+    virtual Status WriteWAL(WriteGroup* group) = 0;
+
+    // Inserts every member's batch; a member's updates are numbered from
+    // its writer->sequence.
+    virtual Status ApplyMemTable(WriteGroup* group) = 0;
+
+    // Makes everything up to last_sequence visible to readers. Only after
+    // a successful group; last_sequence never decreases.
+    virtual void Publish(SequenceNumber last_sequence) = 0;
+  };
+
+  // How many waits ended in each phase, since construction.
+  struct WaitCounts {
+    uint64_t spin = 0;
+    uint64_t yield = 0;
+    uint64_t block = 0;
+  };
+
+  // env must outlive the WriteThread.
+  WriteThread(const Options& options, CommitEnv* env);
+  ~WriteThread();
+
+  WriteThread(const WriteThread&) = delete;
+  WriteThread& operator=(const WriteThread&) = delete;
+
+  // Commits w->batch as a member of some group; blocks until that group is
+  // done and returns its status (also left in w->status).
+  // REQUIRES: w is fresh (not used for an earlier Write).
+  Status Write(Writer* w);
+
+  WaitCounts GetWaitCounts() const;
+
+  // Test hooks. The callbacks run on the writing thread; set them before
+  // any Write starts.
+  // Called once a writer is linked into the queue (and so ordered).
+  void TEST_SetJoinCallback(std::function<void(Writer*)> cb) {
+    join_callback_ = std::move(cb);
+  }
+  // Called when a waiting writer enters the yield phase / is about to
+  // block on its condition variable.
+  void TEST_SetYieldCallback(std::function<void(Writer*)> cb) {
+    yield_callback_ = std::move(cb);
+  }
+  void TEST_SetBlockCallback(std::function<void(Writer*)> cb) {
+    block_callback_ = std::move(cb);
+  }
+
+ private:
+  // Links w into the queue; returns once w leads a group or is completed.
+  void JoinBatchGroup(Writer* w);
+  // Gathers the group led by leader.
+  void EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group);
+  // Runs the commit protocol through env_, leaving the outcome in
+  // group->status_.
+  void CommitGroup(WriteGroup* group);
+  // Passes leadership on, then completes the followers.
+  void ExitAsBatchGroupLeader(WriteGroup* group);
+
+  // Waits until w's state has a bit of goal_mask; returns that state.
+  uint8_t AwaitState(Writer* w, uint8_t goal_mask);
+  uint8_t BlockingAwaitState(Writer* w, uint8_t goal_mask);
+  // Moves w to new_state, waking its owner if it sleeps. w may be gone
+  // as soon as this returns.
+  static void SetState(Writer* w, uint8_t new_state);
+  // Fills in link_newer_ from head back to the first writer that has it.
+  static void CreateMissingNewerLinks(Writer* head);
+
+  const Options options_;
+  CommitEnv* const env_;
+
+  // The most recently linked writer; null when no write is in progress.
+  alignas(port::kCacheLineSize) std::atomic<Writer*> newest_writer_;
+
+  alignas(port::kCacheLineSize) std::atomic<uint64_t> spin_waits_;
+  std::atomic<uint64_t> yield_waits_;
+  std::atomic<uint64_t> block_waits_;
+
+  std::function<void(Writer*)> join_callback_;
+  std::function<void(Writer*)> yield_callback_;
+  std::function<void(Writer*)> block_callback_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_WRITE_THREAD_H_
