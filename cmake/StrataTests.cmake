@@ -100,6 +100,38 @@ strata_add_test(write_thread_test SOURCES
   test/db/write_thread_test.cc
 )
 
+strata_add_test(db_test SOURCES
+  test/db/db_basic_test.cc
+  test/db/db_crash_test.cc
+  test/db/db_fault_test.cc
+  test/db/db_model_test.cc
+  test/db/db_recovery_test.cc
+  test/db/db_test_util.cc
+)
+
+# A RocksDB program, with "rocksdb" replaced by "strata", must compile
+# against strata's public headers alone and run (DESIGN §2).
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_program.cc
+     _api_compat_source)
+string(REPLACE "rocksdb" "strata" _api_compat_source "${_api_compat_source}")
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/api_compat_src/strata_program.cc
+     CONTENT "${_api_compat_source}" @ONLY)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_program.cc)
+add_executable(api_compat ${CMAKE_BINARY_DIR}/api_compat_src/strata_program.cc)
+target_link_libraries(api_compat PRIVATE strata)
+add_test(NAME api_compat COMMAND api_compat api_compat_db)
+set_tests_properties(api_compat PROPERTIES LABELS "unit" TIMEOUT 300
+                     ENVIRONMENT "WINEDEBUG=-all")
+# The same file as is against RocksDB's own headers, when installed
+# (librocksdb-dev): it is a RocksDB program, not one written for strata.
+if(NOT CMAKE_CROSSCOMPILING AND EXISTS /usr/include/rocksdb/db.h)
+  add_test(NAME api_compat_rocksdb_headers
+           COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
+                   ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_program.cc)
+  set_tests_properties(api_compat_rocksdb_headers PROPERTIES LABELS "unit")
+endif()
+
 # The installed package, consumed by a separate project through
 # find_package(strata) and strata::strata, built and run.
 set(_consumer_args

@@ -1,0 +1,144 @@
+// DBImpl: strata's DB. Its methods are split by concern:
+//   db_impl_open.cc   Open, creation, options check, WAL recovery, Close
+//   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
+//   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
+//
+// State and locking. mutex_ guards the memtables, the snapshot list, the
+// file numbers and the background error. The write path runs through
+// write_thread_: one group leader at a time owns the WAL writer and the
+// memtable it inserts into (write_mem_), which it takes under mutex_ in
+// PrepareGroup, so writing and inserting need no lock. log_mutex_ guards
+// the WAL writer against SyncWAL and Close, which can run beside a leader.
+// Readers take references to the memtables under mutex_ and read without
+// it; last_published_ (an atomic) is the newest sequence they may see.
+//
+// Files are laid out as in docs/formats/files.md. Until tables arrive
+// (Engine II/III) every WAL stays live: an open replays all of them.
+
+#ifndef STRATA_DB_DB_IMPL_H_
+#define STRATA_DB_DB_IMPL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "db/log_writer.h"
+#include "db/snapshot_impl.h"
+#include "db/write_thread.h"
+#include "memtable/memtable_list.h"
+#include "port/port.h"
+#include "port/thread_annotations.h"
+#include "strata/db.h"
+
+namespace strata {
+
+class MemTable;
+
+class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
+ public:
+  DBImpl(const Options& options, const std::string& dbname);
+  ~DBImpl() override;
+
+  // ---- DB ----
+  Status Close() override;
+  Status Write(const WriteOptions& options, WriteBatch* updates) override;
+  Status DeleteRange(const WriteOptions& options, const Slice& begin_key,
+                     const Slice& end_key) override;
+  Status Merge(const WriteOptions& options, const Slice& key,
+               const Slice& value) override;
+  Status Get(const ReadOptions& options, const Slice& key,
+             std::string* value) override;
+  std::vector<Status> MultiGet(const ReadOptions& options,
+                               const std::vector<Slice>& keys,
+                               std::vector<std::string>* values) override;
+  Iterator* NewIterator(const ReadOptions& options) override;
+  const Snapshot* GetSnapshot() override;
+  void ReleaseSnapshot(const Snapshot* snapshot) override;
+  SequenceNumber GetLatestSequenceNumber() const override;
+  bool GetProperty(const Slice& property, std::string* value) override;
+  bool GetIntProperty(const Slice& property, uint64_t* value) override;
+  Status SyncWAL() override;
+  const std::string& GetName() const override { return dbname_; }
+  Env* GetEnv() const override { return env_; }
+
+  // The options after sanitizing; InvalidArgument for options no DB can
+  // run with (checked before anything is touched on disk).
+  static Status ValidateOptions(const Options& options);
+
+ private:
+  friend class DB;
+
+  // The memtables a read uses, referenced for its duration.
+  struct ReadView {
+    MemTable* mem;
+    MemTableListVersion* imm;
+    SequenceNumber sequence;
+  };
+
+  // ---- db_impl_open.cc ----
+  Status Open();
+  Status Recover() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status CreateNew() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status CheckOptionsFile(const std::vector<std::string>& children);
+  Status RecoverLogFiles(const std::vector<uint64_t>& logs, bool* rewrite)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status RewriteRecoveredData(const std::vector<uint64_t>& old_logs)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status NewLogFile(uint64_t number, std::unique_ptr<log::Writer>* result);
+  uint64_t NewFileNumber() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return next_file_number_++;
+  }
+  std::string OptionsFileContents() const;
+
+  // ---- db_impl_write.cc ----
+  Status PrepareGroup(WriteThread::WriteGroup* group) override;
+  SequenceNumber AllocateSequence(uint64_t count) override;
+  Status WriteWAL(WriteThread::WriteGroup* group) override;
+  Status ApplyMemTable(WriteThread::WriteGroup* group) override;
+  void Publish(SequenceNumber last_sequence) override;
+  // Retires the full memtable to imm_ and starts a new one with a new WAL.
+  Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  void SetBackgroundError(const Status& s) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // ---- db_impl_read.cc ----
+  Status AcquireReadView(const ReadOptions& options, ReadView* view);
+  void ReleaseReadView(const ReadView& view);
+
+  const Options options_;
+  const std::string dbname_;
+  Env* const env_;
+  const InternalKeyComparator icmp_;
+  std::shared_ptr<Logger> info_log_;
+
+  mutable port::Mutex mutex_;
+  FileLock* db_lock_ = nullptr;
+  bool opened_ GUARDED_BY(mutex_) = false;
+  bool closing_ GUARDED_BY(mutex_) = false;
+  Status bg_error_ GUARDED_BY(mutex_);
+  uint64_t next_file_number_ GUARDED_BY(mutex_) = 2;
+  MemTable* mem_ GUARDED_BY(mutex_) = nullptr;
+  MemTableList imm_ GUARDED_BY(mutex_);
+  SnapshotList snapshots_ GUARDED_BY(mutex_);
+  std::vector<uint64_t> live_logs_ GUARDED_BY(mutex_);
+
+  // The WAL being written and its number.
+  port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);
+  std::unique_ptr<log::Writer> log_ GUARDED_BY(log_mutex_);
+
+  // Owned by the current group leader (set in PrepareGroup).
+  MemTable* write_mem_ = nullptr;
+  WriteBatch group_batch_;  // the merged batch of a multi-writer group
+
+  // last_allocated_ >= last_published_; reads use last_published_.
+  std::atomic<SequenceNumber> last_allocated_{0};
+  std::atomic<SequenceNumber> last_published_{0};
+
+  WriteThread write_thread_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_DB_IMPL_H_

@@ -1,0 +1,457 @@
+// DBImpl: opening (creation, options check, WAL recovery) and closing.
+
+#include <algorithm>
+#include <utility>
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "db/log_reader.h"
+#include "db/memtable_inserter.h"
+#include "db/write_batch_internal.h"
+#include "env/file_reader.h"
+#include "env/file_writer.h"
+#include "memtable/memtable.h"
+#include "util/logging.h"
+#include "util/mutexlock.h"
+#include "util/random.h"
+
+namespace strata {
+
+namespace {
+
+WriteThread::Options WriteThreadOptions(const Options& options) {
+  WriteThread::Options result;
+  result.adaptive_yield = options.enable_write_thread_adaptive_yield;
+  result.max_yield_usec = options.write_thread_max_yield_usec;
+  result.slow_yield_usec = options.write_thread_slow_yield_usec;
+  return result;
+}
+
+// Collects what a WAL reader reports; the first report is the one that
+// decides what recovery does.
+class RecoveryReporter final : public log::Reader::Reporter {
+ public:
+  void Corruption(size_t bytes, const Status& status) override {
+    if (first_.ok()) first_ = status;
+    dropped_bytes_ += bytes;
+  }
+  const Status& first() const { return first_; }
+
+ private:
+  Status first_;
+  size_t dropped_bytes_ = 0;
+};
+
+}  // namespace
+
+DBImpl::DBImpl(const Options& options, const std::string& dbname)
+    : options_(options),
+      dbname_(dbname),
+      env_(options.env),
+      icmp_(options.comparator),
+      info_log_(options.info_log),
+      write_thread_(WriteThreadOptions(options), this) {}
+
+DBImpl::~DBImpl() { Close(); }
+
+Status DBImpl::ValidateOptions(const Options& options) {
+  if (options.env == nullptr) {
+    return Status::InvalidArgument("Options::env is null");
+  }
+  if (options.comparator == nullptr) {
+    return Status::InvalidArgument("Options::comparator is null");
+  }
+  if (options.write_buffer_size == 0) {
+    return Status::InvalidArgument("Options::write_buffer_size is 0");
+  }
+  if (options.max_write_buffer_number < 1) {
+    return Status::InvalidArgument("Options::max_write_buffer_number < 1");
+  }
+  if (options.num_levels < 1) {
+    return Status::InvalidArgument("Options::num_levels < 1");
+  }
+  if (options.unordered_write && options.enable_pipelined_write) {
+    return Status::InvalidArgument(
+        "unordered_write is incompatible with enable_pipelined_write");
+  }
+  if (options.unordered_write && !options.allow_concurrent_memtable_write) {
+    return Status::InvalidArgument(
+        "unordered_write requires allow_concurrent_memtable_write");
+  }
+  switch (options.wal_recovery_mode) {
+    case WALRecoveryMode::kTolerateCorruptedTailRecords:
+    case WALRecoveryMode::kAbsoluteConsistency:
+    case WALRecoveryMode::kPointInTimeRecovery:
+    case WALRecoveryMode::kSkipAnyCorruptedRecords:
+      break;
+    default:
+      return Status::InvalidArgument("unknown Options::wal_recovery_mode");
+  }
+  return Status::OK();
+}
+
+Status DB::Open(const Options& options, const std::string& name, DB** dbptr) {
+  *dbptr = nullptr;
+  Status s = DBImpl::ValidateOptions(options);
+  if (!s.ok()) return s;
+  std::unique_ptr<DBImpl> impl(new DBImpl(options, name));
+  s = impl->Open();
+  if (s.ok()) *dbptr = impl.release();
+  return s;
+}
+
+Status DB::Open(const Options& options, const std::string& name,
+                std::unique_ptr<DB>* dbptr) {
+  DB* db = nullptr;
+  Status s = Open(options, name, &db);
+  dbptr->reset(db);
+  return s;
+}
+
+Status DBImpl::Open() {
+  MutexLock l(&mutex_);
+  Status s = Recover();
+  if (s.ok()) {
+    opened_ = true;
+    STRATA_LOG_INFO(info_log_, "opened %s at sequence %llu", dbname_.c_str(),
+                    static_cast<unsigned long long>(last_published_.load()));
+  }
+  return s;
+}
+
+Status DBImpl::Recover() {
+  if (options_.create_if_missing) {
+    Status s = env_->CreateDirIfMissing(dbname_);
+    if (!s.ok()) return s;
+  }
+  Status s = env_->FileExists(IdentityFileName(dbname_));
+  bool exists = s.ok();
+  if (s.IsNotFound()) {
+    if (!options_.create_if_missing) {
+      return Status::InvalidArgument(
+          dbname_, ": does not exist (create_if_missing is false)");
+    }
+  } else if (!s.ok()) {
+    return s;
+  }
+
+  s = env_->LockFile(LockFileName(dbname_), &db_lock_);
+  if (!s.ok()) {
+    db_lock_ = nullptr;
+    return s;
+  }
+
+  if (info_log_ == nullptr) {
+    // Keep the previous LOG; a DB that cannot log still opens.
+    env_->RenameFile(InfoLogFileName(dbname_),
+                     OldInfoLogFileName(dbname_, env_->NowMicros()));
+    if (!env_->NewLogger(InfoLogFileName(dbname_), &info_log_).ok()) {
+      info_log_.reset();
+    }
+  }
+
+  // Re-check under the lock: another process may have created it.
+  exists = env_->FileExists(IdentityFileName(dbname_)).ok();
+  if (!exists) {
+    s = CreateNew();
+    if (!s.ok()) return s;
+  } else if (options_.error_if_exists) {
+    return Status::InvalidArgument(dbname_,
+                                   ": exists (error_if_exists is true)");
+  }
+
+  std::vector<std::string> children;
+  s = env_->GetChildren(dbname_, &children);
+  if (!s.ok()) return s;
+  s = CheckOptionsFile(children);
+  if (!s.ok()) return s;
+
+  std::vector<uint64_t> logs;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(child, &number, &type)) continue;
+    next_file_number_ = std::max(next_file_number_, number + 1);
+    if (type == FileType::kLogFile) logs.push_back(number);
+  }
+  std::sort(logs.begin(), logs.end());
+
+  mem_ = new MemTable(icmp_);
+  mem_->Ref();
+  bool rewrite = false;
+  s = RecoverLogFiles(logs, &rewrite);
+  if (!s.ok()) return s;
+
+  const uint64_t log_number = NewFileNumber();
+  {
+    MutexLock l(&log_mutex_);
+    s = NewLogFile(log_number, &log_);
+  }
+  if (!s.ok()) return s;
+  live_logs_ = logs;
+  live_logs_.push_back(log_number);
+  if (rewrite) s = RewriteRecoveredData(logs);
+  return s;
+}
+
+std::string DBImpl::OptionsFileContents() const {
+  std::string result = "# strata options (docs/formats/files.md)\n";
+  result += "comparator=";
+  result += options_.comparator->Name();
+  result += "\n";
+  return result;
+}
+
+Status DBImpl::CreateNew() {
+  // OPTIONS first, IDENTITY last: IDENTITY marks a complete DB.
+  const uint64_t options_number = NewFileNumber();
+  Status s = WriteFileAtomically(env_, dbname_, NewFileNumber(),
+                                 OptionsFileName(dbname_, options_number),
+                                 OptionsFileContents());
+  if (!s.ok()) return s;
+  Random64 rnd(env_->NowMicros() ^
+               (reinterpret_cast<uintptr_t>(this) * 0x9e3779b97f4a7c15ull));
+  char id[40];
+  std::snprintf(id, sizeof(id), "%016llx%016llx\n",
+                static_cast<unsigned long long>(rnd.Next()),
+                static_cast<unsigned long long>(rnd.Next()));
+  s = WriteFileAtomically(env_, dbname_, NewFileNumber(),
+                          IdentityFileName(dbname_), id);
+  if (s.ok()) {
+    STRATA_LOG_INFO(info_log_, "created %s", dbname_.c_str());
+  }
+  return s;
+}
+
+Status DBImpl::CheckOptionsFile(const std::vector<std::string>& children) {
+  uint64_t newest = 0;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(child, &number, &type) &&
+        type == FileType::kOptionsFile) {
+      newest = std::max(newest, number);
+    }
+  }
+  if (newest == 0) {
+    return Status::Corruption(dbname_, ": no OPTIONS file");
+  }
+  const std::string fname = OptionsFileName(dbname_, newest);
+  std::string contents;
+  Status s = ReadFileToString(env_, fname, &contents);
+  if (!s.ok()) return s;
+  const std::string key = "\ncomparator=";
+  const size_t pos = contents.find(key);
+  if (pos == std::string::npos) {
+    return Status::Corruption(fname, ": no comparator recorded");
+  }
+  const size_t start = pos + key.size();
+  const size_t end = contents.find('\n', start);
+  if (end == std::string::npos) {
+    return Status::Corruption(fname, ": truncated");
+  }
+  const std::string recorded = contents.substr(start, end - start);
+  if (recorded != options_.comparator->Name()) {
+    return Status::InvalidArgument(
+        dbname_ + ": created with comparator " + recorded,
+        std::string("but opened with ") + options_.comparator->Name());
+  }
+  return Status::OK();
+}
+
+Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
+                               bool* rewrite) {
+  const WALRecoveryMode mode = options_.wal_recovery_mode;
+  SequenceNumber max_sequence = 0;
+  WriteBatch batch;
+  std::string scratch;
+  Slice record;
+  for (uint64_t number : logs) {
+    const std::string fname = LogFileName(dbname_, number);
+    std::unique_ptr<SequentialFile> file;
+    Status s = env_->NewSequentialFile(fname, &file, EnvOptions());
+    if (!s.ok()) return s;
+    RecoveryReporter reporter;
+    log::Reader reader(
+        std::make_unique<SequentialFileReader>(std::move(file), fname),
+        &reporter, /*checksum=*/true, number);
+    Status damage;
+    while (reader.ReadRecord(&record, &scratch, mode)) {
+      if (!reporter.first().ok()) {
+        damage = Status::Corruption(fname, reporter.first().getState());
+      }
+      if (!damage.ok() && mode == WALRecoveryMode::kPointInTimeRecovery) {
+        break;  // nothing after the first damage is applied
+      }
+      Status bad;
+      if (record.size() < WriteBatchInternal::kHeader) {
+        bad = Status::Corruption("record too small for a write batch");
+      } else {
+        bad = WriteBatchInternal::SetContents(&batch, record);
+        if (bad.ok()) bad = CheckBatchSupported(&batch);
+      }
+      if (bad.IsNotSupported()) return bad;
+      if (!bad.ok()) {
+        if (damage.ok()) {
+          damage = Status::Corruption(
+              fname + " offset " + NumberToString(reader.LastRecordOffset()),
+              bad.ToString());
+        }
+        if (mode == WALRecoveryMode::kSkipAnyCorruptedRecords) continue;
+        break;
+      }
+      const SequenceNumber first = WriteBatchInternal::Sequence(&batch);
+      s = InsertBatchIntoMemTable(&batch, first, mem_, /*concurrent=*/false,
+                                  /*ignore_duplicates=*/true);
+      if (!s.ok()) return s;
+      const uint32_t count = WriteBatchInternal::Count(&batch);
+      if (count > 0) max_sequence = std::max(max_sequence, first + count - 1);
+    }
+    if (damage.ok() && !reporter.first().ok()) {
+      damage = Status::Corruption(fname, reporter.first().getState());
+    }
+    if (!damage.ok()) {
+      STRATA_LOG_WARN(info_log_, "WAL recovery: %s", damage.ToString().c_str());
+      switch (mode) {
+        case WALRecoveryMode::kTolerateCorruptedTailRecords:
+        case WALRecoveryMode::kAbsoluteConsistency:
+          return damage;
+        case WALRecoveryMode::kPointInTimeRecovery:
+          *rewrite = true;
+          last_allocated_ = last_published_ = max_sequence;
+          return Status::OK();
+        case WALRecoveryMode::kSkipAnyCorruptedRecords:
+          *rewrite = true;
+          break;
+      }
+    }
+  }
+  last_allocated_ = last_published_ = max_sequence;
+  return Status::OK();
+}
+
+Status DBImpl::RewriteRecoveredData(const std::vector<uint64_t>& old_logs) {
+  // Recovery dropped damaged data: the surviving state goes into the new
+  // WAL, which is synced before the old WALs are deleted, so that no later
+  // open meets the damage again (and stops before newer writes). A crash
+  // before the deletions leaves the old WALs, and the next open redoes
+  // this; replayed duplicates are ignored.
+  MutexLock l(&log_mutex_);
+  std::unique_ptr<InternalIterator> iter(mem_->NewIterator());
+  WriteBatch batch;
+  Status s;
+  for (iter->SeekToFirst(); s.ok() && iter->Valid(); iter->Next()) {
+    ParsedInternalKey ikey;
+    s = ParseInternalKey(iter->key(), &ikey);
+    if (!s.ok()) break;
+    batch.Clear();
+    if (ikey.type == kTypeValue) {
+      batch.Put(ikey.user_key, iter->value());
+    } else if (ikey.type == kTypeSingleDeletion) {
+      batch.SingleDelete(ikey.user_key);
+    } else {
+      batch.Delete(ikey.user_key);
+    }
+    WriteBatchInternal::SetSequence(&batch, ikey.sequence);
+    s = log_->AddRecord(WriteBatchInternal::Contents(&batch));
+  }
+  if (s.ok()) s = iter->status();
+  if (s.ok()) s = log_->file()->Sync(options_.use_fsync);
+  for (size_t i = 0; s.ok() && i < old_logs.size(); i++) {
+    s = env_->RemoveFile(LogFileName(dbname_, old_logs[i]));
+  }
+  if (s.ok()) {
+    live_logs_.erase(live_logs_.begin(), live_logs_.end() - 1);
+    STRATA_LOG_INFO(info_log_, "WAL recovery: rewrote the recovered data");
+  }
+  return s;
+}
+
+Status DBImpl::NewLogFile(uint64_t number,
+                          std::unique_ptr<log::Writer>* result) {
+  const std::string fname = LogFileName(dbname_, number);
+  const EnvOptions env_options =
+      env_->OptimizeForLogWrite(EnvOptions(options_), options_);
+  std::unique_ptr<WritableFile> file;
+  Status s = env_->NewWritableFile(fname, &file, env_options);
+  if (!s.ok()) return s;
+  // The new file's name must be durable before a sync=true write in it is
+  // acknowledged.
+  std::unique_ptr<Directory> dir;
+  s = env_->NewDirectory(dbname_, &dir);
+  if (s.ok()) s = dir->Fsync();
+  if (!s.ok()) return s;
+  result->reset(new log::Writer(
+      std::make_unique<WritableFileWriter>(std::move(file), fname, env_options),
+      number));
+  return Status::OK();
+}
+
+Status DBImpl::Close() {
+  bool was_open;
+  {
+    MutexLock l(&mutex_);
+    if (closing_) return Status::OK();
+    if (!snapshots_.empty()) {
+      return Status::Aborted("Close: the DB has unreleased snapshots");
+    }
+    closing_ = true;
+    was_open = opened_;
+  }
+  if (was_open) {
+    // A barrier: groups behind it fail PrepareGroup (closing_), and when
+    // it returns every earlier group is done with the WAL and memtable.
+    WriteOptions options;
+    options.disableWAL = true;
+    WriteThread::Writer barrier(options, nullptr);
+    write_thread_.Write(&barrier);
+  }
+  Status s;
+  {
+    MutexLock l(&log_mutex_);
+    if (log_ != nullptr) {
+      s = log_->Close();
+      log_.reset();
+    }
+  }
+  MutexLock l(&mutex_);
+  if (mem_ != nullptr) {
+    mem_->Unref();
+    mem_ = nullptr;
+  }
+  imm_.RemoveOldest(imm_.NumNotFlushed());
+  if (db_lock_ != nullptr) {
+    Status u = env_->UnlockFile(db_lock_);
+    if (s.ok()) s = u;
+    db_lock_ = nullptr;
+  }
+  if (was_open) STRATA_LOG_INFO(info_log_, "closed %s", dbname_.c_str());
+  if (info_log_ != nullptr) info_log_->Flush();
+  return s;
+}
+
+Status DestroyDB(const std::string& name, const Options& options) {
+  Env* env = options.env;
+  std::vector<std::string> children;
+  Status s = env->GetChildren(name, &children);
+  if (s.IsNotFound() || !env->FileExists(name).ok()) return Status::OK();
+  if (!s.ok()) return s;
+  FileLock* lock = nullptr;
+  const std::string lock_name = LockFileName(name);
+  s = env->LockFile(lock_name, &lock);
+  if (!s.ok()) return s;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(child, &number, &type) && type != FileType::kLockFile) {
+      Status del = env->RemoveFile(name + "/" + child);
+      if (s.ok() && !del.ok()) s = del;
+    }
+  }
+  env->UnlockFile(lock);
+  env->RemoveFile(lock_name);
+  env->RemoveDir(name);  // fails, harmlessly, if other files remain
+  return s;
+}
+
+}  // namespace strata

@@ -1,0 +1,202 @@
+// DBImpl: the write path. DB::Write hands a batch to the write thread; the
+// leader of each group calls back into the CommitEnv methods below, in
+// order: PrepareGroup, AllocateSequence, WriteWAL, ApplyMemTable, Publish
+// (docs/write_path.md).
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "db/memtable_inserter.h"
+#include "db/write_batch_internal.h"
+#include "env/file_writer.h"
+#include "memtable/memtable.h"
+#include "util/logging.h"
+#include "util/mutexlock.h"
+
+namespace strata {
+
+Status DB::Put(const WriteOptions& options, const Slice& key,
+               const Slice& value) {
+  WriteBatch batch(key.size() + value.size() + 24);
+  Status s = batch.Put(key, value);
+  return s.ok() ? Write(options, &batch) : s;
+}
+
+Status DB::Delete(const WriteOptions& options, const Slice& key) {
+  WriteBatch batch(key.size() + 24);
+  Status s = batch.Delete(key);
+  return s.ok() ? Write(options, &batch) : s;
+}
+
+Status DB::SingleDelete(const WriteOptions& options, const Slice& key) {
+  WriteBatch batch(key.size() + 24);
+  Status s = batch.SingleDelete(key);
+  return s.ok() ? Write(options, &batch) : s;
+}
+
+Status DB::DeleteRange(const WriteOptions& options, const Slice& begin_key,
+                       const Slice& end_key) {
+  WriteBatch batch;
+  Status s = batch.DeleteRange(begin_key, end_key);
+  return s.ok() ? Write(options, &batch) : s;
+}
+
+Status DB::Merge(const WriteOptions& options, const Slice& key,
+                 const Slice& value) {
+  WriteBatch batch;
+  Status s = batch.Merge(key, value);
+  return s.ok() ? Write(options, &batch) : s;
+}
+
+DB::~DB() = default;
+
+Status DBImpl::DeleteRange(const WriteOptions&, const Slice&, const Slice&) {
+  return Status::NotSupported("DeleteRange is not supported by this version");
+}
+
+Status DBImpl::Merge(const WriteOptions&, const Slice&, const Slice&) {
+  return Status::NotSupported("Merge is not supported by this version");
+}
+
+Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
+  if (options.sync && options.disableWAL) {
+    return Status::InvalidArgument("WriteOptions: sync and disableWAL");
+  }
+  if (updates == nullptr) return Status::OK();
+  // Checked here, before the batch can reach the WAL: a record recovery
+  // could not apply must never be written.
+  Status s = CheckBatchSupported(updates);
+  if (!s.ok()) return s;
+  WriteThread::Writer writer(options, updates);
+  return write_thread_.Write(&writer);
+}
+
+Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
+  MutexLock l(&mutex_);
+  if (closing_) return Status::ShutdownInProgress("the DB is closing");
+  if (!bg_error_.ok()) return bg_error_;
+  Status s;
+  if (mem_->ApproximateMemoryUsage() >= options_.write_buffer_size) {
+    s = SwitchMemTable();
+  }
+  write_mem_ = mem_;
+  return s;
+}
+
+SequenceNumber DBImpl::AllocateSequence(uint64_t count) {
+  return last_allocated_.fetch_add(count, std::memory_order_relaxed) + 1;
+}
+
+Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
+  // One record for the whole group: the members' batches concatenated in
+  // queue order under the group's first sequence number.
+  WriteBatch* merged = nullptr;
+  size_t members = 0;
+  for (WriteThread::Writer* w : *group) {
+    if (w->batch == nullptr || w->batch->Count() == 0) continue;
+    WriteBatchInternal::SetSequence(w->batch, w->sequence);
+    if (members == 0) {
+      merged = w->batch;
+    } else {
+      if (members == 1) {
+        WriteBatchInternal::SetContents(&group_batch_,
+                                        WriteBatchInternal::Contents(merged));
+        merged = &group_batch_;
+      }
+      WriteBatchInternal::Append(merged, w->batch);
+    }
+    members++;
+  }
+  Status s;
+  {
+    MutexLock l(&log_mutex_);
+    if (merged != nullptr) {
+      s = log_->AddRecord(WriteBatchInternal::Contents(merged));
+      // In the OS before the write is acknowledged: a process crash then
+      // loses nothing acknowledged.
+      if (s.ok()) s = log_->file()->Flush();
+    }
+    if (s.ok() && group->need_sync()) {
+      s = log_->file()->Sync(options_.use_fsync);
+    }
+  }
+  if (members > 1) group_batch_.Clear();
+  if (!s.ok()) {
+    // The WAL may now end in a partial record: no later write may follow.
+    MutexLock ml(&mutex_);
+    SetBackgroundError(s);
+  }
+  return s;
+}
+
+Status DBImpl::ApplyMemTable(WriteThread::WriteGroup* group) {
+  for (WriteThread::Writer* w : *group) {
+    if (w->batch == nullptr || w->batch->Count() == 0) continue;
+    Status s = InsertBatchIntoMemTable(w->batch, w->sequence, write_mem_,
+                                       /*concurrent=*/false,
+                                       /*ignore_duplicates=*/false);
+    if (!s.ok()) {
+      // The WAL has the group but the memtable only part of it.
+      MutexLock l(&mutex_);
+      SetBackgroundError(s);
+      return s;
+    }
+  }
+  return Status::OK();
+}
+
+void DBImpl::Publish(SequenceNumber last_sequence) {
+  last_published_.store(last_sequence, std::memory_order_release);
+}
+
+void DBImpl::SetBackgroundError(const Status& s) {
+  if (bg_error_.ok()) {
+    bg_error_ = s;
+    STRATA_LOG_ERROR(info_log_, "writes stopped: %s", s.ToString().c_str());
+  }
+}
+
+Status DBImpl::SwitchMemTable() {
+  const uint64_t number = NewFileNumber();
+  std::unique_ptr<log::Writer> new_log;
+  Status s = NewLogFile(number, &new_log);
+  if (!s.ok()) {
+    // Keep writing to the current memtable and WAL; the next group tries
+    // again.
+    STRATA_LOG_WARN(info_log_, "cannot start WAL %llu: %s",
+                    static_cast<unsigned long long>(number),
+                    s.ToString().c_str());
+    env_->RemoveFile(LogFileName(dbname_, number));
+    return Status::OK();
+  }
+  {
+    // The finished WAL is synced so that a later sync=true write, synced
+    // in the new WAL only, never survives a power loss that drops the
+    // writes before it.
+    MutexLock l(&log_mutex_);
+    s = log_->file()->Sync(options_.use_fsync);
+    if (s.ok()) s = log_->Close();
+    if (!s.ok()) {
+      SetBackgroundError(s);
+      return s;
+    }
+    log_ = std::move(new_log);
+  }
+  live_logs_.push_back(number);
+  imm_.Add(mem_);
+  mem_->Unref();  // imm_ holds its own reference
+  mem_ = new MemTable(icmp_);
+  mem_->Ref();
+  STRATA_LOG_INFO(info_log_, "memtable full: new WAL %llu",
+                  static_cast<unsigned long long>(number));
+  return Status::OK();
+}
+
+Status DBImpl::SyncWAL() {
+  MutexLock l(&log_mutex_);
+  if (log_ == nullptr) return Status::ShutdownInProgress("the DB is closed");
+  Status s = log_->file()->Flush();
+  if (s.ok()) s = log_->file()->Sync(options_.use_fsync);
+  return s;
+}
+
+}  // namespace strata

@@ -1,0 +1,35 @@
+// Applies a WriteBatch to a memtable: the batch's records get consecutive
+// sequence numbers from first_sequence, in batch order.
+//
+// Engine I stores Put, Delete and SingleDelete; Merge and DeleteRange are
+// refused with NotSupported until their read semantics exist (Engine III),
+// so CheckBatchSupported lets the write path refuse them before the WAL.
+
+#ifndef STRATA_DB_MEMTABLE_INSERTER_H_
+#define STRATA_DB_MEMTABLE_INSERTER_H_
+
+#include "strata/export.h"
+#include "strata/status.h"
+#include "strata/types.h"
+
+namespace strata {
+
+class MemTable;
+class WriteBatch;
+
+// concurrent: insert with the memtable's concurrent insert (other writers
+// insert at the same time). ignore_duplicates: an entry already present
+// (the same key, sequence and type — a WAL replayed twice) is skipped;
+// otherwise it is Corruption.
+STRATA_EXPORT Status InsertBatchIntoMemTable(const WriteBatch* batch,
+                                             SequenceNumber first_sequence,
+                                             MemTable* mem, bool concurrent,
+                                             bool ignore_duplicates);
+
+// OK if every record of batch can be applied; Corruption for a malformed
+// batch, NotSupported for Merge / DeleteRange.
+STRATA_EXPORT Status CheckBatchSupported(const WriteBatch* batch);
+
+}  // namespace strata
+
+#endif  // STRATA_DB_MEMTABLE_INSERTER_H_

@@ -1,0 +1,146 @@
+// A program written against RocksDB's C++ API — the part of it that
+// strata's Engine I covers. The build compiles it twice: as is, against
+// RocksDB's headers when they are installed (proof that it is a RocksDB
+// program), and with "rocksdb" replaced by "strata" everywhere, against
+// strata, where it also runs (test api_compat). Nothing else may change.
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb/db.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/snapshot.h"
+#include "rocksdb/status.h"
+#include "rocksdb/write_batch.h"
+
+namespace {
+
+int failures = 0;
+
+void Check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "FAILED: %s\n", what);
+    failures++;
+  }
+}
+
+class CountingHandler : public rocksdb::WriteBatch::Handler {
+ public:
+  void Put(const rocksdb::Slice& key, const rocksdb::Slice& value) override {
+    puts++;
+  }
+  void Delete(const rocksdb::Slice& key) override { deletes++; }
+  int puts = 0;
+  int deletes = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string path = argc > 1 ? argv[1] : "api_compat_db";
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.error_if_exists = false;
+  options.write_buffer_size = 4 << 20;
+  options.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  rocksdb::DestroyDB(path, options);
+
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
+  Check(s.ok(), "open");
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s\n", s.ToString().c_str());
+    return 1;
+  }
+
+  rocksdb::WriteOptions write_options;
+  write_options.sync = false;
+  Check(db->Put(write_options, "apple", "red").ok(), "put apple");
+  Check(db->Put(write_options, "banana", "yellow").ok(), "put banana");
+  Check(db->Put(rocksdb::WriteOptions(), "cherry", "dark red").ok(),
+        "put cherry");
+
+  std::string value;
+  s = db->Get(rocksdb::ReadOptions(), "apple", &value);
+  Check(s.ok() && value == "red", "get apple");
+  s = db->Get(rocksdb::ReadOptions(), "durian", &value);
+  Check(s.IsNotFound(), "get missing");
+
+  const rocksdb::Snapshot* snapshot = db->GetSnapshot();
+
+  rocksdb::WriteBatch batch;
+  batch.Put("date", "brown");
+  batch.Delete("banana");
+  batch.Put(rocksdb::Slice("elder"), rocksdb::Slice("black"));
+  Check(batch.Count() == 3, "batch count");
+  Check(batch.GetDataSize() == batch.Data().size(), "batch size");
+  CountingHandler handler;
+  Check(
+      batch.Iterate(&handler).ok() && handler.puts == 2 && handler.deletes == 1,
+      "batch iterate");
+  Check(db->Write(write_options, &batch).ok(), "write batch");
+  Check(db->Delete(write_options, "cherry").ok(), "delete");
+
+  std::vector<rocksdb::Slice> keys = {"apple", "banana", "date"};
+  std::vector<std::string> values;
+  std::vector<rocksdb::Status> statuses =
+      db->MultiGet(rocksdb::ReadOptions(), keys, &values);
+  Check(statuses.size() == 3 && statuses[0].ok() && statuses[1].IsNotFound() &&
+            statuses[2].ok() && values[2] == "brown",
+        "multiget");
+
+  rocksdb::ReadOptions at_snapshot;
+  at_snapshot.snapshot = snapshot;
+  s = db->Get(at_snapshot, "banana", &value);
+  Check(s.ok() && value == "yellow", "get at snapshot");
+
+  std::unique_ptr<rocksdb::Iterator> it(
+      db->NewIterator(rocksdb::ReadOptions()));
+  std::string order;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    order += it->key().ToString() + "=" + it->value().ToString() + ";";
+  }
+  Check(it->status().ok(), "iterator status");
+  Check(order == "apple=red;date=brown;elder=black;", "iterate forward");
+  it->SeekForPrev("d");
+  Check(it->Valid() && it->key() == "apple", "seek for prev");
+  it->Seek("b");
+  Check(it->Valid() && it->key().ToString() == "date", "seek");
+  it->Prev();
+  Check(it->Valid() && it->key().ToString() == "apple", "prev");
+  it.reset();
+
+  rocksdb::Slice upper("e");
+  rocksdb::ReadOptions bounded;
+  bounded.iterate_upper_bound = &upper;
+  bounded.snapshot = snapshot;
+  rocksdb::Iterator* raw = db->NewIterator(bounded);
+  int count = 0;
+  for (raw->SeekToLast(); raw->Valid(); raw->Prev()) count++;
+  Check(count == 3, "bounded reverse iteration at snapshot");
+  delete raw;
+
+  db->ReleaseSnapshot(snapshot);
+  Check(db->SyncWAL().ok(), "sync wal");
+  Check(db->Close().ok(), "close");
+  delete db;
+
+  rocksdb::DB* raw_db = nullptr;
+  options.create_if_missing = false;
+  s = rocksdb::DB::Open(options, path, &raw_db);
+  Check(s.ok(), "reopen");
+  std::unique_ptr<rocksdb::DB> reopened(raw_db);
+  if (s.ok()) {
+    s = reopened->Get(rocksdb::ReadOptions(), "elder", &value);
+    Check(s.ok() && value == "black", "get after reopen");
+    reopened.reset();
+  }
+  Check(rocksdb::DestroyDB(path, options).ok(), "destroy");
+
+  if (failures == 0) std::printf("api_compat: all checks passed\n");
+  return failures == 0 ? 0 : 1;
+}

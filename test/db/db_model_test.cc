@@ -1,0 +1,213 @@
+// The DB against a model (std::map): random puts, deletes and batches,
+// snapshots checked long after they were taken, iterators walked in both
+// directions, and reopens — rerun under several option sets.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "strata/db.h"
+#include "test/db/db_test_util.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+using Model = std::map<std::string, std::string>;
+
+enum class Config {
+  kDefault,
+  kTinyMemtables,  // a memtable switch every few writes
+  kMemEnv,
+  kSyncWrites,
+  kNoAdaptiveYield,
+  kDirectReadsOptions,  // options for later engines must not disturb this one
+};
+
+const char* ConfigName(Config c) {
+  switch (c) {
+    case Config::kDefault:
+      return "Default";
+    case Config::kTinyMemtables:
+      return "TinyMemtables";
+    case Config::kMemEnv:
+      return "MemEnv";
+    case Config::kSyncWrites:
+      return "SyncWrites";
+    case Config::kNoAdaptiveYield:
+      return "NoAdaptiveYield";
+    case Config::kDirectReadsOptions:
+      return "DirectReadsOptions";
+  }
+  return "?";
+}
+
+class DBModelTest : public testing::TestWithParam<Config> {
+ protected:
+  DBModelTest()
+      : mem_env_(GetParam() == Config::kMemEnv ? NewMemEnv(Env::Default())
+                                               : nullptr),
+        h_(mem_env_ ? mem_env_.get() : Env::Default()) {
+    switch (GetParam()) {
+      case Config::kTinyMemtables:
+        h_.options().write_buffer_size = 8192;
+        break;
+      case Config::kSyncWrites:
+        write_options_.sync = true;
+        break;
+      case Config::kNoAdaptiveYield:
+        h_.options().enable_write_thread_adaptive_yield = false;
+        break;
+      case Config::kDirectReadsOptions:
+        h_.options().use_direct_reads = true;
+        h_.options().use_direct_io_for_flush_and_compaction = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  std::string RandomKey(Random* rnd) {
+    return "key" + std::to_string(rnd->Uniform(200));
+  }
+
+  // Walks a fresh iterator randomly and compares every position with the
+  // model.
+  void CheckIterator(const Model& model, const Snapshot* snap, Random* rnd) {
+    ReadOptions ro;
+    ro.snapshot = snap;
+    std::unique_ptr<Iterator> it(h_.db()->NewIterator(ro));
+    auto pos = model.end();
+    for (int step = 0; step < 100; step++) {
+      const std::string target = RandomKey(rnd);
+      switch (rnd->Uniform(6)) {
+        case 0:
+          it->SeekToFirst();
+          pos = model.begin();
+          break;
+        case 1:
+          it->SeekToLast();
+          pos = model.empty() ? model.end() : std::prev(model.end());
+          break;
+        case 2:
+          it->Seek(target);
+          pos = model.lower_bound(target);
+          break;
+        case 3: {
+          it->SeekForPrev(target);
+          auto up = model.upper_bound(target);
+          pos = up == model.begin() ? model.end() : std::prev(up);
+          break;
+        }
+        case 4:
+          if (pos == model.end()) break;
+          it->Next();
+          ++pos;
+          break;
+        default:
+          if (pos == model.end()) break;
+          it->Prev();
+          pos = pos == model.begin() ? model.end() : std::prev(pos);
+          break;
+      }
+      ASSERT_EQ(pos != model.end(), it->Valid()) << "step " << step;
+      if (it->Valid()) {
+        ASSERT_EQ(pos->first, it->key().ToString());
+        ASSERT_EQ(pos->second, it->value().ToString());
+      }
+    }
+    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+  }
+
+  std::unique_ptr<Env> mem_env_;
+  test::DBHolder h_;
+  WriteOptions write_options_;
+};
+
+TEST_P(DBModelTest, RandomOperations) {
+  ASSERT_TRUE(h_.Open().ok());
+  Random rnd(static_cast<uint32_t>(GetParam()) + 1000);
+  Model model;
+  struct Snap {
+    const Snapshot* snapshot;
+    Model model;
+  };
+  std::vector<Snap> snaps;
+  const int kSteps = GetParam() == Config::kSyncWrites ? 1500 : 4000;
+  for (int step = 0; step < kSteps; step++) {
+    const int op = rnd.Uniform(100);
+    if (op < 45) {
+      const std::string k = RandomKey(&rnd);
+      const std::string v =
+          std::string(rnd.Uniform(200), 'v') + std::to_string(step);
+      ASSERT_TRUE(h_.db()->Put(write_options_, k, v).ok());
+      model[k] = v;
+    } else if (op < 60) {
+      const std::string k = RandomKey(&rnd);
+      ASSERT_TRUE(h_.db()->Delete(write_options_, k).ok());
+      model.erase(k);
+    } else if (op < 75) {
+      WriteBatch batch;
+      const int n = 1 + rnd.Uniform(10);
+      for (int i = 0; i < n; i++) {
+        const std::string k = RandomKey(&rnd);
+        if (rnd.OneIn(3)) {
+          batch.Delete(k);
+          model.erase(k);
+        } else {
+          const std::string v =
+              "b" + std::to_string(step) + "." + std::to_string(i);
+          batch.Put(k, v);
+          model[k] = v;
+        }
+      }
+      ASSERT_TRUE(h_.db()->Write(write_options_, &batch).ok());
+    } else if (op < 85) {
+      const std::string k = RandomKey(&rnd);
+      auto found = model.find(k);
+      ASSERT_EQ(found == model.end() ? "NOT_FOUND" : found->second, h_.Get(k));
+    } else if (op < 90) {
+      if (snaps.size() < 5) {
+        snaps.push_back({h_.db()->GetSnapshot(), model});
+      } else {
+        const size_t i = rnd.Uniform(static_cast<int>(snaps.size()));
+        ASSERT_EQ(snaps[i].model, h_.Contents(snaps[i].snapshot));
+        CheckIterator(snaps[i].model, snaps[i].snapshot, &rnd);
+        h_.db()->ReleaseSnapshot(snaps[i].snapshot);
+        snaps.erase(snaps.begin() + i);
+      }
+    } else if (op < 98) {
+      CheckIterator(model, nullptr, &rnd);
+    } else {
+      for (const Snap& s : snaps) {
+        ASSERT_EQ(s.model, h_.Contents(s.snapshot));
+        h_.db()->ReleaseSnapshot(s.snapshot);
+      }
+      snaps.clear();
+      ASSERT_TRUE(h_.Reopen().ok());
+      ASSERT_EQ(model, h_.Contents());
+    }
+  }
+  for (const Snap& s : snaps) {
+    ASSERT_EQ(s.model, h_.Contents(s.snapshot));
+    h_.db()->ReleaseSnapshot(s.snapshot);
+  }
+  ASSERT_EQ(model, h_.Contents());
+  ASSERT_TRUE(h_.Reopen().ok());
+  ASSERT_EQ(model, h_.Contents());
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, DBModelTest,
+                         testing::Values(Config::kDefault,
+                                         Config::kTinyMemtables,
+                                         Config::kMemEnv, Config::kSyncWrites,
+                                         Config::kNoAdaptiveYield,
+                                         Config::kDirectReadsOptions),
+                         [](const testing::TestParamInfo<Config>& info) {
+                           return std::string(ConfigName(info.param));
+                         });
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,50 @@
+#include "test/db/db_test_util.h"
+
+namespace strata {
+namespace test {
+
+DBHolder::DBHolder(Env* env)
+    : env_(env), dir_(env, "db"), name_(dir_.File("db")) {
+  options_.env = env_;
+  options_.create_if_missing = true;
+}
+
+DBHolder::~DBHolder() { Close(); }
+
+Status DBHolder::Open() {
+  std::unique_ptr<DB> db;
+  Status s = DB::Open(options_, name_, &db);
+  db_ = std::move(db);
+  return s;
+}
+
+Status DBHolder::Destroy() {
+  Close();
+  return DestroyDB(name_, options_);
+}
+
+std::string DBHolder::Get(const std::string& k, const Snapshot* snapshot) {
+  ReadOptions ro;
+  ro.snapshot = snapshot;
+  std::string value;
+  Status s = db_->Get(ro, k, &value);
+  if (s.IsNotFound()) return "NOT_FOUND";
+  if (!s.ok()) return s.ToString();
+  return value;
+}
+
+std::map<std::string, std::string> DBHolder::Contents(
+    const Snapshot* snapshot) {
+  ReadOptions ro;
+  ro.snapshot = snapshot;
+  std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+  std::map<std::string, std::string> result;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    result[it->key().ToString()] = it->value().ToString();
+  }
+  if (!it->status().ok()) result["<error>"] = it->status().ToString();
+  return result;
+}
+
+}  // namespace test
+}  // namespace strata

@@ -1,0 +1,56 @@
+// Helpers shared by the whole-DB suites: a DB in a temp directory that can
+// be reopened with changed options, and small readers of its contents.
+
+#ifndef STRATA_TEST_DB_DB_TEST_UTIL_H_
+#define STRATA_TEST_DB_DB_TEST_UTIL_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "strata/db.h"
+#include "test/util/temp_dir.h"
+
+namespace strata {
+namespace test {
+
+class DBHolder {
+ public:
+  explicit DBHolder(Env* env = Env::Default());
+  ~DBHolder();
+
+  Options& options() { return options_; }
+  const std::string& name() const { return name_; }
+  DB* db() const { return db_.get(); }
+  Env* env() const { return env_; }
+
+  Status Open();
+  Status Reopen() {
+    Close();
+    return Open();
+  }
+  void Close() { db_.reset(); }
+  Status Destroy();
+
+  Status Put(const std::string& k, const std::string& v) {
+    return db_->Put(WriteOptions(), k, v);
+  }
+  Status Delete(const std::string& k) { return db_->Delete(WriteOptions(), k); }
+  // The value, "NOT_FOUND", or the error.
+  std::string Get(const std::string& k, const Snapshot* snapshot = nullptr);
+  // Every key/value through a forward iterator.
+  std::map<std::string, std::string> Contents(
+      const Snapshot* snapshot = nullptr);
+
+ private:
+  Env* const env_;
+  TempDir dir_;
+  std::string name_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+};
+
+}  // namespace test
+}  // namespace strata
+
+#endif  // STRATA_TEST_DB_DB_TEST_UTIL_H_
