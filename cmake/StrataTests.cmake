@@ -102,12 +102,14 @@ strata_add_test(write_thread_test SOURCES
 
 strata_add_test(db_test SOURCES
   test/db/db_basic_test.cc
-  test/db/db_crash_test.cc
   test/db/db_fault_test.cc
   test/db/db_model_test.cc
   test/db/db_recovery_test.cc
   test/db/db_test_util.cc
 )
+
+# Child processes killed mid-write (SIGKILL / TerminateProcess).
+strata_add_test(db_crash_test LABELS crash SOURCES test/db/db_crash_test.cc)
 
 # A RocksDB program, with "rocksdb" replaced by "strata", must compile
 # against strata's public headers alone and run (DESIGN §2).
