@@ -73,9 +73,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
 
   // The memtables a read uses, referenced for its duration.
   struct ReadView {
-    MemTable* mem;
-    MemTableListVersion* imm;
-    SequenceNumber sequence;
+    MemTable* mem = nullptr;
+    MemTableListVersion* imm = nullptr;
+    SequenceNumber sequence = 0;
   };
 
   // ---- db_impl_open.cc ----

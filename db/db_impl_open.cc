@@ -277,6 +277,9 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
         &reporter, /*checksum=*/true, number);
     Status damage;
     while (reader.ReadRecord(&record, &scratch, mode)) {
+      if (!reporter.first().ok() && !reporter.first().IsCorruption()) {
+        return reporter.first();  // a read error fails the open
+      }
       if (!reporter.first().ok()) {
         damage = Status::Corruption(fname, reporter.first().getState());
       }
@@ -306,6 +309,9 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
       if (!s.ok()) return s;
       const uint32_t count = WriteBatchInternal::Count(&batch);
       if (count > 0) max_sequence = std::max(max_sequence, first + count - 1);
+    }
+    if (!reporter.first().ok() && !reporter.first().IsCorruption()) {
+      return reporter.first();
     }
     if (damage.ok() && !reporter.first().ok()) {
       damage = Status::Corruption(fname, reporter.first().getState());

@@ -122,6 +122,25 @@ TEST_P(DBFaultTest, FailedSyncIsReported) {
   env_.ClearFailures();
 }
 
+TEST_P(DBFaultTest, ReadErrorFailsOpenInEveryMode) {
+  ASSERT_TRUE(h_.Open().ok());
+  ASSERT_TRUE(h_.Put("k", "v").ok());
+  h_.Close();
+  for (WALRecoveryMode mode : {WALRecoveryMode::kTolerateCorruptedTailRecords,
+                               WALRecoveryMode::kAbsoluteConsistency,
+                               WALRecoveryMode::kPointInTimeRecovery,
+                               WALRecoveryMode::kSkipAnyCorruptedRecords}) {
+    h_.options().wal_recovery_mode = mode;
+    env_.FailAll(test::IOKind::kRead, Status::IOError("injected read"));
+    Status s = h_.Open();
+    env_.ClearFailures();
+    EXPECT_TRUE(s.IsIOError()) << s.ToString();
+    EXPECT_EQ(nullptr, h_.db());
+  }
+  ASSERT_TRUE(h_.Open().ok());
+  EXPECT_EQ("v", h_.Get("k"));
+}
+
 INSTANTIATE_TEST_SUITE_P(WriteBufferSizes, DBFaultTest,
                          testing::Values(size_t{64} << 20, size_t{8} << 10));
 

@@ -11,6 +11,7 @@
 
 #include "db/dbformat.h"
 #include "gtest/gtest.h"
+#include "test/db/model_walk.h"
 #include "test/util/vector_iterator.h"
 #include "util/random.h"
 
@@ -183,50 +184,11 @@ TEST_F(DBIterTest, RandomizedAgainstModel) {
     }
     std::unique_ptr<Iterator> it(NewIter(h, seq, use_lower ? &lower : nullptr,
                                          use_upper ? &upper : nullptr));
-    auto pos = bounded.end();
-    for (int step = 0; step < 200; step++) {
-      const std::string target(1, static_cast<char>('a' + rnd.Uniform(14)));
-      switch (rnd.Uniform(7)) {
-        case 0:
-          it->SeekToFirst();
-          pos = bounded.begin();
-          break;
-        case 1:
-          it->SeekToLast();
-          pos = bounded.empty() ? bounded.end() : std::prev(bounded.end());
-          break;
-        case 2:
-          it->Seek(target);
-          pos = bounded.lower_bound(target);
-          break;
-        case 3: {
-          it->SeekForPrev(target);
-          auto up = bounded.upper_bound(target);
-          pos = up == bounded.begin() ? bounded.end() : std::prev(up);
-          break;
-        }
-        case 4:
-        case 5:
-          if (pos != bounded.end()) {
-            it->Next();
-            ++pos;
-          }
-          break;
-        default:
-          if (pos != bounded.end()) {
-            it->Prev();
-            pos = pos == bounded.begin() ? bounded.end() : std::prev(pos);
-          }
-          break;
-      }
-      ASSERT_EQ(pos != bounded.end(), it->Valid())
-          << "round " << round << " step " << step;
-      if (it->Valid()) {
-        ASSERT_EQ(pos->first, it->key().ToString());
-        ASSERT_EQ(pos->second, it->value().ToString());
-      }
-      ASSERT_TRUE(it->status().ok());
-    }
+    SCOPED_TRACE("round " + std::to_string(round));
+    test::RandomModelWalk(it.get(), bounded, &rnd, 200, [](Random* r) {
+      return std::string(1, static_cast<char>('a' + r->Uniform(14)));
+    });
+    if (HasFatalFailure()) return;
   }
 }
 

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "test/db/db_test_util.h"
+#include "test/db/model_walk.h"
 #include "util/random.h"
 
 namespace strata {
@@ -79,46 +80,8 @@ class DBModelTest : public testing::TestWithParam<Config> {
     ReadOptions ro;
     ro.snapshot = snap;
     std::unique_ptr<Iterator> it(h_.db()->NewIterator(ro));
-    auto pos = model.end();
-    for (int step = 0; step < 100; step++) {
-      const std::string target = RandomKey(rnd);
-      switch (rnd->Uniform(6)) {
-        case 0:
-          it->SeekToFirst();
-          pos = model.begin();
-          break;
-        case 1:
-          it->SeekToLast();
-          pos = model.empty() ? model.end() : std::prev(model.end());
-          break;
-        case 2:
-          it->Seek(target);
-          pos = model.lower_bound(target);
-          break;
-        case 3: {
-          it->SeekForPrev(target);
-          auto up = model.upper_bound(target);
-          pos = up == model.begin() ? model.end() : std::prev(up);
-          break;
-        }
-        case 4:
-          if (pos == model.end()) break;
-          it->Next();
-          ++pos;
-          break;
-        default:
-          if (pos == model.end()) break;
-          it->Prev();
-          pos = pos == model.begin() ? model.end() : std::prev(pos);
-          break;
-      }
-      ASSERT_EQ(pos != model.end(), it->Valid()) << "step " << step;
-      if (it->Valid()) {
-        ASSERT_EQ(pos->first, it->key().ToString());
-        ASSERT_EQ(pos->second, it->value().ToString());
-      }
-    }
-    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+    test::RandomModelWalk(it.get(), model, rnd, 100,
+                          [this](Random* r) { return RandomKey(r); });
   }
 
   std::unique_ptr<Env> mem_env_;
@@ -174,12 +137,13 @@ TEST_P(DBModelTest, RandomOperations) {
       } else {
         const size_t i = rnd.Uniform(static_cast<int>(snaps.size()));
         ASSERT_EQ(snaps[i].model, h_.Contents(snaps[i].snapshot));
-        CheckIterator(snaps[i].model, snaps[i].snapshot, &rnd);
+        ASSERT_NO_FATAL_FAILURE(
+            CheckIterator(snaps[i].model, snaps[i].snapshot, &rnd));
         h_.db()->ReleaseSnapshot(snaps[i].snapshot);
         snaps.erase(snaps.begin() + i);
       }
     } else if (op < 98) {
-      CheckIterator(model, nullptr, &rnd);
+      ASSERT_NO_FATAL_FAILURE(CheckIterator(model, nullptr, &rnd));
     } else {
       for (const Snap& s : snaps) {
         ASSERT_EQ(s.model, h_.Contents(s.snapshot));
