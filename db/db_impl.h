@@ -92,6 +92,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
     return next_file_number_++;
   }
   std::string OptionsFileContents() const;
+  // Close; force: also with unreleased snapshots (the destructor).
+  Status CloseImpl(bool force);
 
   // ---- db_impl_write.cc ----
   Status PrepareGroup(WriteThread::WriteGroup* group) override;

@@ -32,27 +32,46 @@ WriteThread::Options WriteThreadOptions(const Options& options) {
 class RecoveryReporter final : public log::Reader::Reporter {
  public:
   void Corruption(size_t bytes, const Status& status) override {
-    if (first_.ok()) first_ = status;
+    if (status.IsCorruption()) {
+      if (first_.ok()) first_ = status;
+    } else if (read_error_.ok()) {
+      read_error_ = status;
+    }
     dropped_bytes_ += bytes;
   }
+  // The first damage reported, and the first read error.
   const Status& first() const { return first_; }
+  const Status& read_error() const { return read_error_; }
 
  private:
   Status first_;
+  Status read_error_;
   size_t dropped_bytes_ = 0;
 };
 
 }  // namespace
 
+// Raises options no DB should run with to the smallest workable value,
+// as RocksDB does (ValidateOptions refuses the ones with no such value).
+static Options SanitizeOptions(const Options& options) {
+  Options result = options;
+  // An empty memtable already holds an arena chunk; a smaller buffer
+  // would retire every memtable at its first write.
+  constexpr size_t kMinWriteBufferSize = 64 << 10;
+  result.write_buffer_size =
+      std::max(result.write_buffer_size, kMinWriteBufferSize);
+  return result;
+}
+
 DBImpl::DBImpl(const Options& options, const std::string& dbname)
-    : options_(options),
+    : options_(SanitizeOptions(options)),
       dbname_(dbname),
       env_(options.env),
       icmp_(options.comparator),
       info_log_(options.info_log),
       write_thread_(WriteThreadOptions(options), this) {}
 
-DBImpl::~DBImpl() { Close(); }
+DBImpl::~DBImpl() { CloseImpl(/*force=*/true); }
 
 Status DBImpl::ValidateOptions(const Options& options) {
   if (options.env == nullptr) {
@@ -153,6 +172,19 @@ Status DBImpl::Recover() {
   // Re-check under the lock: another process may have created it.
   exists = env_->FileExists(IdentityFileName(dbname_)).ok();
   if (!exists) {
+    std::vector<std::string> children;
+    s = env_->GetChildren(dbname_, &children);
+    if (!s.ok()) return s;
+    for (const std::string& child : children) {
+      uint64_t number;
+      FileType type;
+      if (ParseFileName(child, &number, &type) && type == FileType::kLogFile) {
+        return Status::Corruption(
+            dbname_,
+            ": holds WAL files but no IDENTITY (a DestroyDB cut "
+            "short?); not creating a DB over them");
+      }
+    }
     s = CreateNew();
     if (!s.ok()) return s;
   } else if (options_.error_if_exists) {
@@ -171,6 +203,7 @@ Status DBImpl::Recover() {
     uint64_t number;
     FileType type;
     if (!ParseFileName(child, &number, &type)) continue;
+    if (type == FileType::kInfoLogFile) continue;  // numbered by time
     next_file_number_ = std::max(next_file_number_, number + 1);
     if (type == FileType::kLogFile) logs.push_back(number);
   }
@@ -277,8 +310,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
         &reporter, /*checksum=*/true, number);
     Status damage;
     while (reader.ReadRecord(&record, &scratch, mode)) {
-      if (!reporter.first().ok() && !reporter.first().IsCorruption()) {
-        return reporter.first();  // a read error fails the open
+      if (!reporter.read_error().ok()) {
+        return reporter.read_error();  // a read error fails the open
       }
       if (!reporter.first().ok()) {
         damage = Status::Corruption(fname, reporter.first().getState());
@@ -310,9 +343,7 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
       const uint32_t count = WriteBatchInternal::Count(&batch);
       if (count > 0) max_sequence = std::max(max_sequence, first + count - 1);
     }
-    if (!reporter.first().ok() && !reporter.first().IsCorruption()) {
-      return reporter.first();
-    }
+    if (!reporter.read_error().ok()) return reporter.read_error();
     if (damage.ok() && !reporter.first().ok()) {
       damage = Status::Corruption(fname, reporter.first().getState());
     }
@@ -342,15 +373,22 @@ Status DBImpl::RewriteRecoveredData(const std::vector<uint64_t>& old_logs) {
   // open meets the damage again (and stops before newer writes). A crash
   // before the deletions leaves the old WALs, and the next open redoes
   // this; replayed duplicates are ignored.
+  //
+  // Entries go out in sequence order, so the new WAL is itself a history
+  // whose every prefix is a past state. The old WALs go newest first, each
+  // deletion made durable before the next: while the damaged WAL exists,
+  // every WAL after it (the new one included) is still a later one that
+  // a point-in-time replay ignores, so no mix of old and rewritten data is
+  // ever replayed; once it is gone, the new WAL holds everything.
   MutexLock l(&log_mutex_);
+  std::vector<std::pair<SequenceNumber, WriteBatch>> entries;
   std::unique_ptr<InternalIterator> iter(mem_->NewIterator());
-  WriteBatch batch;
   Status s;
   for (iter->SeekToFirst(); s.ok() && iter->Valid(); iter->Next()) {
     ParsedInternalKey ikey;
     s = ParseInternalKey(iter->key(), &ikey);
     if (!s.ok()) break;
-    batch.Clear();
+    WriteBatch batch;
     if (ikey.type == kTypeValue) {
       batch.Put(ikey.user_key, iter->value());
     } else if (ikey.type == kTypeSingleDeletion) {
@@ -359,12 +397,20 @@ Status DBImpl::RewriteRecoveredData(const std::vector<uint64_t>& old_logs) {
       batch.Delete(ikey.user_key);
     }
     WriteBatchInternal::SetSequence(&batch, ikey.sequence);
-    s = log_->AddRecord(WriteBatchInternal::Contents(&batch));
+    entries.emplace_back(ikey.sequence, std::move(batch));
   }
   if (s.ok()) s = iter->status();
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 0; s.ok() && i < entries.size(); i++) {
+    s = log_->AddRecord(WriteBatchInternal::Contents(&entries[i].second));
+  }
   if (s.ok()) s = log_->file()->Sync(options_.use_fsync);
-  for (size_t i = 0; s.ok() && i < old_logs.size(); i++) {
-    s = env_->RemoveFile(LogFileName(dbname_, old_logs[i]));
+  std::unique_ptr<Directory> dir;
+  if (s.ok()) s = env_->NewDirectory(dbname_, &dir);
+  for (size_t i = old_logs.size(); s.ok() && i > 0; i--) {
+    s = env_->RemoveFile(LogFileName(dbname_, old_logs[i - 1]));
+    if (s.ok()) s = dir->Fsync();
   }
   if (s.ok()) {
     live_logs_.erase(live_logs_.begin(), live_logs_.end() - 1);
@@ -393,12 +439,14 @@ Status DBImpl::NewLogFile(uint64_t number,
   return Status::OK();
 }
 
-Status DBImpl::Close() {
+Status DBImpl::Close() { return CloseImpl(/*force=*/false); }
+
+Status DBImpl::CloseImpl(bool force) {
   bool was_open;
   {
     MutexLock l(&mutex_);
     if (closing_) return Status::OK();
-    if (!snapshots_.empty()) {
+    if (!force && !snapshots_.empty()) {
       return Status::Aborted("Close: the DB has unreleased snapshots");
     }
     closing_ = true;
@@ -439,17 +487,23 @@ Status DBImpl::Close() {
 Status DestroyDB(const std::string& name, const Options& options) {
   Env* env = options.env;
   std::vector<std::string> children;
-  Status s = env->GetChildren(name, &children);
-  if (s.IsNotFound() || !env->FileExists(name).ok()) return Status::OK();
+  Status s = env->FileExists(name);
+  if (s.IsNotFound()) return Status::OK();
+  if (s.ok()) s = env->GetChildren(name, &children);
   if (!s.ok()) return s;
   FileLock* lock = nullptr;
   const std::string lock_name = LockFileName(name);
   s = env->LockFile(lock_name, &lock);
   if (!s.ok()) return s;
+  // IDENTITY first: a destroy cut short leaves no half DB that an open
+  // would take for a whole one.
+  Status identity = env->RemoveFile(IdentityFileName(name));
+  if (!identity.ok() && !identity.IsNotFound()) s = identity;
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
-    if (ParseFileName(child, &number, &type) && type != FileType::kLockFile) {
+    if (ParseFileName(child, &number, &type) &&
+        type != FileType::kLockFile && type != FileType::kIdentityFile) {
       Status del = env->RemoveFile(name + "/" + child);
       if (s.ok() && !del.ok()) s = del;
     }

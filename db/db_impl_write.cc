@@ -61,7 +61,9 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("WriteOptions: sync and disableWAL");
   }
-  if (updates == nullptr) return Status::OK();
+  if (updates == nullptr) {
+    return Status::InvalidArgument("DB::Write: the batch is null");
+  }
   // Checked here, before the batch can reach the WAL: a record recovery
   // could not apply must never be written.
   Status s = CheckBatchSupported(updates);
@@ -75,7 +77,8 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (!bg_error_.ok()) return bg_error_;
   Status s;
-  if (mem_->ApproximateMemoryUsage() >= options_.write_buffer_size) {
+  if (mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
+      mem_->num_entries() > 0) {
     s = SwitchMemTable();
   }
   write_mem_ = mem_;

@@ -37,6 +37,10 @@ class SnapshotList {
     head_.prev_ = &head_;
     head_.next_ = &head_;
   }
+  // Frees snapshots never released (a DB deleted with live snapshots).
+  ~SnapshotList() {
+    while (!empty()) Delete(head_.next_);
+  }
   SnapshotList(const SnapshotList&) = delete;
   SnapshotList& operator=(const SnapshotList&) = delete;
 

@@ -123,6 +123,7 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   const Comparator* comparator;
 
   // Bytes of updates a memtable collects before it becomes immutable.
+  // At least 64 KiB: smaller values are raised to it.
   size_t write_buffer_size = 64 << 20;
 
   // Memtables (active plus immutable) allowed before writes stop.

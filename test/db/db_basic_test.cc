@@ -129,7 +129,7 @@ TEST(DBBasicTest, UnsupportedOperationsAndMisuse) {
   bad.sync = true;
   bad.disableWAL = true;
   EXPECT_TRUE(h.db()->Put(bad, "k", "v").IsInvalidArgument());
-  EXPECT_TRUE(h.db()->Write(WriteOptions(), nullptr).ok());
+  EXPECT_TRUE(h.db()->Write(WriteOptions(), nullptr).IsInvalidArgument());
   h.Close();
   ASSERT_TRUE(h.Open().ok());  // the refused writes left no trace
   EXPECT_EQ("NOT_FOUND", h.Get("x"));
@@ -340,6 +340,48 @@ TEST(DBBasicTest, FilesAreLaidOutAsDocumented) {
   EXPECT_EQ(1, identity);
   EXPECT_EQ(1, lock);
   EXPECT_EQ(1, info);
+}
+
+TEST(DBBasicTest, DeletingWithLiveSnapshotsStillReleasesTheDB) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("k", "v").ok());
+  h.db()->GetSnapshot();  // never released
+  h.Close();              // deletes the DB
+  ASSERT_TRUE(h.Open().ok());
+  EXPECT_EQ("v", h.Get("k"));
+}
+
+TEST(DBBasicTest, FileNumbersStaySmallAcrossReopens) {
+  DBHolder h;
+  for (int i = 0; i < 4; i++) {
+    ASSERT_TRUE(h.Open().ok());  // each open renames LOG to LOG.old.<time>
+    ASSERT_TRUE(h.Put("k" + std::to_string(i), "v").ok());
+    h.Close();
+  }
+  std::vector<std::string> children;
+  ASSERT_TRUE(h.env()->GetChildren(h.name(), &children).ok());
+  for (const std::string& c : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(c, &number, &type) && type == FileType::kLogFile) {
+      EXPECT_LT(number, 100u) << c;
+    }
+  }
+}
+
+TEST(DBBasicTest, WALsWithoutIdentityAreNotTakenForANewDB) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("k", "v").ok());
+  h.Close();
+  ASSERT_TRUE(h.env()->RemoveFile(h.name() + "/IDENTITY").ok());
+  Status s = h.Open();
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("IDENTITY"));
+  ASSERT_TRUE(h.Destroy().ok());
+  ASSERT_TRUE(h.Open().ok());
+  EXPECT_EQ("NOT_FOUND", h.Get("k"));
 }
 
 // Readers racing batched writers never see part of a batch: every batch

@@ -142,7 +142,7 @@ TEST_P(DBFaultTest, ReadErrorFailsOpenInEveryMode) {
 }
 
 INSTANTIATE_TEST_SUITE_P(WriteBufferSizes, DBFaultTest,
-                         testing::Values(size_t{64} << 20, size_t{8} << 10));
+                         testing::Values(size_t{64} << 20, size_t{64} << 10));
 
 }  // namespace
 }  // namespace strata

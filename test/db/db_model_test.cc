@@ -20,7 +20,7 @@ using Model = std::map<std::string, std::string>;
 
 enum class Config {
   kDefault,
-  kTinyMemtables,  // a memtable switch every few writes
+  kTinyMemtables,  // the smallest memtables (64 KiB): many switches
   kMemEnv,
   kSyncWrites,
   kNoAdaptiveYield,
@@ -53,7 +53,7 @@ class DBModelTest : public testing::TestWithParam<Config> {
         h_(mem_env_ ? mem_env_.get() : Env::Default()) {
     switch (GetParam()) {
       case Config::kTinyMemtables:
-        h_.options().write_buffer_size = 8192;
+        h_.options().write_buffer_size = 64 << 10;
         break;
       case Config::kSyncWrites:
         write_options_.sync = true;

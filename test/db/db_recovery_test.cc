@@ -191,11 +191,12 @@ TEST_F(DBRecoveryTest, GarbageWalIsCorruptionNotACrash) {
 }
 
 TEST_F(DBRecoveryTest, RecoveryAcrossSeveralWALs) {
-  h_.options().write_buffer_size = 16 << 10;
+  h_.options().write_buffer_size = 64 << 10;
   ASSERT_TRUE(h_.Open().ok());
   std::map<std::string, std::string> model;
   for (int i = 0; i < 2000; i++) {
-    const std::string k = Key(i % 300), v = std::to_string(i);
+    const std::string k = Key(i % 300),
+                      v = std::string(200, 'v') + std::to_string(i);
     ASSERT_TRUE(h_.Put(k, v).ok());
     model[k] = v;
   }
