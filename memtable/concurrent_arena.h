@@ -44,7 +44,7 @@ namespace strata {
 
 // A lock for critical sections of a few instructions, where sleeping in
 // the kernel would cost more than the section itself.
-class LOCKABLE SpinMutex {
+class STRATA_EXPORT LOCKABLE SpinMutex {
  public:
   SpinMutex() = default;
   SpinMutex(const SpinMutex&) = delete;

@@ -126,9 +126,9 @@ class InlineSkipList {
   };
 
  private:
-  // A search path: for each level, the last node before the key (prev) and
-  // the first node at or after it (next, null at the end). Entries at
-  // levels >= height are not set; prev[height] is the head when set.
+  // A search path: for each level below height, the last node before the
+  // key (prev) and the first node at or after it (next, null at the end).
+  // Searching from the top uses prev[height] = head, next[height] = null.
   struct Splice {
     int height = 0;
     Node* prev[kMaxPossibleHeight + 1];

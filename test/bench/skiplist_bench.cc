@@ -55,7 +55,7 @@ BENCHMARK(BM_InsertSequential)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_InsertRandom)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 // One list shared by the benchmark's threads; each thread inserts random
-// keys of its own, one per iteration.
+// keys of its own, one per iteration. Items per second count all threads.
 ConcurrentArena* shared_arena = nullptr;
 List* shared_list = nullptr;
 
@@ -74,7 +74,17 @@ void BM_InsertConcurrently(benchmark::State& state) {
     delete shared_arena;
   }
 }
-BENCHMARK(BM_InsertConcurrently)->Threads(1)->Threads(2)->UseRealTime();
+// The same total of inserts for each thread count, so both runs end with a
+// list of the same size (insert cost grows with it).
+constexpr int64_t kConcurrentInserts = 400000;
+BENCHMARK(BM_InsertConcurrently)
+    ->Threads(1)
+    ->Iterations(kConcurrentInserts)
+    ->UseRealTime();
+BENCHMARK(BM_InsertConcurrently)
+    ->Threads(2)
+    ->Iterations(kConcurrentInserts / 2)
+    ->UseRealTime();
 
 constexpr size_t kLookupEntries = 1000000;
 

@@ -14,6 +14,11 @@
 namespace strata {
 namespace {
 
+// Copies: gtest's EXPECT_* bind their arguments by reference, which needs
+// an exported definition of the static member in the DLL build.
+constexpr size_t kMinBlock = ConcurrentArena::kMinBlockSize;
+constexpr size_t kDefaultBlock = ConcurrentArena::kDefaultBlockSize;
+
 bool IsPointerAligned(const char* p) {
   return reinterpret_cast<uintptr_t>(p) % alignof(void*) == 0 &&
          reinterpret_cast<uintptr_t>(p) % 8 == 0;
@@ -36,7 +41,7 @@ TEST(ConcurrentArenaTest, EmptyArenaHasAllocatedNothing) {
 }
 
 TEST(ConcurrentArenaTest, BlockSizeIsRoundedUp) {
-  EXPECT_EQ(ConcurrentArena::kMinBlockSize, ConcurrentArena(1).block_size());
+  EXPECT_EQ(kMinBlock, ConcurrentArena(1).block_size());
   EXPECT_EQ(0u, ConcurrentArena(5001).block_size() % 8);
   EXPECT_GE(ConcurrentArena(5001).block_size(), 5001u);
 }
@@ -185,9 +190,8 @@ TEST(ConcurrentArenaTest, UsableThroughTheAllocatorInterface) {
   EXPECT_TRUE(IsPointerAligned(p));
   EXPECT_NE(nullptr, allocator->Allocate(3));
   // One chunk, or two if the thread moved to another core in between.
-  EXPECT_GE(arena.MemoryAllocatedBytes(), ConcurrentArena::kDefaultBlockSize);
-  EXPECT_EQ(0u,
-            arena.MemoryAllocatedBytes() % ConcurrentArena::kDefaultBlockSize);
+  EXPECT_GE(arena.MemoryAllocatedBytes(), kDefaultBlock);
+  EXPECT_EQ(0u, arena.MemoryAllocatedBytes() % kDefaultBlock);
 }
 
 }  // namespace
