@@ -502,8 +502,8 @@ Status DestroyDB(const std::string& name, const Options& options) {
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
-    if (ParseFileName(child, &number, &type) &&
-        type != FileType::kLockFile && type != FileType::kIdentityFile) {
+    if (ParseFileName(child, &number, &type) && type != FileType::kLockFile &&
+        type != FileType::kIdentityFile) {
       Status del = env->RemoveFile(name + "/" + child);
       if (s.ok() && !del.ok()) s = del;
     }
