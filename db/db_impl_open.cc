@@ -31,13 +31,12 @@ WriteThread::Options WriteThreadOptions(const Options& options) {
 // decides what recovery does.
 class RecoveryReporter final : public log::Reader::Reporter {
  public:
-  void Corruption(size_t bytes, const Status& status) override {
+  void Corruption(size_t, const Status& status) override {
     if (status.IsCorruption()) {
       if (first_.ok()) first_ = status;
     } else if (read_error_.ok()) {
       read_error_ = status;
     }
-    dropped_bytes_ += bytes;
   }
   // The first damage reported, and the first read error.
   const Status& first() const { return first_; }
@@ -46,7 +45,6 @@ class RecoveryReporter final : public log::Reader::Reporter {
  private:
   Status first_;
   Status read_error_;
-  size_t dropped_bytes_ = 0;
 };
 
 }  // namespace

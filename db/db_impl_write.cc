@@ -49,14 +49,6 @@ Status DB::Merge(const WriteOptions& options, const Slice& key,
 
 DB::~DB() = default;
 
-Status DBImpl::DeleteRange(const WriteOptions&, const Slice&, const Slice&) {
-  return Status::NotSupported("DeleteRange is not supported by this version");
-}
-
-Status DBImpl::Merge(const WriteOptions&, const Slice&, const Slice&) {
-  return Status::NotSupported("Merge is not supported by this version");
-}
-
 Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("WriteOptions: sync and disableWAL");
@@ -64,10 +56,14 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (updates == nullptr) {
     return Status::InvalidArgument("DB::Write: the batch is null");
   }
-  // Checked here, before the batch can reach the WAL: a record recovery
+  // Refused here, before the batch can reach the WAL: a record recovery
   // could not apply must never be written.
-  Status s = CheckBatchSupported(updates);
-  if (!s.ok()) return s;
+  if (updates->HasMerge()) {
+    return Status::NotSupported("Merge is not supported by this version");
+  }
+  if (updates->HasDeleteRange()) {
+    return Status::NotSupported("DeleteRange is not supported by this version");
+  }
   WriteThread::Writer writer(options, updates);
   return write_thread_.Write(&writer);
 }

@@ -114,11 +114,7 @@ Status WriteFileAtomically(Env* env, const std::string& dbname,
                            uint64_t temp_number, const std::string& fname,
                            const Slice& contents) {
   const std::string tmp = TempFileName(dbname, temp_number);
-  std::unique_ptr<WritableFile> file;
-  Status s = env->NewWritableFile(tmp, &file, EnvOptions());
-  if (s.ok()) s = file->Append(contents);
-  if (s.ok()) s = file->Sync();
-  if (s.ok()) s = file->Close();
+  Status s = WriteStringToFile(env, contents, tmp, /*should_sync=*/true);
   if (s.ok()) s = env->RenameFile(tmp, fname);
   if (s.ok()) {
     std::unique_ptr<Directory> dir;

@@ -2,8 +2,10 @@
 // sequence numbers from first_sequence, in batch order.
 //
 // Engine I stores Put, Delete and SingleDelete; Merge and DeleteRange are
-// refused with NotSupported until their read semantics exist (Engine III),
-// so CheckBatchSupported lets the write path refuse them before the WAL.
+// refused with NotSupported until their read semantics exist (Engine III):
+// the write path refuses them before the WAL (WriteBatch::HasMerge,
+// HasDeleteRange), and recovery checks each WAL record whole with
+// CheckBatchSupported before applying any of it.
 
 #ifndef STRATA_DB_MEMTABLE_INSERTER_H_
 #define STRATA_DB_MEMTABLE_INSERTER_H_

@@ -9,7 +9,6 @@
 #define STRATA_DB_SNAPSHOT_IMPL_H_
 
 #include <cassert>
-#include <vector>
 
 #include "strata/snapshot.h"
 
@@ -46,10 +45,6 @@ class SnapshotList {
 
   bool empty() const { return head_.next_ == &head_; }
   size_t count() const { return count_; }
-  SequenceNumber oldest() const {
-    assert(!empty());
-    return head_.next_->sequence_;
-  }
 
   // REQUIRES: sequence >= newest().
   SnapshotImpl* New(SequenceNumber sequence) {
@@ -68,15 +63,6 @@ class SnapshotList {
     s->next_->prev_ = s->prev_;
     count_--;
     delete s;
-  }
-
-  // Every live snapshot's sequence number, oldest first.
-  std::vector<SequenceNumber> GetAll() const {
-    std::vector<SequenceNumber> result;
-    for (const SnapshotImpl* s = head_.next_; s != &head_; s = s->next_) {
-      result.push_back(s->sequence_);
-    }
-    return result;
   }
 
  private:

@@ -139,7 +139,9 @@ WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
 // A moved-from batch is left empty (12 bytes fit in every std::string's
 // inline buffer, so this does not allocate).
 WriteBatch::WriteBatch(WriteBatch&& other) noexcept
-    : rep_(std::move(other.rep_)), max_bytes_(other.max_bytes_) {
+    : rep_(std::move(other.rep_)),
+      max_bytes_(other.max_bytes_),
+      content_flags_(other.content_flags_) {
   other.Clear();
 }
 
@@ -147,12 +149,24 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   if (this != &other) {
     rep_ = std::move(other.rep_);
     max_bytes_ = other.max_bytes_;
+    content_flags_ = other.content_flags_;
     other.Clear();
   }
   return *this;
 }
 
 WriteBatch::~WriteBatch() = default;
+
+uint32_t WriteBatch::ContentFlagOf(char tag) {
+  switch (static_cast<unsigned char>(tag)) {
+    case kTypeMerge:
+      return kHasMerge;
+    case kTypeRangeDeletion:
+      return kHasDeleteRange;
+    default:
+      return 0;
+  }
+}
 
 // Admits the record appended at old_size: counts it, or, if it took the
 // batch past max_bytes_, removes it again.
@@ -167,6 +181,7 @@ Status WriteBatch::CheckSize(size_t old_size) {
   if (IsCounted(rep_[old_size])) {
     WriteBatchInternal::SetCount(this, Count() + 1);
   }
+  content_flags_ |= ContentFlagOf(rep_[old_size]);
   return Status::OK();
 }
 
@@ -206,7 +221,10 @@ Status WriteBatch::PutLogData(const Slice& blob) {
   return s.ok() ? CheckSize(old_size) : s;
 }
 
-void WriteBatch::Clear() { rep_.assign(kHeader, '\0'); }
+void WriteBatch::Clear() {
+  rep_.assign(kHeader, '\0');
+  content_flags_ = 0;
+}
 
 uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }
 
@@ -329,12 +347,22 @@ Status WriteBatchInternal::SetContents(WriteBatch* batch,
                               NumberToString(contents.size()) + " bytes");
   }
   batch->rep_.assign(contents.data(), contents.size());
+  // The flags of the records that decode; a damaged batch fails Iterate.
+  batch->content_flags_ = 0;
+  Slice input(batch->rep_);
+  input.remove_prefix(kHeader);
+  Record r;
+  while (!input.empty() &&
+         DecodeRecord(batch->rep_.size() - input.size(), &input, &r).ok()) {
+    batch->content_flags_ |= WriteBatch::ContentFlagOf(r.tag);
+  }
   return Status::OK();
 }
 
 void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src) {
   SetCount(dst, Count(dst) + Count(src));
   dst->rep_.append(src->rep_.data() + kHeader, src->rep_.size() - kHeader);
+  dst->content_flags_ |= src->content_flags_;
 }
 
 Status WriteBatchInternal::Validate(const WriteBatch* batch) {

@@ -60,6 +60,12 @@ class STRATA_EXPORT WriteBatch {
   // Number of updates (Put, Delete, SingleDelete, DeleteRange, Merge).
   uint32_t Count() const;
 
+  // Whether the batch holds a Merge / a DeleteRange.
+  bool HasMerge() const { return (content_flags_ & kHasMerge) != 0; }
+  bool HasDeleteRange() const {
+    return (content_flags_ & kHasDeleteRange) != 0;
+  }
+
   // The encoded batch.
   const std::string& Data() const { return rep_; }
   size_t GetDataSize() const { return rep_.size(); }
@@ -102,10 +108,18 @@ class STRATA_EXPORT WriteBatch {
  private:
   friend class WriteBatchInternal;
 
+  enum ContentFlags : uint32_t {
+    kHasMerge = 1u << 0,
+    kHasDeleteRange = 1u << 1,
+  };
+
+  // The content flag a record tag sets (0: none).
+  static uint32_t ContentFlagOf(char tag);
   Status CheckSize(size_t old_size);
 
   std::string rep_;
   size_t max_bytes_;
+  uint32_t content_flags_ = 0;  // kinds of records in rep_, kept exact
 };
 
 }  // namespace strata

@@ -162,7 +162,6 @@ TEST_F(DBIterTest, RandomizedAgainstModel) {
       h.push_back(v);
     }
     const SequenceNumber seq = rnd.Uniform(num_versions + 2);
-    std::map<std::string, std::pair<SequenceNumber, std::string>> newest;
     std::map<std::string, std::string> model;
     for (const Version& v : h) {
       if (v.sequence > seq) continue;

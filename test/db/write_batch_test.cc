@@ -151,6 +151,44 @@ TEST(WriteBatchTest, EncodingIsRocksDBs) {
   EXPECT_EQ(expected, b.Data());
 }
 
+TEST(WriteBatchTest, ContentFlagsFollowEveryChange) {
+  WriteBatch b;
+  b.Put("k", "v");
+  b.Delete("k");
+  EXPECT_FALSE(b.HasMerge());
+  EXPECT_FALSE(b.HasDeleteRange());
+  b.Merge("k", "m");
+  EXPECT_TRUE(b.HasMerge());
+  EXPECT_FALSE(b.HasDeleteRange());
+
+  WriteBatch range;
+  range.DeleteRange("a", "b");
+  EXPECT_TRUE(range.HasDeleteRange());
+  WriteBatch merged;
+  merged.Put("x", "y");
+  WriteBatchInternal::Append(&merged, &range);
+  EXPECT_TRUE(merged.HasDeleteRange());
+  EXPECT_FALSE(merged.HasMerge());
+
+  WriteBatch decoded;
+  ASSERT_TRUE(WriteBatchInternal::SetContents(&decoded,
+                                              WriteBatchInternal::Contents(&b))
+                  .ok());
+  EXPECT_TRUE(decoded.HasMerge());
+  WriteBatch copy(decoded);
+  EXPECT_TRUE(copy.HasMerge());
+  WriteBatch moved(std::move(copy));
+  EXPECT_TRUE(moved.HasMerge());
+  EXPECT_FALSE(copy.HasMerge());  // NOLINT: moved-from is empty
+  moved.Clear();
+  EXPECT_FALSE(moved.HasMerge());
+
+  // A record refused by max_bytes sets nothing.
+  WriteBatch capped(0, WriteBatchInternal::kHeader + 8);
+  EXPECT_FALSE(capped.Merge("a key too long", "v").ok());
+  EXPECT_FALSE(capped.HasMerge());
+}
+
 TEST(WriteBatchTest, SequenceAndCount) {
   WriteBatch b;
   ASSERT_TRUE(b.Put("a", "1").ok());
