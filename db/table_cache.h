@@ -1,0 +1,84 @@
+// TableCache: the DB's open tables. Opening a table reads its footer,
+// index and filter, so readers are kept open in an LRU cache keyed by
+// file number and bounded by DBOptions::max_open_files (-1: unbounded,
+// the DB then keeps every table it has opened).
+//
+// A table in use is pinned: iterators and lookups hold a cache handle, so
+// eviction never closes a table under a reader. Evict(file_number) drops
+// a deleted table's reader (it closes when its last user finishes).
+//
+// Thread safety: every method is safe from many threads at once.
+
+#ifndef STRATA_DB_TABLE_CACHE_H_
+#define STRATA_DB_TABLE_CACHE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "strata/cache.h"
+#include "strata/env.h"
+#include "strata/export.h"
+#include "strata/options.h"
+#include "strata/status.h"
+#include "table/internal_iterator.h"
+#include "table/table_reader.h"
+
+namespace strata {
+
+class InternalKeyComparator;
+class TableFactory;
+
+struct STRATA_EXPORT TableCacheOptions {
+  Env* env = nullptr;
+  std::string dbname;  // table files are TableFileName(dbname, number)
+  const TableFactory* table_factory = nullptr;
+  TableReaderOptions reader_options;
+  // use_direct_reads / use_mmap_reads for the table files.
+  EnvOptions env_options;
+  // The entries the cache keeps (-1: unbounded).
+  int max_open_files = -1;
+};
+
+class STRATA_EXPORT TableCache {
+ public:
+  explicit TableCache(const TableCacheOptions& options);
+  TableCache(const TableCache&) = delete;
+  TableCache& operator=(const TableCache&) = delete;
+  ~TableCache();
+
+  // An iterator over table file_number (file_size bytes); it keeps the
+  // table open until deleted. If table_reader is non-null, *table_reader
+  // is set to the reader (valid while the iterator lives). An error opening
+  // the table yields an error iterator.
+  InternalIterator* NewIterator(const ReadOptions& read_options,
+                                uint64_t file_number, uint64_t file_size,
+                                TableReader** table_reader = nullptr);
+
+  // TableReader::Get on table file_number.
+  Status Get(const ReadOptions& read_options, uint64_t file_number,
+             uint64_t file_size, const Slice& internal_key, void* arg,
+             GetEntryFunction handle_entry);
+
+  // Runs fn on the open reader of file_number (opening it if needed).
+  Status WithTable(uint64_t file_number, uint64_t file_size,
+                   const std::function<void(TableReader*)>& fn);
+
+  // Forgets the reader of a table being deleted.
+  void Evict(uint64_t file_number);
+
+  // Readers currently open (for tests and properties).
+  size_t NumOpen() const;
+
+ private:
+  Status FindTable(uint64_t file_number, uint64_t file_size,
+                   Cache::Handle** handle);
+
+  const TableCacheOptions options_;
+  std::shared_ptr<Cache> cache_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_TABLE_CACHE_H_

@@ -1,0 +1,62 @@
+// Block: a read-only view of one block written by BlockBuilder, with
+// iterators that binary-search the restart points and scan between them,
+// in both directions.
+//
+// Blocks come from files and are untrusted. The constructor checks the
+// restart array (count fits the block, every offset inside the entry
+// area); iterators check every entry they decode (lengths inside the
+// block, shared <= previous key length). Any failure makes the iterator
+// !Valid() with status() Corruption, never a read outside the block.
+//
+// Thread safety: a Block is immutable and shared (the block cache hands
+// one to many readers); each iterator is used by one thread at a time.
+// Lifetime: iterators point into the Block, which must outlive them.
+
+#ifndef STRATA_TABLE_BLOCK_H_
+#define STRATA_TABLE_BLOCK_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "strata/export.h"
+#include "strata/status.h"
+#include "table/format.h"
+#include "table/internal_iterator.h"
+
+namespace strata {
+
+class Comparator;
+
+class STRATA_EXPORT Block {
+ public:
+  explicit Block(BlockContents&& contents);
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+
+  // Bytes of the block (entries and restart trailer).
+  size_t size() const { return contents_.data.size(); }
+  // Memory held, for cache charges.
+  size_t usable_size() const;
+
+  // Corruption if the restart array is malformed; iterators of such a
+  // block are then error iterators.
+  const Status& status() const { return status_; }
+
+  // An iterator ordering keys by cmp (which must be the order the block
+  // was built in). Corruption messages name file_name (may be null; must
+  // outlive the iterator) and the block's file offset, then the offset
+  // of the damage within the block.
+  InternalIterator* NewIterator(const Comparator* cmp,
+                                const char* file_name = nullptr,
+                                uint64_t block_offset = 0) const;
+
+ private:
+  BlockContents contents_;
+  uint32_t restart_offset_ = 0;  // where the restart array starts
+  uint32_t num_restarts_ = 0;
+  Status status_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_TABLE_BLOCK_H_

@@ -1,0 +1,66 @@
+// TableBuilder: writes one table file from entries added in internal-key
+// order (TableFactory::NewTableBuilder). Flush and compaction use it.
+//
+// The file is complete only after Finish() returns OK; after Abandon() or
+// an error its contents are garbage and the caller deletes it. The
+// builder never syncs or closes the file: the caller does.
+//
+// Thread safety: one thread at a time.
+
+#ifndef STRATA_TABLE_TABLE_BUILDER_H_
+#define STRATA_TABLE_TABLE_BUILDER_H_
+
+#include <cstdint>
+
+#include "strata/export.h"
+#include "strata/options.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class InternalKeyComparator;
+class SliceTransform;
+struct TableProperties;
+
+struct STRATA_EXPORT TableBuilderOptions {
+  // The order of the internal keys added; must outlive the builder.
+  const InternalKeyComparator* icmp = nullptr;
+  // A codec not built in makes the builder's status NotSupported.
+  CompressionType compression = kNoCompression;
+  // Prefixes of keys in its domain go in the filter (may be null).
+  const SliceTransform* prefix_extractor = nullptr;
+  // Recorded in the properties (seconds since the epoch).
+  uint64_t creation_time = 0;
+};
+
+class STRATA_EXPORT TableBuilder {
+ public:
+  TableBuilder() = default;
+  TableBuilder(const TableBuilder&) = delete;
+  TableBuilder& operator=(const TableBuilder&) = delete;
+  // REQUIRES: Finish() or Abandon() called.
+  virtual ~TableBuilder();
+
+  // REQUIRES: key sorts after every key added before; not finished.
+  virtual void Add(const Slice& key, const Slice& value) = 0;
+
+  // The first error met (by Add or writing the file), else OK.
+  virtual Status status() const = 0;
+
+  // Writes the remaining blocks, filter, properties, index and footer.
+  virtual Status Finish() = 0;
+  // Stops building; the file is to be deleted.
+  virtual void Abandon() = 0;
+
+  virtual uint64_t NumEntries() const = 0;
+  // Bytes written so far (the file's size after Finish()).
+  virtual uint64_t FileSize() const = 0;
+
+  // The properties the table records (complete after Finish()).
+  virtual TableProperties GetTableProperties() const = 0;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_TABLE_TABLE_BUILDER_H_

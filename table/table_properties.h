@@ -1,0 +1,53 @@
+// TableProperties: what a table records about itself in its properties
+// block (docs/formats/table.md, "Properties"), read back when it opens.
+//
+// Thread safety: a plain value.
+
+#ifndef STRATA_TABLE_TABLE_PROPERTIES_H_
+#define STRATA_TABLE_TABLE_PROPERTIES_H_
+
+#include <cstdint>
+#include <string>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+struct STRATA_EXPORT TableProperties {
+  uint64_t num_entries = 0;
+  uint64_t num_deletions = 0;  // deletion and single-deletion entries
+  uint64_t num_range_deletions = 0;
+  uint64_t num_merge_operands = 0;
+  uint64_t num_data_blocks = 0;
+  uint64_t raw_key_size = 0;    // internal keys, uncompressed
+  uint64_t raw_value_size = 0;  // values, uncompressed
+  uint64_t data_size = 0;       // data blocks as stored, with trailers
+  uint64_t index_size = 0;
+  uint64_t filter_size = 0;
+  uint64_t creation_time = 0;  // seconds since the epoch
+  uint64_t smallest_seqno = 0;
+  uint64_t largest_seqno = 0;
+  uint64_t format_version = 0;
+  uint64_t whole_key_filtering = 0;  // 1 if the filter holds whole keys
+  std::string comparator_name;
+  std::string compression_name;       // CompressionTypeName
+  std::string filter_policy_name;     // empty: no filter
+  std::string prefix_extractor_name;  // empty: none
+
+  // "key=value; ..." of every field, for logs and tools.
+  std::string ToString() const;
+};
+
+// The properties block's contents and back. Decoding untrusted contents
+// fails with Corruption; unknown property names are ignored (a newer
+// writer may add some).
+STRATA_EXPORT void EncodeTableProperties(const TableProperties& props,
+                                         std::string* out);
+STRATA_EXPORT Status DecodeTableProperties(const Slice& contents,
+                                           TableProperties* props);
+
+}  // namespace strata
+
+#endif  // STRATA_TABLE_TABLE_PROPERTIES_H_

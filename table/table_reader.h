@@ -1,0 +1,79 @@
+// TableReader: an open table file (TableFactory::NewTableReader). It holds
+// the file, its footer, index and filter (or, with
+// cache_index_and_filter_blocks, finds them in the block cache) and reads
+// data blocks through the block cache.
+//
+// Every error reading the file is returned, never a crash: Corruption
+// names the file and the offset of the damaged block.
+//
+// Thread safety: Get, NewIterator and the accessors are safe from many
+// threads at once; each iterator is used by one thread at a time.
+// Lifetime: iterators must be deleted before the reader.
+
+#ifndef STRATA_TABLE_TABLE_READER_H_
+#define STRATA_TABLE_TABLE_READER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "strata/export.h"
+#include "strata/options.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "table/internal_iterator.h"
+
+namespace strata {
+
+class InternalKeyComparator;
+class SliceTransform;
+struct TableProperties;
+
+struct STRATA_EXPORT TableReaderOptions {
+  // The order of the table's internal keys; must outlive the reader.
+  const InternalKeyComparator* icmp = nullptr;
+  // The DB's prefix extractor (may be null); its prefix filter is used
+  // only if the table was built with one of the same name.
+  const SliceTransform* prefix_extractor = nullptr;
+};
+
+// What a point lookup does with each entry it finds: called with the
+// entries whose user key equals the lookup's, newest first, from the
+// first one at or after the lookup key; returns false to stop.
+using GetEntryFunction = bool (*)(void* arg, const Slice& internal_key,
+                                  const Slice& value);
+
+class STRATA_EXPORT TableReader {
+ public:
+  TableReader() = default;
+  TableReader(const TableReader&) = delete;
+  TableReader& operator=(const TableReader&) = delete;
+  virtual ~TableReader();
+
+  // An iterator over all entries (internal keys). verify_checksums and
+  // fill_cache of read_options apply.
+  virtual InternalIterator* NewIterator(const ReadOptions& read_options) = 0;
+
+  // Looks up internal_key (a LookupKey's internal key): skips the table
+  // if its filter rules the user key out, else seeks to internal_key and
+  // hands entries to handle_entry as described above.
+  virtual Status Get(const ReadOptions& read_options, const Slice& internal_key,
+                     void* arg, GetEntryFunction handle_entry) = 0;
+
+  // False only if the table certainly holds no key with this prefix (of
+  // the prefix extractor it was opened with).
+  virtual bool PrefixMayMatch(const Slice& prefix) = 0;
+
+  // The approximate file offset where the entries at or after key begin
+  // (the file size past the last key).
+  virtual uint64_t ApproximateOffsetOf(const Slice& internal_key) = 0;
+
+  virtual std::shared_ptr<const TableProperties> GetTableProperties() const = 0;
+
+  // Memory the reader holds outside the block cache.
+  virtual size_t ApproximateMemoryUsage() const = 0;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_TABLE_TABLE_READER_H_
