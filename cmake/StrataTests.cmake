@@ -77,6 +77,12 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+strata_add_test(filter_test SOURCES
+  test/table/filter_block_test.cc
+  test/util/bloom_test.cc
+  test/util/slice_transform_test.cc
+)
+
 strata_add_test(db_iter_test SOURCES
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc
