@@ -10,7 +10,7 @@ FullFilterBlockBuilder::FullFilterBlockBuilder(
     : policy_(policy),
       prefix_extractor_(prefix_extractor),
       whole_key_filtering_(whole_key_filtering),
-      bits_(policy->NewBuilder()) {}
+      bits_(policy_->NewBuilder()) {}
 
 void FullFilterBlockBuilder::Add(const Slice& user_key) {
   // Keys and prefixes interleave in one filter, so the bits builder cannot
