@@ -80,9 +80,13 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   children.push_back(view.mem->NewIterator());
   view.imm->AddIterators(&children);
   InternalIterator* merged = NewMergingIterator(&icmp_, std::move(children));
+  const SliceTransform* prefix =
+      options.prefix_same_as_start && !options.total_order_seek
+          ? options_.prefix_extractor.get()
+          : nullptr;
   return NewDBIterator(icmp_.user_comparator(), merged, view.sequence,
                        options.iterate_lower_bound, options.iterate_upper_bound,
-                       [this, view]() { ReleaseReadView(view); });
+                       prefix, [this, view]() { ReleaseReadView(view); });
 }
 
 const Snapshot* DBImpl::GetSnapshot() {

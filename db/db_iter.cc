@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "db/dbformat.h"
+#include "strata/slice_transform.h"
 
 namespace strata {
 
@@ -13,12 +14,13 @@ class DBIter final : public Iterator {
  public:
   DBIter(const Comparator* ucmp, InternalIterator* iter,
          SequenceNumber sequence, const Slice* lower, const Slice* upper,
-         std::function<void()> cleanup)
+         const SliceTransform* prefix_extractor, std::function<void()> cleanup)
       : ucmp_(ucmp),
         iter_(iter),
         sequence_(sequence),
         lower_(lower),
         upper_(upper),
+        prefix_extractor_(prefix_extractor),
         cleanup_(std::move(cleanup)) {}
 
   ~DBIter() override {
@@ -67,6 +69,22 @@ class DBIter final : public Iterator {
   bool BelowLower(const Slice& user_key) const {
     return lower_ != nullptr && ucmp_->Compare(user_key, *lower_) < 0;
   }
+  // Whether user_key lies outside the prefix a seek confined us to.
+  bool OutsidePrefix(const Slice& user_key) const {
+    return prefix_confined_ &&
+           (!prefix_extractor_->InDomain(user_key) ||
+            prefix_extractor_->Transform(user_key) != Slice(prefix_));
+  }
+  // Confines the iteration to target's prefix, if it has one.
+  void ConfineToPrefixOf(const Slice& target) {
+    prefix_confined_ =
+        prefix_extractor_ != nullptr && prefix_extractor_->InDomain(target);
+    if (prefix_confined_) {
+      Slice prefix = prefix_extractor_->Transform(target);
+      prefix_.assign(prefix.data(), prefix.size());
+    }
+  }
+  void SeekInternal(const Slice& target);
 
   void Invalidate() {
     valid_ = false;
@@ -79,11 +97,14 @@ class DBIter final : public Iterator {
   const SequenceNumber sequence_;
   const Slice* const lower_;
   const Slice* const upper_;
+  const SliceTransform* const prefix_extractor_;
   const std::function<void()> cleanup_;
 
   Status status_;
   std::string saved_key_;    // reverse: the current key; forward: scratch
   std::string saved_value_;  // reverse: the current value
+  std::string prefix_;       // when prefix_confined_: the seek target's prefix
+  bool prefix_confined_ = false;
   Direction direction_ = kForward;
   bool valid_ = false;
 };
@@ -103,8 +124,8 @@ void DBIter::FindNextUserEntry(bool skipping, std::string* skip) {
   for (; iter_->Valid(); iter_->Next()) {
     ParsedInternalKey ikey;
     if (!ParseKey(&ikey)) break;
+    if (AboveUpper(ikey.user_key) || OutsidePrefix(ikey.user_key)) break;
     if (ikey.sequence > sequence_) continue;  // newer than the read
-    if (AboveUpper(ikey.user_key)) break;
     switch (ikey.type) {
       case kTypeDeletion:
       case kTypeSingleDeletion:
@@ -145,7 +166,10 @@ void DBIter::FindPrevUserEntry() {
           ucmp_->Compare(ikey.user_key, saved_key_) < 0) {
         break;  // a live value for a later key is held
       }
-      if (held == kTypeDeletion && BelowLower(ikey.user_key)) break;
+      if (held == kTypeDeletion &&
+          (BelowLower(ikey.user_key) || OutsidePrefix(ikey.user_key))) {
+        break;
+      }
       switch (ikey.type) {
         case kTypeDeletion:
         case kTypeSingleDeletion:
@@ -169,7 +193,8 @@ void DBIter::FindPrevUserEntry() {
     }
     iter_->Prev();
   }
-  if (held == kTypeDeletion || BelowLower(saved_key_)) {
+  if (held == kTypeDeletion || BelowLower(saved_key_) ||
+      OutsidePrefix(saved_key_)) {
     Invalidate();
     direction_ = kForward;
   } else {
@@ -178,6 +203,11 @@ void DBIter::FindPrevUserEntry() {
 }
 
 void DBIter::Seek(const Slice& target) {
+  ConfineToPrefixOf(target);
+  SeekInternal(target);
+}
+
+void DBIter::SeekInternal(const Slice& target) {
   direction_ = kForward;
   status_ = Status::OK();
   Slice start = BelowLower(target) ? *lower_ : target;
@@ -187,8 +217,9 @@ void DBIter::Seek(const Slice& target) {
 }
 
 void DBIter::SeekToFirst() {
+  prefix_confined_ = false;
   if (lower_ != nullptr) {
-    Seek(*lower_);
+    SeekInternal(*lower_);
     return;
   }
   direction_ = kForward;
@@ -198,6 +229,7 @@ void DBIter::SeekToFirst() {
 }
 
 void DBIter::SeekForPrev(const Slice& target) {
+  ConfineToPrefixOf(target);
   if (AboveUpper(target)) {
     SeekToLastBelowUpper();
     return;
@@ -213,6 +245,7 @@ void DBIter::SeekForPrev(const Slice& target) {
 }
 
 void DBIter::SeekToLast() {
+  prefix_confined_ = false;
   if (upper_ != nullptr) {
     SeekToLastBelowUpper();
     return;
@@ -281,7 +314,16 @@ Iterator* NewDBIterator(const Comparator* user_comparator,
                         const Slice* lower_bound, const Slice* upper_bound,
                         std::function<void()> cleanup) {
   return new DBIter(user_comparator, internal, sequence, lower_bound,
-                    upper_bound, std::move(cleanup));
+                    upper_bound, nullptr, std::move(cleanup));
+}
+
+Iterator* NewDBIterator(const Comparator* user_comparator,
+                        InternalIterator* internal, SequenceNumber sequence,
+                        const Slice* lower_bound, const Slice* upper_bound,
+                        const SliceTransform* prefix_extractor,
+                        std::function<void()> cleanup) {
+  return new DBIter(user_comparator, internal, sequence, lower_bound,
+                    upper_bound, prefix_extractor, std::move(cleanup));
 }
 
 }  // namespace strata

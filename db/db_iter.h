@@ -5,7 +5,10 @@
 // within a key). DBIter hides versions newer than its sequence, every
 // version shadowed by a newer visible one, and keys whose newest visible
 // version is a deletion; it stops at iterate_upper_bound (exclusive) and
-// iterate_lower_bound (inclusive).
+// iterate_lower_bound (inclusive). With a prefix extractor, a Seek or
+// SeekForPrev to a key in its domain confines the iterator to that key's
+// prefix (ReadOptions::prefix_same_as_start) until the next seek;
+// SeekToFirst and SeekToLast are unconfined.
 //
 // Positioning: going forward, the internal iterator sits on the entry
 // that is the current value. Going backward, it sits just before all
@@ -27,6 +30,8 @@
 
 namespace strata {
 
+class SliceTransform;
+
 // Takes ownership of internal. lower_bound / upper_bound may be null and,
 // if not, must outlive the iterator. cleanup, if set, runs when the
 // iterator is destroyed, after internal is deleted (the DB releases the
@@ -37,6 +42,13 @@ STRATA_EXPORT Iterator* NewDBIterator(const Comparator* user_comparator,
                                       const Slice* lower_bound,
                                       const Slice* upper_bound,
                                       std::function<void()> cleanup);
+
+// As above, confining seeks to the target's prefix by prefix_extractor
+// (not owned; null: no confinement).
+STRATA_EXPORT Iterator* NewDBIterator(
+    const Comparator* user_comparator, InternalIterator* internal,
+    SequenceNumber sequence, const Slice* lower_bound, const Slice* upper_bound,
+    const SliceTransform* prefix_extractor, std::function<void()> cleanup);
 
 }  // namespace strata
 

@@ -4,6 +4,7 @@
 
 namespace strata {
 
-ColumnFamilyOptions::ColumnFamilyOptions() : comparator(BytewiseComparator()) {}
+ColumnFamilyOptions::ColumnFamilyOptions()
+    : comparator(BytewiseComparator()), compression(kSnappyCompression) {}
 
 }  // namespace strata

@@ -23,7 +23,9 @@ namespace strata {
 
 class Comparator;
 class Slice;
+class SliceTransform;
 class Snapshot;
+class TableFactory;
 
 // Block compression of table files.
 enum CompressionType : unsigned char {
@@ -129,8 +131,9 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Memtables (active plus immutable) allowed before writes stop.
   int max_write_buffer_number = 2;
 
-  // Block compression of tables.
-  CompressionType compression = kSnappyCompression;
+  // Block compression of tables. Default: kSnappyCompression when strata
+  // is built with snappy, else kNoCompression.
+  CompressionType compression;
 
   // Levels of the LSM tree, and the L0 file counts that trigger a
   // compaction / slow writes down / stop writes.
@@ -147,6 +150,15 @@ struct STRATA_EXPORT ColumnFamilyOptions {
 
   // No automatic compactions (manual CompactRange still works).
   bool disable_auto_compactions = false;
+
+  // The format of table files. Default: NewBlockBasedTableFactory() with
+  // default BlockBasedTableOptions (strata/table.h).
+  std::shared_ptr<TableFactory> table_factory;
+
+  // Maps user keys to prefixes (strata/slice_transform.h): tables then keep
+  // prefix filters, used by iterators with ReadOptions::prefix_same_as_start.
+  // Null: none.
+  std::shared_ptr<const SliceTransform> prefix_extractor = nullptr;
 
   ColumnFamilyOptions();
 };

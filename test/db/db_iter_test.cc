@@ -11,6 +11,7 @@
 
 #include "db/dbformat.h"
 #include "gtest/gtest.h"
+#include "strata/slice_transform.h"
 #include "test/db/model_walk.h"
 #include "test/util/vector_iterator.h"
 #include "util/random.h"
@@ -188,6 +189,109 @@ TEST_F(DBIterTest, RandomizedAgainstModel) {
       return std::string(1, static_cast<char>('a' + r->Uniform(14)));
     });
     if (HasFatalFailure()) return;
+  }
+}
+
+// The first two bytes; shorter keys have no prefix.
+class TwoBytePrefix : public SliceTransform {
+ public:
+  const char* Name() const override { return "test.TwoBytePrefix"; }
+  Slice Transform(const Slice& key) const override {
+    return Slice(key.data(), 2);
+  }
+  bool InDomain(const Slice& key) const override { return key.size() >= 2; }
+};
+
+// prefix_same_as_start: after a seek to a key with a prefix, the iterator
+// shows only keys of that prefix (both directions) until the next seek;
+// SeekToFirst/SeekToLast show everything.
+TEST_F(DBIterTest, PrefixSameAsStartAgainstModel) {
+  TwoBytePrefix prefix;
+  Random rnd(17);
+  auto random_key = [&rnd]() {
+    std::string k;
+    const int len = 1 + rnd.Uniform(3);
+    for (int i = 0; i < len; i++) k += static_cast<char>('a' + rnd.Uniform(3));
+    return k;
+  };
+  for (int round = 0; round < 40; round++) {
+    std::vector<Version> h;
+    std::map<std::string, std::string> model;
+    const int num_versions = rnd.Uniform(50);
+    for (int i = 0; i < num_versions; i++) {
+      Version v{random_key(), static_cast<SequenceNumber>(i + 1),
+                rnd.OneIn(4) ? kTypeDeletion : kTypeValue, ""};
+      if (v.type == kTypeValue) {
+        v.value = "v" + std::to_string(i + 1);
+        model[v.key] = v.value;
+      } else {
+        model.erase(v.key);
+      }
+      h.push_back(v);
+    }
+    test::VectorIterator::Entries entries;
+    for (const Version& v : h) {
+      entries.emplace_back(
+          InternalKey(v.key, v.sequence, v.type).Encode().ToString(), v.value);
+    }
+    std::unique_ptr<Iterator> it(NewDBIterator(
+        BytewiseComparator(), new test::VectorIterator(&icmp_, entries),
+        kMaxSequenceNumber, nullptr, nullptr, &prefix, nullptr));
+
+    bool confined = false;
+    std::string confined_to;
+    auto in_view = [&](const std::string& k) {
+      return !confined || (k.size() >= 2 && k.compare(0, 2, confined_to) == 0);
+    };
+    auto first_from = [&](std::map<std::string, std::string>::iterator i) {
+      while (i != model.end() && !in_view(i->first)) ++i;
+      return i;
+    };
+    auto last_before = [&](std::map<std::string, std::string>::iterator i) {
+      while (i != model.begin()) {
+        --i;
+        if (in_view(i->first)) return i;
+      }
+      return model.end();
+    };
+    auto pos = model.end();
+    for (int step = 0; step < 100; step++) {
+      const std::string target = random_key();
+      const int op = rnd.Uniform(6);
+      if (op == 0) {
+        confined = false;
+        it->SeekToFirst();
+        pos = first_from(model.begin());
+      } else if (op == 1) {
+        confined = false;
+        it->SeekToLast();
+        pos = last_before(model.end());
+      } else if (op == 2 || op == 3) {
+        confined = target.size() >= 2;
+        confined_to = target.substr(0, 2);
+        if (op == 2) {
+          it->Seek(target);
+          pos = first_from(model.lower_bound(target));
+        } else {
+          it->SeekForPrev(target);
+          pos = last_before(model.upper_bound(target));
+        }
+      } else if (pos != model.end() && op == 4) {
+        it->Next();
+        pos = first_from(std::next(pos));
+      } else if (pos != model.end()) {
+        it->Prev();
+        pos = last_before(pos);
+      }
+      ASSERT_EQ(pos != model.end(), it->Valid())
+          << "round " << round << " step " << step << " op " << op << " target "
+          << target;
+      if (it->Valid()) {
+        ASSERT_EQ(pos->first, it->key().ToString());
+        ASSERT_EQ(pos->second, it->value().ToString());
+      }
+    }
+    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
   }
 }
 
