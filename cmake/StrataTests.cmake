@@ -83,6 +83,12 @@ strata_add_test(filter_test SOURCES
   test/util/slice_transform_test.cc
 )
 
+strata_add_test(block_test SOURCES
+  test/table/block_test.cc
+  test/table/compression_test.cc
+  test/table/two_level_iterator_test.cc
+)
+
 strata_add_test(db_iter_test SOURCES
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc
