@@ -77,6 +77,12 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+strata_add_test(cache_test SOURCES
+  test/db/table_cache_test.cc
+  test/util/lru_cache_concurrency_test.cc
+  test/util/lru_cache_test.cc
+)
+
 strata_add_test(db_iter_test SOURCES
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc
