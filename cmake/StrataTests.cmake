@@ -89,6 +89,12 @@ strata_add_test(block_test SOURCES
   test/table/two_level_iterator_test.cc
 )
 
+strata_add_test(cache_test SOURCES
+  test/db/table_cache_test.cc
+  test/util/lru_cache_concurrency_test.cc
+  test/util/lru_cache_test.cc
+)
+
 strata_add_test(db_iter_test SOURCES
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc
