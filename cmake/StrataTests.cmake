@@ -77,6 +77,14 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+strata_add_test(table_test SOURCES
+  test/table/format_test.cc
+  test/table/table_corruption_test.cc
+  test/table/table_options_test.cc
+  test/table/table_test.cc
+  test/table/table_test_util.cc
+)
+
 strata_add_test(db_iter_test SOURCES
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc
