@@ -13,5 +13,6 @@ strata_add_benchmark(write_batch_bench test/bench/write_batch_bench.cc)
 strata_add_benchmark(log_bench test/bench/log_bench.cc)
 strata_add_benchmark(skiplist_bench test/bench/skiplist_bench.cc)
 strata_add_benchmark(write_thread_bench test/bench/write_thread_bench.cc)
+strata_add_benchmark(block_bench test/bench/block_bench.cc)
 strata_add_benchmark(table_bench test/bench/table_bench.cc
                      test/table/table_test_util.cc)

@@ -51,10 +51,16 @@ class STRATA_EXPORT Block {
                                 uint64_t block_offset = 0) const;
 
  private:
+  // Records a malformed trailer: status_ (named "block at 0") and what
+  // NewIterator needs to name it with the caller's file and offset.
+  void SetCorruption(const char* what, uint32_t offset);
+
   BlockContents contents_;
   uint32_t restart_offset_ = 0;  // where the restart array starts
   uint32_t num_restarts_ = 0;
   Status status_;
+  const char* corruption_what_ = nullptr;  // a string literal
+  uint32_t corruption_offset_ = 0;
 };
 
 }  // namespace strata
