@@ -91,6 +91,12 @@ strata_add_test(table_test SOURCES
   test/table/table_test_util.cc
 )
 
+strata_add_test(filter_test SOURCES
+  test/table/filter_block_test.cc
+  test/util/bloom_test.cc
+  test/util/slice_transform_test.cc
+)
+
 strata_add_test(db_iter_test SOURCES
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc
