@@ -97,6 +97,12 @@ strata_add_test(filter_test SOURCES
   test/util/slice_transform_test.cc
 )
 
+strata_add_test(cache_test SOURCES
+  test/db/table_cache_test.cc
+  test/util/lru_cache_concurrency_test.cc
+  test/util/lru_cache_test.cc
+)
+
 strata_add_test(db_iter_test SOURCES
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc

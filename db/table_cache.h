@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "port/port.h"
 #include "strata/cache.h"
 #include "strata/env.h"
 #include "strata/export.h"
@@ -72,11 +73,18 @@ class STRATA_EXPORT TableCache {
   size_t NumOpen() const;
 
  private:
+  // Opens a table not in the cache, so it is opened once even when many
+  // threads miss on it together; file numbers are spread over a few locks.
+  static constexpr int kOpenStripes = 32;
+
   Status FindTable(uint64_t file_number, uint64_t file_size,
                    Cache::Handle** handle);
+  Status OpenTable(uint64_t file_number, uint64_t file_size,
+                   std::unique_ptr<TableReader>* table) const;
 
   const TableCacheOptions options_;
   std::shared_ptr<Cache> cache_;
+  port::Mutex open_mutexes_[kOpenStripes];
 };
 
 }  // namespace strata
