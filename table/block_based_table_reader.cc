@@ -24,9 +24,13 @@ namespace {
 // be an internal key.
 class TableBlockIterator : public InternalIterator {
  public:
+  // file_name must outlive the iterator.
   TableBlockIterator(PinnedValue<Block>&& block, InternalIterator* iter,
-                     std::string where)
-      : block_(std::move(block)), iter_(iter), where_(std::move(where)) {}
+                     const std::string* file_name, uint64_t block_offset)
+      : block_(std::move(block)),
+        iter_(iter),
+        file_name_(file_name),
+        block_offset_(block_offset) {}
 
   bool Valid() const override { return status_.ok() && iter_->Valid(); }
   void SeekToFirst() override {
@@ -63,14 +67,17 @@ class TableBlockIterator : public InternalIterator {
   void Check() {
     if (status_.ok() && iter_->Valid() &&
         iter_->key().size() < kInternalKeyTrailerSize) {
-      status_ = Status::Corruption(where_, "key shorter than 8 bytes");
+      status_ = Status::Corruption(
+          *file_name_ + ": block at " + std::to_string(block_offset_),
+          "key shorter than 8 bytes");
     }
   }
 
   // Declared before iter_: the iterator goes first, then the block.
   PinnedValue<Block> block_;
   std::unique_ptr<InternalIterator> iter_;
-  const std::string where_;
+  const std::string* const file_name_;
+  const uint64_t block_offset_;
   Status status_;
 };
 
@@ -362,7 +369,8 @@ InternalIterator* BlockBasedTable::NewIndexIterator() const {
   const uint64_t offset = footer_.index_handle.offset();
   InternalIterator* iter =
       index->NewIterator(&cmp_, file_->file_name().c_str(), offset);
-  return new TableBlockIterator(std::move(index), iter, BlockWhere(offset));
+  return new TableBlockIterator(std::move(index), iter, &file_->file_name(),
+                                offset);
 }
 
 InternalIterator* BlockBasedTable::NewDataBlockIterator(
@@ -379,8 +387,8 @@ InternalIterator* BlockBasedTable::NewDataBlockIterator(
   if (!s.ok()) return NewErrorInternalIterator(s);
   InternalIterator* iter =
       block->NewIterator(&cmp_, file_->file_name().c_str(), handle.offset());
-  return new TableBlockIterator(std::move(block), iter,
-                                BlockWhere(handle.offset()));
+  return new TableBlockIterator(std::move(block), iter, &file_->file_name(),
+                                handle.offset());
 }
 
 InternalIterator* BlockBasedTable::NewIterator(
@@ -404,13 +412,22 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
     if (!s.ok()) return s;
     if (!filter->KeyMayMatch(user_key)) return Status::OK();
   }
+  // The index and one data block at a time, without a two-level
+  // iterator: versions of the user key may continue into the next block.
+  std::unique_ptr<InternalIterator> index(NewIndexIterator());
   const Comparator* ucmp = icmp_->user_comparator();
-  std::unique_ptr<InternalIterator> iter(NewIterator(read_options));
-  for (iter->Seek(internal_key); iter->Valid(); iter->Next()) {
-    if (!ucmp->Equal(ExtractUserKey(iter->key()), user_key)) break;
-    if (!handle_entry(arg, iter->key(), iter->value())) break;
+  for (index->Seek(internal_key); index->Valid(); index->Next()) {
+    std::unique_ptr<InternalIterator> block(
+        NewDataBlockIterator(read_options, index->value()));
+    for (block->Seek(internal_key); block->Valid(); block->Next()) {
+      if (!ucmp->Equal(ExtractUserKey(block->key()), user_key) ||
+          !handle_entry(arg, block->key(), block->value())) {
+        return Status::OK();
+      }
+    }
+    if (!block->status().ok()) return block->status();
   }
-  return iter->status();
+  return index->status();
 }
 
 bool BlockBasedTable::PrefixMayMatch(const Slice& prefix) {

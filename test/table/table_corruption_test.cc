@@ -4,6 +4,7 @@
 // copy is opened and read entirely (scan, Get of every key); the result
 // must be the model's data or a Corruption naming the file and an offset.
 // Nothing else: no crash (the sanitizers watch), no wrong data.
+// Read modes alternate between copying reads and in-place (mmap-like).
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include "db/dbformat.h"
 #include "gtest/gtest.h"
+#include "strata/cache.h"
 #include "strata/filter_policy.h"
 #include "table/compression.h"
 #include "table/format.h"
@@ -31,7 +33,10 @@ class TableCorruptionTest : public testing::Test {
     BlockBasedTableOptions topts;
     topts.block_size = 256;
     topts.filter_policy.reset(NewBloomFilterPolicy(10));
-    topts.no_block_cache = true;
+    // Shared by every damaged copy: each reader has keys of its own, and
+    // Gets after the scan find the good blocks cached (a damaged block is
+    // never cached, so Get reads it again and meets the damage).
+    topts.block_cache = NewLRUCache(4 << 20);
     factory_.reset(NewBlockBasedTableFactory(topts));
     TableBuilderOptions bopts;
     bopts.icmp = &icmp_;
@@ -154,8 +159,6 @@ TEST_F(TableCorruptionTest, EveryFlipIsDetected) {
   ASSERT_GT(data_end, 1000u);
   int checked = 0;
   for (size_t pos = 0; pos < table_.size(); pos++) {
-    // Every byte of the metadata; every 5th of the data blocks.
-    if (pos < data_end && pos % 5 != 0) continue;
     std::string damaged = table_;
     damaged[pos] ^= static_cast<char>(1u << (pos % 8));
     std::string error;
@@ -175,7 +178,7 @@ TEST_F(TableCorruptionTest, EveryFlipIsDetected) {
 TEST_F(TableCorruptionTest, UnverifiedDataFlipsNeverCrash) {
   const size_t data_end = DataEnd();
   int detected = 0, wrong = 0;
-  for (size_t pos = 0; pos < data_end; pos += 3) {
+  for (size_t pos = 0; pos < data_end; pos += 7) {
     for (int bit : {0, 7}) {
       std::string damaged = table_;
       damaged[pos] ^= static_cast<char>(1u << bit);
