@@ -348,13 +348,15 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
         ReadBlock(file_.get(), file_size_, handle,
                   read_options.verify_checksums, &contents, file_in_memory_);
     if (!s.ok()) return s;
+    // A block used in place in an mmap'ed file is not cached (charge 0):
+    // the cache would hold pointers into the mapping and save nothing.
+    const bool owned = contents.allocation != nullptr;
     block->reset(new Block(std::move(contents)));
     if (!(*block)->status().ok()) {
       return Status::Corruption(BlockWhere(handle.offset()),
                                 (*block)->status().ToString());
     }
-    // Zero for a block in an mmap'ed file: not cached.
-    *charge = (*block)->usable_size();
+    *charge = owned ? (*block)->usable_size() : 0;
     return Status::OK();
   };
   return LoadThroughCache(cache_, CacheKey(handle.offset()),

@@ -44,13 +44,14 @@ class TableOptionsTest : public testing::Test {
   }
 
   void Reopen(const TableFactory& factory,
-              const SliceTransform* prefix_extractor = nullptr) {
+              const SliceTransform* prefix_extractor = nullptr,
+              const EnvOptions& env_options = EnvOptions()) {
     table_.reset();
     TableReaderOptions ropts;
     ropts.icmp = &icmp_;
     ropts.prefix_extractor = prefix_extractor;
     reads_ = 0;
-    Status s = test::OpenTable(env_, fname_, EnvOptions(), factory, ropts,
+    Status s = test::OpenTable(env_, fname_, env_options, factory, ropts,
                                &table_, &reads_);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
@@ -116,6 +117,23 @@ TEST_F(TableOptionsTest, DataBlocksGoThroughTheBlockCache) {
   ASSERT_EQ(Scan(ReadOptions()), entries_.size());
   EXPECT_GT(reads_.load(), 0);
   EXPECT_GT(cache->GetUsage(), usage);
+}
+
+TEST_F(TableOptionsTest, MmapReadsUseTheFileInPlace) {
+  BlockBasedTableOptions topts;
+  topts.block_size = 512;
+  topts.block_cache = NewLRUCache(4 << 20);
+  BuildAndOpen(topts);  // uncompressed
+  const size_t copied_index = table_->ApproximateMemoryUsage();
+  EXPECT_GE(copied_index, table_->GetTableProperties()->index_size / 2);
+  EnvOptions mmap;
+  mmap.use_mmap_reads = true;
+  Reopen(*factory_, nullptr, mmap);
+  // The index block is the file's bytes; data blocks are neither copied
+  // nor cached.
+  EXPECT_LT(table_->ApproximateMemoryUsage(), copied_index / 2);
+  ASSERT_EQ(Scan(ReadOptions()), entries_.size());
+  EXPECT_EQ(topts.block_cache->GetUsage(), 0u);
 }
 
 TEST_F(TableOptionsTest, NoBlockCacheReadsEveryTime) {
