@@ -67,9 +67,8 @@ class TableBlockIterator : public InternalIterator {
   void Check() {
     if (status_.ok() && iter_->Valid() &&
         iter_->key().size() < kInternalKeyTrailerSize) {
-      status_ = Status::Corruption(
-          *file_name_ + ": block at " + std::to_string(block_offset_),
-          "key shorter than 8 bytes");
+      status_ = Status::Corruption(BlockLocation(*file_name_, block_offset_),
+                                   "key shorter than 8 bytes");
     }
   }
 
@@ -163,7 +162,7 @@ Status BlockBasedTable::Open(const BlockBasedTableOptions& table_options,
 }
 
 std::string BlockBasedTable::BlockWhere(uint64_t offset) const {
-  return file_->file_name() + ": block at " + std::to_string(offset);
+  return BlockLocation(file_->file_name(), offset);
 }
 
 std::string BlockBasedTable::CacheKey(uint64_t offset) const {
@@ -187,8 +186,9 @@ Status BlockBasedTable::ReadMetaindex(BlockHandle* properties_handle) {
   if (!s.ok()) return s;
   Block block(std::move(contents));
   if (!block.status().ok()) {
-    return Status::Corruption(BlockWhere(handle.offset()),
-                              "metaindex: " + block.status().ToString());
+    return Status::Corruption(
+        BlockWhere(handle.offset()),
+        std::string("metaindex: ") + block.status().getState());
   }
   std::string filter_key;
   if (table_options_.filter_policy != nullptr) {
@@ -233,7 +233,7 @@ Status BlockBasedTable::ReadProperties(const BlockHandle& handle) {
   auto props = std::make_shared<TableProperties>();
   s = DecodeTableProperties(contents.data, props.get());
   if (!s.ok()) {
-    return Status::Corruption(BlockWhere(handle.offset()), s.ToString());
+    return Status::Corruption(BlockWhere(handle.offset()), s.getState());
   }
   if (props->comparator_name != icmp_->Name()) {
     return Status::InvalidArgument(
@@ -269,8 +269,9 @@ Status BlockBasedTable::ReadIndexAndFilter() {
   if (!s.ok()) return s;
   index_block_.reset(new Block(std::move(contents)));
   if (!index_block_->status().ok()) {
-    return Status::Corruption(BlockWhere(footer_.index_handle.offset()),
-                              "index: " + index_block_->status().ToString());
+    return Status::Corruption(
+        BlockWhere(footer_.index_handle.offset()),
+        std::string("index: ") + index_block_->status().getState());
   }
   if (has_filter_) {
     s = ReadMetaBlock(filter_handle_, /*owned=*/false, &contents);
@@ -300,8 +301,9 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
     if (!s.ok()) return s;
     block->reset(new Block(std::move(contents)));
     if (!(*block)->status().ok()) {
-      return Status::Corruption(BlockWhere(handle.offset()),
-                                "index: " + (*block)->status().ToString());
+      return Status::Corruption(
+          BlockWhere(handle.offset()),
+          std::string("index: ") + (*block)->status().getState());
     }
     *charge = (*block)->usable_size();
     return Status::OK();
@@ -354,7 +356,7 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
     block->reset(new Block(std::move(contents)));
     if (!(*block)->status().ok()) {
       return Status::Corruption(BlockWhere(handle.offset()),
-                                (*block)->status().ToString());
+                                (*block)->status().getState());
     }
     *charge = owned ? (*block)->usable_size() : 0;
     return Status::OK();

@@ -17,11 +17,11 @@ std::string Where(const std::string& file_name, const char* what,
   return file_name + ": " + what + " at " + std::to_string(offset);
 }
 
-std::string BlockWhere(const std::string& file_name, uint64_t offset) {
+}  // namespace
+
+std::string BlockLocation(const std::string& file_name, uint64_t offset) {
   return Where(file_name, "block", offset);
 }
-
-}  // namespace
 
 void BlockHandle::EncodeTo(std::string* dst) const {
   PutVarint64(dst, offset_);
@@ -128,7 +128,7 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
                              : 0;
   if (offset > limit || handle.size() > limit - offset ||
       kBlockTrailerSize > limit - offset - handle.size()) {
-    return Status::Corruption(BlockWhere(name, offset),
+    return Status::Corruption(BlockLocation(name, offset),
                               "size " + std::to_string(handle.size()) +
                                   " reaches past the blocks of the file (" +
                                   std::to_string(limit) + " bytes)");
@@ -141,7 +141,7 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
   Status s = file->Read(offset, total, &got, scratch.get());
   if (!s.ok()) return s;
   if (got.size() != total) {
-    return Status::Corruption(BlockWhere(name, offset),
+    return Status::Corruption(BlockLocation(name, offset),
                               "truncated read (got " +
                                   std::to_string(got.size()) + " of " +
                                   std::to_string(total) + " bytes)");
@@ -152,7 +152,8 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
     const uint32_t stored = DecodeFixed32(data + n + 1);
     const uint32_t actual = ComputeBlockChecksum(data, n, type);
     if (stored != actual) {
-      return Status::Corruption(BlockWhere(name, offset), "checksum mismatch");
+      return Status::Corruption(BlockLocation(name, offset),
+                                "checksum mismatch");
     }
   }
   const auto ctype = static_cast<CompressionType>(type);
@@ -167,7 +168,7 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
   }
   if (ctype != kSnappyCompression && ctype != kZlibCompression) {
     return Status::Corruption(
-        BlockWhere(name, offset),
+        BlockLocation(name, offset),
         "unknown compression type " +
             std::to_string(static_cast<unsigned>(static_cast<uint8_t>(type))));
   }
@@ -175,9 +176,9 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
   size_t raw_size = 0;
   s = UncompressBlock(ctype, Slice(data, n), &raw, &raw_size);
   if (!s.ok()) {
-    const std::string what = BlockWhere(name, offset);
-    return s.IsNotSupported() ? Status::NotSupported(what, s.ToString())
-                              : Status::Corruption(what, s.ToString());
+    const std::string what = BlockLocation(name, offset);
+    return s.IsNotSupported() ? Status::NotSupported(what, s.getState())
+                              : Status::Corruption(what, s.getState());
   }
   *contents = BlockContents(std::move(raw), raw_size);
   return Status::OK();

@@ -113,6 +113,10 @@ class STRATA_EXPORT Footer {
                     uint64_t file_size);
 };
 
+// "<file_name>: block at <offset>": how every error about a block begins.
+STRATA_EXPORT std::string BlockLocation(const std::string& file_name,
+                                        uint64_t offset);
+
 // The masked crc32c a block trailer stores for n stored bytes and type.
 STRATA_EXPORT uint32_t ComputeBlockChecksum(const char* data, size_t n,
                                             char type);
