@@ -256,7 +256,8 @@ Block::Block(BlockContents&& contents) : contents_(std::move(contents)) {
       count_offset - num_restarts * static_cast<uint32_t>(kRestartSize);
   uint32_t previous = 0;
   for (uint32_t i = 0; i < num_restarts; i++) {
-    const uint32_t slot = restart_offset + i * kRestartSize;
+    const uint32_t slot =
+        restart_offset + i * static_cast<uint32_t>(kRestartSize);
     const uint32_t offset = DecodeFixed32(data + slot);
     // Restart 0 is the first entry (offset 0, also in an empty block);
     // the others follow it strictly inside the entry area.

@@ -85,29 +85,30 @@ class TwoLevelIterator final : public InternalIterator {
     return data_ == nullptr || (!data_->Valid() && data_->status().ok());
   }
 
-  void SkipEmptyBlocksForward() {
+  // Moves the index forward (or back) past exhausted blocks, positioning
+  // each new block at its first (last) entry.
+  void SkipEmptyBlocks(bool forward) {
     while (BlockExhausted()) {
       if (!index_->Valid()) {
         SetDataIterator(nullptr);
         return;
       }
-      index_->Next();
-      InitDataBlock();
-      if (data_ != nullptr) data_->SeekToFirst();
-    }
-  }
-
-  void SkipEmptyBlocksBackward() {
-    while (BlockExhausted()) {
-      if (!index_->Valid()) {
-        SetDataIterator(nullptr);
-        return;
+      if (forward) {
+        index_->Next();
+      } else {
+        index_->Prev();
       }
-      index_->Prev();
       InitDataBlock();
-      if (data_ != nullptr) data_->SeekToLast();
+      if (data_ == nullptr) continue;
+      if (forward) {
+        data_->SeekToFirst();
+      } else {
+        data_->SeekToLast();
+      }
     }
   }
+  void SkipEmptyBlocksForward() { SkipEmptyBlocks(true); }
+  void SkipEmptyBlocksBackward() { SkipEmptyBlocks(false); }
 
   void SetDataIterator(InternalIterator* iter) {
     data_.reset(iter);

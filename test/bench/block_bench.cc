@@ -105,13 +105,19 @@ void BM_BlockSeek(benchmark::State& state) {
 }
 BENCHMARK(BM_BlockSeek)->Arg(0)->Arg(1);
 
+// The codec named by the benchmark's argument, or false (the run skipped)
+// when this build lacks it.
+bool CodecOf(benchmark::State& state, CompressionType* type) {
+  *type = static_cast<CompressionType>(state.range(0));
+  state.SetLabel(CompressionTypeName(*type));
+  if (CompressionSupported(*type)) return true;
+  state.SkipWithError("codec not built in");
+  return false;
+}
+
 void BM_Compress(benchmark::State& state) {
-  const auto type = static_cast<CompressionType>(state.range(0));
-  state.SetLabel(CompressionTypeName(type));
-  if (!CompressionSupported(type)) {
-    state.SkipWithError("codec not built in");
-    return;
-  }
+  CompressionType type;
+  if (!CodecOf(state, &type)) return;
   const std::string raw = BuildBlock(false).bytes;
   std::string out;
   for (auto _ : state) {
@@ -125,12 +131,8 @@ void BM_Compress(benchmark::State& state) {
 BENCHMARK(BM_Compress)->Arg(kSnappyCompression)->Arg(kZlibCompression);
 
 void BM_Uncompress(benchmark::State& state) {
-  const auto type = static_cast<CompressionType>(state.range(0));
-  state.SetLabel(CompressionTypeName(type));
-  if (!CompressionSupported(type)) {
-    state.SkipWithError("codec not built in");
-    return;
-  }
+  CompressionType type;
+  if (!CodecOf(state, &type)) return;
   const std::string raw = BuildBlock(false).bytes;
   std::string compressed;
   if (!CompressBlock(type, raw, &compressed).ok()) {

@@ -122,6 +122,26 @@ TEST(BlockTest, EmptyBlockIteratesNothing) {
   EXPECT_TRUE(it->status().ok());
 }
 
+// The example of docs/formats/table_block.md, byte for byte.
+TEST(BlockTest, GoldenBytes) {
+  BlockBuilder builder(2);
+  builder.Add("apple", "1");
+  builder.Add("apricot", "2");
+  builder.Add("b", "3");
+  const std::string expected(
+      "\x00\x05\x01"
+      "apple1"
+      "\x02\x05\x01"
+      "ricot2"
+      "\x00\x01\x01"
+      "b3"
+      "\x00\x00\x00\x00"
+      "\x12\x00\x00\x00"
+      "\x02\x00\x00\x00",
+      35);
+  EXPECT_EQ(expected, builder.Finish().ToString());
+}
+
 TEST(BlockTest, RoundTripEveryRestartInterval) {
   std::vector<int> intervals;
   for (int i = 1; i <= 17; i++) intervals.push_back(i);
