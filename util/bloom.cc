@@ -178,9 +178,12 @@ int BloomNumProbes(uint32_t millibits_per_key) {
 uint32_t BloomNumLines(uint64_t num_keys, uint32_t millibits_per_key) {
   constexpr uint64_t kMilliBitsPerLine = uint64_t{kBloomLineBits} * 1000;
   constexpr uint64_t kMaxLines = 0xffffffffull;
-  // Beyond this many keys the product could overflow; such a filter would
-  // need more lines than the format can count anyway.
-  if (num_keys > UINT64_MAX / 1000000) return static_cast<uint32_t>(kMaxLines);
+  // Where the product would overflow, the filter would need more lines
+  // than the format can count anyway.
+  if (millibits_per_key != 0 &&
+      num_keys > (UINT64_MAX - kMilliBitsPerLine) / millibits_per_key) {
+    return static_cast<uint32_t>(kMaxLines);
+  }
   const uint64_t lines =
       (num_keys * millibits_per_key + kMilliBitsPerLine - 1) /
       kMilliBitsPerLine;

@@ -8,11 +8,9 @@
 // (docs/formats/table_filter.md), fixed for good under the policy name
 // "strata.BloomFilter" and format marker kBloomFormatCacheLocal:
 //
-//   +----------------+-----+------------------+-----------------+---------+
-//   | line 0 (64 B)  | ... | line L-1 (64 B)  | L (fixed32, LE) | k (u8)  |
-//   +----------------+-----+------------------+-----------------+---------+
-//   | format marker (u8) = 1 |
-//   +------------------------+
+//   +---------------+-----+-----------------+-----------+--------+----------+
+//   | line 0 (64 B) | ... | line L-1 (64 B) | L fixed32 | k (u8) | format=1 |
+//   +---------------+-----+-----------------+-----------+--------+----------+
 //
 // Bit p of a line is bit (p % 8) of byte (p / 8): byte-addressed, so the
 // bytes do not depend on the machine's endianness.

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -256,6 +257,29 @@ TEST_F(FullFilterBlockReaderTest, MemoryUsageCountsOwnedContents) {
   EXPECT_EQ(owning.ApproximateMemoryUsage(),
             borrowing.ApproximateMemoryUsage() + bytes.size());
   EXPECT_TRUE(owning.KeyMayMatch("p0001"));
+}
+
+TEST_F(FullFilterBlockReaderTest, ConcurrentQueriesAgree) {
+  // One reader serves every thread of a DB (ThreadSanitizer checks that
+  // queries share no mutable state).
+  const std::string bytes = Build(true, extractor_.get());
+  const FullFilterBlockReader reader(policy_.get(), BlockContents(Slice(bytes)),
+                                     extractor_.get(), true);
+  std::vector<int> denied(4, 0);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < denied.size(); t++) {
+    threads.emplace_back([&reader, &denied, t] {
+      for (const std::string& key : TableKeys()) {
+        if (!reader.KeyMayMatch(key)) denied[t] = -1000000;
+      }
+      for (int i = 0; i < 200; i++) {
+        if (!reader.PrefixMayMatch(AbsentPrefix(i))) denied[t]++;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_GT(denied[0], 180);
+  for (int d : denied) EXPECT_EQ(denied[0], d);
 }
 
 }  // namespace

@@ -86,6 +86,9 @@ TEST(BloomGeometryTest, LinesAreCeilOfBitsOver512) {
   EXPECT_EQ(1954u, BloomNumLines(100000, 10000));
   EXPECT_EQ(1934u, BloomNumLines(100000, 9900));  // 990000 / 512 = 1933.6
   EXPECT_EQ(0xffffffffu, BloomNumLines(UINT64_MAX / 2, 100000));
+  EXPECT_EQ(0xffffffffu, BloomNumLines(UINT64_MAX, UINT32_MAX));
+  EXPECT_EQ(0xffffffffu, BloomNumLines(uint64_t{1} << 40, UINT32_MAX));
+  EXPECT_EQ(1u, BloomNumLines(UINT64_MAX, 0));
 }
 
 TEST(BloomPolicyTest, NameAndBudget) {
