@@ -101,9 +101,9 @@ Status TableCache::OpenTable(uint64_t file_number, uint64_t file_size,
   if (options_.table_factory == nullptr) {
     return Status::InvalidArgument("no table factory to open", fname);
   }
+  Env* env = options_.env != nullptr ? options_.env : Env::Default();
   std::unique_ptr<RandomAccessFile> file;
-  Status s =
-      options_.env->NewRandomAccessFile(fname, &file, options_.env_options);
+  Status s = env->NewRandomAccessFile(fname, &file, options_.env_options);
   if (!s.ok()) return s;
   std::unique_ptr<RandomAccessFileReader> reader(
       new RandomAccessFileReader(std::move(file), fname));

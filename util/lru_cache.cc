@@ -359,8 +359,10 @@ void LRUCacheShard::EraseUnRefEntries() {
 // ---- LRUCache ---------------------------------------------------------------
 
 LRUCache::LRUCache(const LRUCacheOptions& options)
-    : num_shard_bits_(options.num_shard_bits),
-      shards_(new LRUCacheShard[size_t{1} << options.num_shard_bits]),
+    : num_shard_bits_(options.num_shard_bits < 0
+                          ? DefaultCacheShardBits(options.capacity)
+                          : options.num_shard_bits),
+      shards_(new LRUCacheShard[size_t{1} << num_shard_bits_]),
       capacity_(0),
       strict_capacity_limit_(false) {
   assert(num_shard_bits_ >= 0 && num_shard_bits_ < kMaxShardBits);
@@ -477,11 +479,7 @@ std::shared_ptr<Cache> NewLRUCache(const LRUCacheOptions& options) {
         options.high_pri_pool_ratio <= 1.0)) {
     return nullptr;
   }
-  LRUCacheOptions sanitized = options;
-  if (sanitized.num_shard_bits < 0) {
-    sanitized.num_shard_bits = DefaultCacheShardBits(options.capacity);
-  }
-  return std::make_shared<LRUCache>(sanitized);
+  return std::make_shared<LRUCache>(options);
 }
 
 std::shared_ptr<Cache> NewLRUCache(size_t capacity, int num_shard_bits,

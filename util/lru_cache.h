@@ -169,8 +169,8 @@ class alignas(port::kCacheLineSize) LRUCacheShard {
 
 class STRATA_EXPORT LRUCache final : public Cache {
  public:
-  // REQUIRES: options are valid (NewLRUCache checks them), and
-  // options.num_shard_bits >= 0.
+  // REQUIRES: options are valid (NewLRUCache checks them). A negative
+  // num_shard_bits picks DefaultCacheShardBits(capacity).
   explicit LRUCache(const LRUCacheOptions& options);
   // REQUIRES: no handle is held.
   ~LRUCache() override;
