@@ -77,16 +77,24 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
-strata_add_test(filter_test SOURCES
-  test/table/filter_block_test.cc
-  test/util/bloom_test.cc
-  test/util/slice_transform_test.cc
-)
-
 strata_add_test(block_test SOURCES
   test/table/block_test.cc
   test/table/compression_test.cc
   test/table/two_level_iterator_test.cc
+)
+
+strata_add_test(table_test SOURCES
+  test/table/format_test.cc
+  test/table/table_corruption_test.cc
+  test/table/table_options_test.cc
+  test/table/table_test.cc
+  test/table/table_test_util.cc
+)
+
+strata_add_test(filter_test SOURCES
+  test/table/filter_block_test.cc
+  test/util/bloom_test.cc
+  test/util/slice_transform_test.cc
 )
 
 strata_add_test(cache_test SOURCES

@@ -6,7 +6,17 @@
 // compression type (1 byte, a CompressionType) and the masked crc32c of
 // the block's stored bytes and that type byte (fixed32).
 //
-// Thread safety: plain values; ReadBlock is safe from many threads.
+// Footer: the last Footer::kEncodedLength (52) bytes of a table:
+//
+//   metaindex handle | index handle | zero padding   (40 bytes together)
+//   fixed32 format version | fixed64 magic number
+//
+// Everything read from a file is untrusted: decoders check every length
+// against the file before using it, and errors are Corruption naming the
+// file and the offset of the damaged part.
+//
+// Thread safety: plain values; ReadBlock and ReadFooter are safe from many
+// threads.
 
 #ifndef STRATA_TABLE_FORMAT_H_
 #define STRATA_TABLE_FORMAT_H_
@@ -19,6 +29,7 @@
 #include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "util/coding.h"
 
 namespace strata {
 
@@ -43,6 +54,91 @@ struct STRATA_EXPORT BlockContents {
 };
 
 enum : size_t { kBlockTrailerSize = 5 };
+
+// The last 8 bytes of every block-based table: "strataTB" in ASCII (the
+// fixed64 encoding is little-endian).
+constexpr uint64_t kBlockBasedTableMagicNumber = 0x4254617461727473ull;
+// The only version written and read so far.
+constexpr uint32_t kBlockBasedTableFormatVersion = 1;
+
+// Names of the metaindex entries: the properties block, and the filter
+// block as kFilterBlockPrefix + the FilterPolicy's Name().
+constexpr char kPropertiesBlockName[] = "strata.properties";
+constexpr char kFilterBlockPrefix[] = "strata.filter.";
+
+// Where a block lives in the file: the offset of its first byte and its
+// stored size (without the trailer). Encoded as varint64 offset, varint64
+// size.
+class STRATA_EXPORT BlockHandle {
+ public:
+  enum : size_t { kMaxEncodedLength = 2 * kMaxVarint64Length };
+
+  BlockHandle() = default;
+  BlockHandle(uint64_t offset, uint64_t size) : offset_(offset), size_(size) {}
+
+  uint64_t offset() const { return offset_; }
+  uint64_t size() const { return size_; }
+  void set_offset(uint64_t offset) { offset_ = offset; }
+  void set_size(uint64_t size) { size_ = size; }
+
+  void EncodeTo(std::string* dst) const;
+  // Consumes a handle from the front of *input. False (input unchanged)
+  // if it is malformed.
+  bool DecodeFrom(Slice* input);
+
+ private:
+  uint64_t offset_ = 0;
+  uint64_t size_ = 0;
+};
+
+class STRATA_EXPORT Footer {
+ public:
+  enum : size_t {
+    kHandlesLength = 2 * BlockHandle::kMaxEncodedLength,
+    kEncodedLength = kHandlesLength + 4 + 8,
+  };
+
+  BlockHandle metaindex_handle;
+  BlockHandle index_handle;
+  uint32_t format_version = kBlockBasedTableFormatVersion;
+
+  // Appends exactly kEncodedLength bytes.
+  void EncodeTo(std::string* dst) const;
+
+  // Decodes the footer of a file of file_size bytes from its last
+  // kEncodedLength bytes (input). Checks the magic number, the version,
+  // the zero padding and that both handles lie before the footer;
+  // Corruption "<file_name>: footer at <offset>: ..." otherwise.
+  Status DecodeFrom(const Slice& input, const std::string& file_name,
+                    uint64_t file_size);
+};
+
+// "<file_name>: block at <offset>": how every error about a block begins.
+STRATA_EXPORT std::string BlockLocation(const std::string& file_name,
+                                        uint64_t offset);
+
+// The masked crc32c a block trailer stores for n stored bytes and type.
+STRATA_EXPORT uint32_t ComputeBlockChecksum(const char* data, size_t n,
+                                            char type);
+
+// Reads and decodes the footer of a table of file_size bytes.
+STRATA_EXPORT Status ReadFooter(const RandomAccessFileReader* file,
+                                uint64_t file_size, Footer* footer);
+
+// Reads the block at handle of a table of file_size bytes: its stored
+// bytes and trailer, checks the checksum if verify_checksum, and
+// decompresses. A handle reaching into the footer or past the end of the
+// file is refused before anything is allocated. Errors read
+// "<file name>: block at <offset>: <what>".
+//
+// An uncompressed block of a file that serves reads from its own memory
+// (mmap) is returned unowned, pointing into the file: no copy. With
+// file_in_memory the caller says it knows the file is such a file, and no
+// scratch buffer is allocated for the read.
+STRATA_EXPORT Status ReadBlock(const RandomAccessFileReader* file,
+                               uint64_t file_size, const BlockHandle& handle,
+                               bool verify_checksum, BlockContents* contents,
+                               bool file_in_memory = false);
 
 }  // namespace strata
 

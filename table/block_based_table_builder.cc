@@ -1,0 +1,221 @@
+#include "table/block_based_table_builder.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <string>
+
+#include "db/dbformat.h"
+#include "env/file_writer.h"
+#include "strata/filter_policy.h"
+#include "strata/slice_transform.h"
+#include "table/compression.h"
+
+namespace strata {
+
+BlockBasedTableBuilder::BlockBasedTableBuilder(
+    const BlockBasedTableOptions& table_options,
+    const TableBuilderOptions& options, WritableFileWriter* file)
+    : table_options_(table_options),
+      options_(options),
+      file_(file),
+      data_block_(std::max(table_options.block_restart_interval, 1)),
+      index_block_(std::max(table_options.index_block_restart_interval, 1)) {
+  if (!CompressionSupported(options.compression)) {
+    status_ = Status::NotSupported(
+        std::string("compression ") + CompressionTypeName(options.compression) +
+        " (type " + std::to_string(static_cast<unsigned>(options.compression)) +
+        ") is not built into this strata");
+  }
+  if (table_options_.filter_policy != nullptr) {
+    filter_.reset(new FullFilterBlockBuilder(
+        table_options_.filter_policy.get(), options.prefix_extractor,
+        table_options_.whole_key_filtering));
+  }
+  props_.creation_time = options.creation_time;
+  props_.format_version = kBlockBasedTableFormatVersion;
+  props_.comparator_name = options.icmp->Name();
+  props_.compression_name = CompressionTypeName(options.compression);
+}
+
+BlockBasedTableBuilder::~BlockBasedTableBuilder() {
+  assert(closed_);  // REQUIRES: Finish() or Abandon()
+}
+
+void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
+  assert(!closed_);
+  if (!status_.ok()) return;
+  if (key.size() < kInternalKeyTrailerSize) {
+    status_ = Status::InvalidArgument(
+        "table key shorter than an internal key trailer");
+    return;
+  }
+  assert(props_.num_entries == 0 || options_.icmp->Compare(key, last_key_) > 0);
+  if (pending_index_entry_) AddIndexEntry(&key);
+  if (filter_ != nullptr) filter_->Add(ExtractUserKey(key));
+
+  last_key_.assign(key.data(), key.size());
+  data_block_.Add(key, value);
+
+  const uint64_t trailer = ExtractTrailer(key);
+  const SequenceNumber seq = trailer >> 8;
+  switch (static_cast<ValueType>(trailer & 0xff)) {
+    case kTypeDeletion:
+    case kTypeSingleDeletion:
+      props_.num_deletions++;
+      break;
+    case kTypeRangeDeletion:
+      props_.num_range_deletions++;
+      break;
+    case kTypeMerge:
+      props_.num_merge_operands++;
+      break;
+    default:
+      break;
+  }
+  if (props_.num_entries == 0) {
+    props_.smallest_seqno = props_.largest_seqno = seq;
+  } else {
+    props_.smallest_seqno = std::min(props_.smallest_seqno, seq);
+    props_.largest_seqno = std::max(props_.largest_seqno, seq);
+  }
+  props_.num_entries++;
+  props_.raw_key_size += key.size();
+  props_.raw_value_size += value.size();
+
+  if (data_block_.CurrentSizeEstimate() >= table_options_.block_size) {
+    FlushDataBlock();
+  }
+}
+
+void BlockBasedTableBuilder::FlushDataBlock() {
+  if (data_block_.empty() || !status_.ok()) return;
+  assert(!pending_index_entry_);
+  WriteBlock(data_block_.Finish(), options_.compression, &pending_handle_);
+  data_block_.Reset();
+  if (!status_.ok()) return;
+  pending_index_entry_ = true;
+  props_.num_data_blocks++;
+  props_.data_size += pending_handle_.size() + kBlockTrailerSize;
+}
+
+void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
+  // Any key k with last <= k < next separates the blocks; the shortest
+  // keeps the index small. The separator of the last block only needs
+  // to be >= every key of the table.
+  std::string separator = last_key_;
+  if (next_key != nullptr) {
+    options_.icmp->FindShortestSeparator(&separator, *next_key);
+  } else {
+    options_.icmp->FindShortSuccessor(&separator);
+  }
+  std::string handle_encoding;
+  pending_handle_.EncodeTo(&handle_encoding);
+  index_block_.Add(separator, handle_encoding);
+  pending_index_entry_ = false;
+}
+
+void BlockBasedTableBuilder::WriteBlock(const Slice& contents,
+                                        CompressionType compression,
+                                        BlockHandle* handle) {
+  if (compression != kNoCompression) {
+    Status s = CompressBlock(compression, contents, &compressed_);
+    if (!s.ok()) {
+      status_ = s;
+      return;
+    }
+    if (GoodCompressionRatio(compressed_.size(), contents.size())) {
+      WriteRawBlock(compressed_, compression, handle);
+      return;
+    }
+  }
+  WriteRawBlock(contents, kNoCompression, handle);
+}
+
+void BlockBasedTableBuilder::WriteRawBlock(const Slice& stored,
+                                           CompressionType type,
+                                           BlockHandle* handle) {
+  handle->set_offset(offset_);
+  handle->set_size(stored.size());
+  char trailer[kBlockTrailerSize];
+  trailer[0] = static_cast<char>(type);
+  EncodeFixed32(trailer + 1,
+                ComputeBlockChecksum(stored.data(), stored.size(), trailer[0]));
+  Status s = file_->Append(stored);
+  if (s.ok()) s = file_->Append(Slice(trailer, kBlockTrailerSize));
+  if (!s.ok()) {
+    status_ = s;
+    return;
+  }
+  offset_ += stored.size() + kBlockTrailerSize;
+}
+
+Status BlockBasedTableBuilder::Finish() {
+  assert(!closed_);
+  FlushDataBlock();
+  closed_ = true;
+  if (!status_.ok()) return status_;
+  if (pending_index_entry_) AddIndexEntry(nullptr);
+
+  // The filter, when it has anything in it.
+  BlockBuilder metaindex(1);
+  std::string filter_meta_key;
+  BlockHandle filter_handle;
+  if (filter_ != nullptr && !filter_->empty()) {
+    const Slice filter = filter_->Finish();
+    if (!filter.empty()) {
+      WriteRawBlock(filter, kNoCompression, &filter_handle);
+      if (!status_.ok()) return status_;
+      const FilterPolicy* policy = table_options_.filter_policy.get();
+      filter_meta_key = kFilterBlockPrefix;
+      filter_meta_key += policy->Name();
+      props_.filter_size = filter.size() + kBlockTrailerSize;
+      props_.filter_policy_name = policy->Name();
+      props_.whole_key_filtering = table_options_.whole_key_filtering ? 1 : 0;
+      if (options_.prefix_extractor != nullptr) {
+        props_.prefix_extractor_name = options_.prefix_extractor->Name();
+      }
+    }
+  }
+
+  // The index is complete now; its size goes in the properties, which
+  // are written before it.
+  const Slice index = index_block_.Finish();
+  props_.index_size = index.size() + kBlockTrailerSize;
+
+  std::string properties;
+  EncodeTableProperties(props_, &properties);
+  BlockHandle properties_handle;
+  WriteRawBlock(properties, kNoCompression, &properties_handle);
+  if (!status_.ok()) return status_;
+
+  // Metaindex entries in bytewise order: "strata.filter." sorts before
+  // "strata.properties".
+  std::string encoding;
+  if (!filter_meta_key.empty()) {
+    filter_handle.EncodeTo(&encoding);
+    metaindex.Add(filter_meta_key, encoding);
+  }
+  encoding.clear();
+  properties_handle.EncodeTo(&encoding);
+  metaindex.Add(kPropertiesBlockName, encoding);
+
+  Footer footer;
+  WriteRawBlock(metaindex.Finish(), kNoCompression, &footer.metaindex_handle);
+  if (!status_.ok()) return status_;
+  WriteRawBlock(index, kNoCompression, &footer.index_handle);
+  if (!status_.ok()) return status_;
+
+  std::string footer_encoding;
+  footer.EncodeTo(&footer_encoding);
+  status_ = file_->Append(footer_encoding);
+  if (status_.ok()) offset_ += footer_encoding.size();
+  return status_;
+}
+
+void BlockBasedTableBuilder::Abandon() {
+  assert(!closed_);
+  closed_ = true;
+}
+
+}  // namespace strata

@@ -1,0 +1,463 @@
+#include "table/block_based_table_reader.h"
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "db/dbformat.h"
+#include "env/file_reader.h"
+#include "strata/filter_policy.h"
+#include "strata/slice_transform.h"
+#include "table/block.h"
+#include "table/filter_block.h"
+#include "table/pinned_value.h"
+#include "table/table_properties.h"
+#include "table/two_level_iterator.h"
+#include "util/coding.h"
+
+namespace strata {
+
+namespace {
+
+// The iterator of one block (data or index) of a table: keeps the block
+// pinned while it lives and stops with Corruption at a key too short to
+// be an internal key.
+class TableBlockIterator : public InternalIterator {
+ public:
+  // file_name must outlive the iterator.
+  TableBlockIterator(PinnedValue<Block>&& block, InternalIterator* iter,
+                     const std::string* file_name, uint64_t block_offset)
+      : block_(std::move(block)),
+        iter_(iter),
+        file_name_(file_name),
+        block_offset_(block_offset) {}
+
+  bool Valid() const override { return status_.ok() && iter_->Valid(); }
+  void SeekToFirst() override {
+    iter_->SeekToFirst();
+    Check();
+  }
+  void SeekToLast() override {
+    iter_->SeekToLast();
+    Check();
+  }
+  void Seek(const Slice& target) override {
+    iter_->Seek(target);
+    Check();
+  }
+  void SeekForPrev(const Slice& target) override {
+    iter_->SeekForPrev(target);
+    Check();
+  }
+  void Next() override {
+    iter_->Next();
+    Check();
+  }
+  void Prev() override {
+    iter_->Prev();
+    Check();
+  }
+  Slice key() const override { return iter_->key(); }
+  Slice value() const override { return iter_->value(); }
+  Status status() const override {
+    return status_.ok() ? iter_->status() : status_;
+  }
+
+ private:
+  void Check() {
+    if (status_.ok() && iter_->Valid() &&
+        iter_->key().size() < kInternalKeyTrailerSize) {
+      status_ = Status::Corruption(BlockLocation(*file_name_, block_offset_),
+                                   "key shorter than 8 bytes");
+    }
+  }
+
+  // Declared before iter_: the iterator goes first, then the block.
+  PinnedValue<Block> block_;
+  std::unique_ptr<InternalIterator> iter_;
+  const std::string* const file_name_;
+  const uint64_t block_offset_;
+  Status status_;
+};
+
+// A copy of contents that owns its bytes (contents of an mmap'ed file
+// point into the mapping).
+void MakeOwned(BlockContents* contents) {
+  if (contents->allocation != nullptr) return;
+  const size_t n = contents->data.size();
+  std::unique_ptr<char[]> copy(new char[n]);
+  if (n > 0) std::memcpy(copy.get(), contents->data.data(), n);
+  *contents = BlockContents(std::move(copy), n);
+}
+
+}  // namespace
+
+const char* TableKeyComparator::Name() const { return icmp_->Name(); }
+
+int TableKeyComparator::Compare(const Slice& a, const Slice& b) const {
+  if (a.size() < kInternalKeyTrailerSize ||
+      b.size() < kInternalKeyTrailerSize) {
+    return a.compare(b);
+  }
+  return icmp_->InternalKeyComparator::Compare(a, b);
+}
+
+void TableKeyComparator::FindShortestSeparator(std::string* start,
+                                               const Slice& limit) const {
+  icmp_->FindShortestSeparator(start, limit);
+}
+
+void TableKeyComparator::FindShortSuccessor(std::string* key) const {
+  icmp_->FindShortSuccessor(key);
+}
+
+BlockBasedTable::BlockBasedTable(const BlockBasedTableOptions& table_options,
+                                 const TableReaderOptions& options,
+                                 std::unique_ptr<RandomAccessFileReader> file,
+                                 uint64_t file_size)
+    : table_options_(table_options),
+      icmp_(options.icmp),
+      cmp_(options.icmp),
+      reader_prefix_extractor_(options.prefix_extractor),
+      file_(std::move(file)),
+      file_size_(file_size),
+      cache_(table_options.no_block_cache ? nullptr
+                                          : table_options.block_cache.get()) {
+  if (cache_ != nullptr) PutFixed64(&cache_prefix_, cache_->NewId());
+}
+
+BlockBasedTable::~BlockBasedTable() {
+  // The cached index and filter of a closed table are never used again.
+  if (cache_ != nullptr && table_options_.cache_index_and_filter_blocks) {
+    cache_->Erase(CacheKey(footer_.index_handle.offset()));
+    if (has_filter_) cache_->Erase(CacheKey(filter_handle_.offset()));
+  }
+}
+
+Status BlockBasedTable::Open(const BlockBasedTableOptions& table_options,
+                             const TableReaderOptions& options,
+                             std::unique_ptr<RandomAccessFileReader> file,
+                             uint64_t file_size,
+                             std::unique_ptr<TableReader>* table) {
+  table->reset();
+  std::unique_ptr<BlockBasedTable> t(
+      new BlockBasedTable(table_options, options, std::move(file), file_size));
+  Status s = ReadFooter(t->file_.get(), file_size, &t->footer_);
+  if (!s.ok()) return s;
+  // An mmap'ed file answers reads with pointers into its mapping rather
+  // than into the caller's buffer: then blocks need no buffer of their own.
+  char probe;
+  Slice got;
+  s = t->file_->Read(0, 1, &got, &probe);
+  if (!s.ok()) return s;
+  t->file_in_memory_ = got.size() == 1 && got.data() != &probe;
+
+  BlockHandle properties_handle;
+  s = t->ReadMetaindex(&properties_handle);
+  if (s.ok()) s = t->ReadProperties(properties_handle);
+  if (s.ok()) s = t->ReadIndexAndFilter();
+  if (!s.ok()) return s;
+  *table = std::move(t);
+  return Status::OK();
+}
+
+std::string BlockBasedTable::BlockWhere(uint64_t offset) const {
+  return BlockLocation(file_->file_name(), offset);
+}
+
+std::string BlockBasedTable::CacheKey(uint64_t offset) const {
+  std::string key = cache_prefix_;
+  PutVarint64(&key, offset);
+  return key;
+}
+
+Status BlockBasedTable::ReadMetaBlock(const BlockHandle& handle, bool owned,
+                                      BlockContents* contents) const {
+  Status s = ReadBlock(file_.get(), file_size_, handle,
+                       /*verify_checksum=*/true, contents, file_in_memory_);
+  if (s.ok() && owned) MakeOwned(contents);
+  return s;
+}
+
+Status BlockBasedTable::ReadMetaindex(BlockHandle* properties_handle) {
+  const BlockHandle& handle = footer_.metaindex_handle;
+  BlockContents contents;
+  Status s = ReadMetaBlock(handle, /*owned=*/false, &contents);
+  if (!s.ok()) return s;
+  Block block(std::move(contents));
+  if (!block.status().ok()) {
+    return Status::Corruption(
+        BlockWhere(handle.offset()),
+        std::string("metaindex: ") + block.status().getState());
+  }
+  std::string filter_key;
+  if (table_options_.filter_policy != nullptr) {
+    filter_key = kFilterBlockPrefix;
+    filter_key += table_options_.filter_policy->Name();
+  }
+  bool have_properties = false;
+  std::unique_ptr<InternalIterator> iter(block.NewIterator(
+      BytewiseComparator(), file_->file_name().c_str(), handle.offset()));
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
+    const Slice name = iter->key();
+    const bool is_properties = name == Slice(kPropertiesBlockName);
+    const bool is_filter = !filter_key.empty() && name == Slice(filter_key);
+    if (!is_properties && !is_filter) continue;  // unknown: ignored
+    Slice value = iter->value();
+    BlockHandle h;
+    if (!h.DecodeFrom(&value) || !value.empty()) {
+      return Status::Corruption(
+          BlockWhere(handle.offset()),
+          "metaindex: malformed handle of " + name.ToString());
+    }
+    if (is_properties) {
+      *properties_handle = h;
+      have_properties = true;
+    } else {
+      filter_handle_ = h;
+      has_filter_ = true;
+    }
+  }
+  if (!iter->status().ok()) return iter->status();
+  if (!have_properties) {
+    return Status::Corruption(BlockWhere(handle.offset()),
+                              "metaindex has no properties block");
+  }
+  return Status::OK();
+}
+
+Status BlockBasedTable::ReadProperties(const BlockHandle& handle) {
+  BlockContents contents;
+  Status s = ReadMetaBlock(handle, /*owned=*/false, &contents);
+  if (!s.ok()) return s;
+  auto props = std::make_shared<TableProperties>();
+  s = DecodeTableProperties(contents.data, props.get());
+  if (!s.ok()) {
+    return Status::Corruption(BlockWhere(handle.offset()), s.getState());
+  }
+  if (props->comparator_name != icmp_->Name()) {
+    return Status::InvalidArgument(
+        file_->file_name(), "table sorted by comparator " +
+                                props->comparator_name + ", opened with " +
+                                icmp_->Name());
+  }
+  // The filter holds prefixes of the DB's extractor only if the table was
+  // built with one of the same name.
+  if (reader_prefix_extractor_ != nullptr &&
+      props->prefix_extractor_name == reader_prefix_extractor_->Name()) {
+    filter_prefix_extractor_ = reader_prefix_extractor_;
+  }
+  props_ = std::move(props);
+  return Status::OK();
+}
+
+Status BlockBasedTable::ReadIndexAndFilter() {
+  const bool in_cache =
+      cache_ != nullptr && table_options_.cache_index_and_filter_blocks;
+  if (in_cache) {
+    // Load both into the cache now: a damaged table fails here, at Open.
+    PinnedValue<Block> index;
+    Status s = GetIndexBlock(&index);
+    if (s.ok() && has_filter_) {
+      PinnedValue<FullFilterBlockReader> filter;
+      s = GetFilter(&filter);
+    }
+    return s;
+  }
+  BlockContents contents;
+  Status s = ReadMetaBlock(footer_.index_handle, /*owned=*/false, &contents);
+  if (!s.ok()) return s;
+  index_block_.reset(new Block(std::move(contents)));
+  if (!index_block_->status().ok()) {
+    return Status::Corruption(
+        BlockWhere(footer_.index_handle.offset()),
+        std::string("index: ") + index_block_->status().getState());
+  }
+  if (has_filter_) {
+    s = ReadMetaBlock(filter_handle_, /*owned=*/false, &contents);
+    if (!s.ok()) return s;
+    filter_ = MakeFilter(std::move(contents));
+  }
+  return Status::OK();
+}
+
+std::unique_ptr<FullFilterBlockReader> BlockBasedTable::MakeFilter(
+    BlockContents&& contents) const {
+  return std::unique_ptr<FullFilterBlockReader>(new FullFilterBlockReader(
+      table_options_.filter_policy.get(), std::move(contents),
+      filter_prefix_extractor_, props_->whole_key_filtering != 0));
+}
+
+Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
+  if (index_block_ != nullptr) {
+    out->Borrow(index_block_.get());
+    return Status::OK();
+  }
+  const BlockHandle& handle = footer_.index_handle;
+  MakeValueFunction<Block> make = [&](std::unique_ptr<Block>* block,
+                                      size_t* charge) {
+    BlockContents contents;
+    Status s = ReadMetaBlock(handle, /*owned=*/true, &contents);
+    if (!s.ok()) return s;
+    block->reset(new Block(std::move(contents)));
+    if (!(*block)->status().ok()) {
+      return Status::Corruption(
+          BlockWhere(handle.offset()),
+          std::string("index: ") + (*block)->status().getState());
+    }
+    *charge = (*block)->usable_size();
+    return Status::OK();
+  };
+  return LoadThroughCache(
+      cache_, CacheKey(handle.offset()), /*fill=*/true,
+      table_options_.cache_index_and_filter_blocks_with_high_priority
+          ? Cache::Priority::HIGH
+          : Cache::Priority::LOW,
+      make, out);
+}
+
+Status BlockBasedTable::GetFilter(
+    PinnedValue<FullFilterBlockReader>* out) const {
+  if (filter_ != nullptr) {
+    out->Borrow(filter_.get());
+    return Status::OK();
+  }
+  MakeValueFunction<FullFilterBlockReader> make =
+      [&](std::unique_ptr<FullFilterBlockReader>* filter, size_t* charge) {
+        BlockContents contents;
+        Status s = ReadMetaBlock(filter_handle_, /*owned=*/true, &contents);
+        if (!s.ok()) return s;
+        *filter = MakeFilter(std::move(contents));
+        *charge = (*filter)->ApproximateMemoryUsage();
+        return Status::OK();
+      };
+  return LoadThroughCache(
+      cache_, CacheKey(filter_handle_.offset()),
+      /*fill=*/true,
+      table_options_.cache_index_and_filter_blocks_with_high_priority
+          ? Cache::Priority::HIGH
+          : Cache::Priority::LOW,
+      make, out);
+}
+
+Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
+                                     const BlockHandle& handle,
+                                     PinnedValue<Block>* out) const {
+  MakeValueFunction<Block> make = [&](std::unique_ptr<Block>* block,
+                                      size_t* charge) {
+    BlockContents contents;
+    Status s =
+        ReadBlock(file_.get(), file_size_, handle,
+                  read_options.verify_checksums, &contents, file_in_memory_);
+    if (!s.ok()) return s;
+    // A block used in place in an mmap'ed file is not cached (charge 0):
+    // the cache would hold pointers into the mapping and save nothing.
+    const bool owned = contents.allocation != nullptr;
+    block->reset(new Block(std::move(contents)));
+    if (!(*block)->status().ok()) {
+      return Status::Corruption(BlockWhere(handle.offset()),
+                                (*block)->status().getState());
+    }
+    *charge = owned ? (*block)->usable_size() : 0;
+    return Status::OK();
+  };
+  return LoadThroughCache(cache_, CacheKey(handle.offset()),
+                          read_options.fill_cache, Cache::Priority::LOW, make,
+                          out);
+}
+
+InternalIterator* BlockBasedTable::NewIndexIterator() const {
+  PinnedValue<Block> index;
+  Status s = GetIndexBlock(&index);
+  if (!s.ok()) return NewErrorInternalIterator(s);
+  const uint64_t offset = footer_.index_handle.offset();
+  InternalIterator* iter =
+      index->NewIterator(&cmp_, file_->file_name().c_str(), offset);
+  return new TableBlockIterator(std::move(index), iter, &file_->file_name(),
+                                offset);
+}
+
+InternalIterator* BlockBasedTable::NewDataBlockIterator(
+    const ReadOptions& read_options, const Slice& index_value) const {
+  Slice input = index_value;
+  BlockHandle handle;
+  if (!handle.DecodeFrom(&input) || !input.empty()) {
+    return NewErrorInternalIterator(
+        Status::Corruption(BlockWhere(footer_.index_handle.offset()),
+                           "index: malformed block handle"));
+  }
+  PinnedValue<Block> block;
+  Status s = GetDataBlock(read_options, handle, &block);
+  if (!s.ok()) return NewErrorInternalIterator(s);
+  InternalIterator* iter =
+      block->NewIterator(&cmp_, file_->file_name().c_str(), handle.offset());
+  return new TableBlockIterator(std::move(block), iter, &file_->file_name(),
+                                handle.offset());
+}
+
+InternalIterator* BlockBasedTable::NewIterator(
+    const ReadOptions& read_options) {
+  return NewTwoLevelIterator(
+      NewIndexIterator(), [this, read_options](const Slice& index_value) {
+        return NewDataBlockIterator(read_options, index_value);
+      });
+}
+
+Status BlockBasedTable::Get(const ReadOptions& read_options,
+                            const Slice& internal_key, void* arg,
+                            GetEntryFunction handle_entry) {
+  if (internal_key.size() < kInternalKeyTrailerSize) {
+    return Status::InvalidArgument("lookup key is not an internal key");
+  }
+  const Slice user_key = ExtractUserKey(internal_key);
+  if (has_filter_ && props_->whole_key_filtering != 0) {
+    PinnedValue<FullFilterBlockReader> filter;
+    Status s = GetFilter(&filter);
+    if (!s.ok()) return s;
+    if (!filter->KeyMayMatch(user_key)) return Status::OK();
+  }
+  // The index and one data block at a time, without a two-level
+  // iterator: versions of the user key may continue into the next block.
+  std::unique_ptr<InternalIterator> index(NewIndexIterator());
+  const Comparator* ucmp = icmp_->user_comparator();
+  for (index->Seek(internal_key); index->Valid(); index->Next()) {
+    std::unique_ptr<InternalIterator> block(
+        NewDataBlockIterator(read_options, index->value()));
+    for (block->Seek(internal_key); block->Valid(); block->Next()) {
+      if (!ucmp->Equal(ExtractUserKey(block->key()), user_key) ||
+          !handle_entry(arg, block->key(), block->value())) {
+        return Status::OK();
+      }
+    }
+    if (!block->status().ok()) return block->status();
+  }
+  return index->status();
+}
+
+bool BlockBasedTable::PrefixMayMatch(const Slice& prefix) {
+  if (!has_filter_ || filter_prefix_extractor_ == nullptr) return true;
+  PinnedValue<FullFilterBlockReader> filter;
+  if (!GetFilter(&filter).ok()) return true;  // then read the data
+  return filter->PrefixMayMatch(prefix);
+}
+
+uint64_t BlockBasedTable::ApproximateOffsetOf(const Slice& internal_key) {
+  std::unique_ptr<InternalIterator> index(NewIndexIterator());
+  index->Seek(internal_key);
+  if (index->Valid()) {
+    Slice value = index->value();
+    BlockHandle handle;
+    if (handle.DecodeFrom(&value)) return handle.offset();
+  }
+  // Past the last key (or a damaged index): the end of the file.
+  return file_size_;
+}
+
+size_t BlockBasedTable::ApproximateMemoryUsage() const {
+  size_t usage = 0;
+  if (index_block_ != nullptr) usage += index_block_->usable_size();
+  if (filter_ != nullptr) usage += filter_->ApproximateMemoryUsage();
+  return usage;
+}
+
+}  // namespace strata

@@ -1,0 +1,145 @@
+// BlockBasedTable: the TableReader of a block-based table
+// (docs/formats/table.md).
+//
+// Open reads and checks, in this order, the footer, the metaindex, the
+// properties, the index block and — when the configured filter policy has
+// the name the table recorded — the filter block, always verifying their
+// checksums. The index and filter stay in the reader, or, with
+// cache_index_and_filter_blocks and a block cache, in the block cache
+// (read again if evicted). Data blocks are read through the block cache
+// under a key unique to this reader (a Cache::NewId() prefix and the
+// block's offset); ReadOptions::verify_checksums and fill_cache apply to
+// them. Uncompressed blocks of an mmap'ed file are used in place and never
+// cached (the cache could outlive the mapping).
+//
+// Nothing read from the file is trusted: every error is a Status naming
+// the file and the offset of the damaged block, never a crash. Keys too
+// short to be internal keys (possible in a damaged data block read without
+// checksum verification) stop an iterator with Corruption.
+//
+// Thread safety: TableReader's: after Open, the reader is immutable apart
+// from the (thread-safe) cache.
+
+#ifndef STRATA_TABLE_BLOCK_BASED_TABLE_READER_H_
+#define STRATA_TABLE_BLOCK_BASED_TABLE_READER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "strata/cache.h"
+#include "strata/comparator.h"
+#include "strata/export.h"
+#include "strata/table.h"
+#include "table/format.h"
+#include "table/table_reader.h"
+
+namespace strata {
+
+class Block;
+class FullFilterBlockReader;
+class InternalKeyComparator;
+template <class T>
+class PinnedValue;
+
+// Orders table keys as icmp does, and keys too short to be internal keys
+// (which only a damaged block holds) bytewise, so that a search through
+// damaged data never reads outside a key.
+class STRATA_EXPORT TableKeyComparator : public Comparator {
+ public:
+  explicit TableKeyComparator(const InternalKeyComparator* icmp)
+      : icmp_(icmp) {}
+  const char* Name() const override;
+  int Compare(const Slice& a, const Slice& b) const override;
+  void FindShortestSeparator(std::string* start,
+                             const Slice& limit) const override;
+  void FindShortSuccessor(std::string* key) const override;
+
+ private:
+  const InternalKeyComparator* const icmp_;
+};
+
+class STRATA_EXPORT BlockBasedTable : public TableReader {
+ public:
+  // Opens the table of file (file_size bytes). table_options.block_cache
+  // is the cache to use as is (null, or no_block_cache: none); the factory
+  // supplies its default cache.
+  static Status Open(const BlockBasedTableOptions& table_options,
+                     const TableReaderOptions& options,
+                     std::unique_ptr<RandomAccessFileReader> file,
+                     uint64_t file_size, std::unique_ptr<TableReader>* table);
+
+  ~BlockBasedTable() override;
+
+  InternalIterator* NewIterator(const ReadOptions& read_options) override;
+  Status Get(const ReadOptions& read_options, const Slice& internal_key,
+             void* arg, GetEntryFunction handle_entry) override;
+  bool PrefixMayMatch(const Slice& prefix) override;
+  uint64_t ApproximateOffsetOf(const Slice& internal_key) override;
+  std::shared_ptr<const TableProperties> GetTableProperties() const override {
+    return props_;
+  }
+  size_t ApproximateMemoryUsage() const override;
+
+  // For tests: whether the reader uses a filter, and holds the index and
+  // filter itself (not in the block cache).
+  bool TEST_HasFilter() const { return has_filter_; }
+  bool TEST_IndexInReader() const { return index_block_ != nullptr; }
+
+ private:
+  BlockBasedTable(const BlockBasedTableOptions& table_options,
+                  const TableReaderOptions& options,
+                  std::unique_ptr<RandomAccessFileReader> file,
+                  uint64_t file_size);
+
+  // The steps of Open.
+  Status ReadMetaindex(BlockHandle* properties_handle);
+  Status ReadProperties(const BlockHandle& handle);
+  Status ReadIndexAndFilter();
+
+  // The index block, filter and data blocks, from the reader, the cache
+  // or the file.
+  Status GetIndexBlock(PinnedValue<Block>* out) const;
+  Status GetFilter(PinnedValue<FullFilterBlockReader>* out) const;
+  Status GetDataBlock(const ReadOptions& read_options,
+                      const BlockHandle& handle, PinnedValue<Block>* out) const;
+  // Reads the metadata block at handle, always verifying its checksum;
+  // the contents own their bytes when owned (to be cached).
+  Status ReadMetaBlock(const BlockHandle& handle, bool owned,
+                       BlockContents* contents) const;
+  std::unique_ptr<FullFilterBlockReader> MakeFilter(
+      BlockContents&& contents) const;
+
+  InternalIterator* NewIndexIterator() const;
+  // The iterator of the data block an index entry names.
+  InternalIterator* NewDataBlockIterator(const ReadOptions& read_options,
+                                         const Slice& index_value) const;
+
+  std::string CacheKey(uint64_t offset) const;
+  // "<file>: block at <offset>"
+  std::string BlockWhere(uint64_t offset) const;
+
+  const BlockBasedTableOptions table_options_;
+  const InternalKeyComparator* const icmp_;
+  const TableKeyComparator cmp_;
+  const SliceTransform* const reader_prefix_extractor_;
+  const std::unique_ptr<RandomAccessFileReader> file_;
+  const uint64_t file_size_;
+  Cache* const cache_;  // null: no block cache
+  std::string cache_prefix_;
+  // Reads are served from the file's own memory (mmap).
+  bool file_in_memory_ = false;
+  Footer footer_;
+  std::shared_ptr<const TableProperties> props_;
+  // The prefix extractor the filter holds prefixes of (null: none usable).
+  const SliceTransform* filter_prefix_extractor_ = nullptr;
+  bool has_filter_ = false;
+  BlockHandle filter_handle_;
+  // Held here unless they live in the block cache.
+  std::unique_ptr<Block> index_block_;
+  std::unique_ptr<FullFilterBlockReader> filter_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_TABLE_BLOCK_BASED_TABLE_READER_H_

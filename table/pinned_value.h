@@ -1,0 +1,131 @@
+// PinnedValue<T>: a value a table reader uses for a while — a block or a
+// filter — wherever it lives: pinned in the block cache (released on
+// Reset), owned (deleted on Reset) or borrowed from the reader (left
+// alone). LoadThroughCache finds or makes one.
+//
+// Thread safety: one thread at a time; the cache it pins into is
+// thread-safe.
+
+#ifndef STRATA_TABLE_PINNED_VALUE_H_
+#define STRATA_TABLE_PINNED_VALUE_H_
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "strata/cache.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+template <class T>
+class PinnedValue {
+ public:
+  PinnedValue() = default;
+  PinnedValue(const PinnedValue&) = delete;
+  PinnedValue& operator=(const PinnedValue&) = delete;
+  PinnedValue(PinnedValue&& other) noexcept { *this = std::move(other); }
+  PinnedValue& operator=(PinnedValue&& other) noexcept {
+    if (this != &other) {
+      Reset();
+      value_ = other.value_;
+      cache_ = other.cache_;
+      handle_ = other.handle_;
+      owned_ = other.owned_;
+      other.value_ = nullptr;
+      other.handle_ = nullptr;
+      other.owned_ = false;
+    }
+    return *this;
+  }
+  ~PinnedValue() { Reset(); }
+
+  void Borrow(T* value) {
+    Reset();
+    value_ = value;
+  }
+  void Own(std::unique_ptr<T> value) {
+    Reset();
+    value_ = value.release();
+    owned_ = true;
+  }
+  // Takes over the pin of handle.
+  void Pin(Cache* cache, Cache::Handle* handle) {
+    Reset();
+    cache_ = cache;
+    handle_ = handle;
+    value_ = static_cast<T*>(cache->Value(handle));
+  }
+
+  void Reset() {
+    if (handle_ != nullptr) {
+      cache_->Release(handle_);
+    } else if (owned_) {
+      delete value_;
+    }
+    value_ = nullptr;
+    handle_ = nullptr;
+    owned_ = false;
+  }
+
+  T* get() const { return value_; }
+  T* operator->() const { return value_; }
+  bool is_cached() const { return handle_ != nullptr; }
+
+ private:
+  T* value_ = nullptr;
+  Cache* cache_ = nullptr;
+  Cache::Handle* handle_ = nullptr;
+  bool owned_ = false;
+};
+
+template <class T>
+void DeleteCachedValue(const Slice& /*key*/, void* value) {
+  delete static_cast<T*>(value);
+}
+
+// Makes a value and how many bytes of memory it holds; charge 0 means it
+// holds none of its own (it points into an mmap'ed file) and must not be
+// cached.
+template <class T>
+using MakeValueFunction =
+    std::function<Status(std::unique_ptr<T>* value, size_t* charge)>;
+
+// Sets *out to the value cached under key in cache (may be null), or to a
+// new one from make — inserted into the cache at priority when fill is
+// set, else (or if a strict cache is full) owned by *out.
+template <class T>
+Status LoadThroughCache(Cache* cache, const Slice& key, bool fill,
+                        Cache::Priority priority,
+                        const MakeValueFunction<T>& make, PinnedValue<T>* out) {
+  if (cache != nullptr) {
+    Cache::Handle* handle = cache->Lookup(key);
+    if (handle != nullptr) {
+      out->Pin(cache, handle);
+      return Status::OK();
+    }
+  }
+  std::unique_ptr<T> value;
+  size_t charge = 0;
+  Status s = make(&value, &charge);
+  if (!s.ok()) return s;
+  if (cache != nullptr && fill && charge > 0) {
+    Cache::Handle* handle = nullptr;
+    if (cache
+            ->Insert(key, value.get(), charge, &DeleteCachedValue<T>, &handle,
+                     priority)
+            .ok()) {
+      value.release();  // the cache's now
+      out->Pin(cache, handle);
+      return Status::OK();
+    }
+    // Incomplete: a strict cache is full; the value is left to us.
+  }
+  out->Own(std::move(value));
+  return Status::OK();
+}
+
+}  // namespace strata
+
+#endif  // STRATA_TABLE_PINNED_VALUE_H_
