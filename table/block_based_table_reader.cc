@@ -11,6 +11,7 @@
 #include "table/block.h"
 #include "table/filter_block.h"
 #include "table/pinned_value.h"
+#include "table/prefix_check_iterator.h"
 #include "table/table_properties.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
@@ -397,10 +398,18 @@ InternalIterator* BlockBasedTable::NewDataBlockIterator(
 
 InternalIterator* BlockBasedTable::NewIterator(
     const ReadOptions& read_options) {
-  return NewTwoLevelIterator(
+  InternalIterator* iter = NewTwoLevelIterator(
       NewIndexIterator(), [this, read_options](const Slice& index_value) {
         return NewDataBlockIterator(read_options, index_value);
       });
+  // Prefix seeks skip the table when its filter has no key of the prefix.
+  if (read_options.prefix_same_as_start && !read_options.total_order_seek &&
+      has_filter_ && filter_prefix_extractor_ != nullptr) {
+    iter = NewPrefixCheckIterator(
+        iter, filter_prefix_extractor_,
+        [this](const Slice& prefix) { return PrefixMayMatch(prefix); });
+  }
+  return iter;
 }
 
 Status BlockBasedTable::Get(const ReadOptions& read_options,
@@ -410,7 +419,7 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
     return Status::InvalidArgument("lookup key is not an internal key");
   }
   const Slice user_key = ExtractUserKey(internal_key);
-  if (has_filter_ && props_->whole_key_filtering != 0) {
+  if (has_filter_) {  // whole keys, or the prefix of the key
     PinnedValue<FullFilterBlockReader> filter;
     Status s = GetFilter(&filter);
     if (!s.ok()) return s;
