@@ -130,6 +130,7 @@ strata_add_test(db_test SOURCES
   test/db/db_basic_test.cc
   test/db/db_fault_test.cc
   test/db/db_model_test.cc
+  test/db/db_options_test.cc
   test/db/db_recovery_test.cc
   test/db/db_test_util.cc
 )

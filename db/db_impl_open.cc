@@ -11,6 +11,7 @@
 #include "env/file_reader.h"
 #include "env/file_writer.h"
 #include "memtable/memtable.h"
+#include "table/compression.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 #include "util/random.h"
@@ -86,6 +87,24 @@ Status DBImpl::ValidateOptions(const Options& options) {
   }
   if (options.num_levels < 1) {
     return Status::InvalidArgument("Options::num_levels < 1");
+  }
+  if (options.table_factory == nullptr) {
+    return Status::InvalidArgument("Options::table_factory is null");
+  }
+  switch (options.compression) {
+    case kNoCompression:
+    case kSnappyCompression:
+    case kZlibCompression:
+      break;
+    default:
+      return Status::InvalidArgument(
+          "Options::compression: unknown compression type ",
+          std::to_string(static_cast<int>(options.compression)));
+  }
+  if (!CompressionSupported(options.compression)) {
+    return Status::NotSupported(
+        "Options::compression: this build of strata has no codec for ",
+        CompressionTypeName(options.compression));
   }
   if (options.unordered_write && options.enable_pipelined_write) {
     return Status::InvalidArgument(
