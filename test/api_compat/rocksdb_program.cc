@@ -1,20 +1,25 @@
 // A program written against RocksDB's C++ API — the part of it that
-// strata's Engine I covers. The build compiles it twice: as is, against
-// RocksDB's headers when they are installed (proof that it is a RocksDB
-// program), and with "rocksdb" replaced by "strata" everywhere, against
-// strata, where it also runs (test api_compat). Nothing else may change.
+// strata covers so far (Engine I, and Engine II's table options). The build
+// compiles it twice: as is, against RocksDB's headers when they are installed
+// (proof that it is a RocksDB program), and with "rocksdb" replaced by "strata"
+// everywhere, against strata, where it also runs (test api_compat). Nothing
+// else may change.
 
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "rocksdb/cache.h"
 #include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/snapshot.h"
 #include "rocksdb/status.h"
+#include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 
 namespace {
@@ -47,6 +52,18 @@ int main(int argc, char** argv) {
   options.error_if_exists = false;
   options.write_buffer_size = 4 << 20;
   options.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  options.compression = rocksdb::kNoCompression;
+  options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(1));
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.block_size = 16 * 1024;
+  table_options.block_cache = rocksdb::NewLRUCache(64 << 20, 4);
+  table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
+  table_options.cache_index_and_filter_blocks = true;
+  table_options.whole_key_filtering = true;
+  options.table_factory.reset(
+      rocksdb::NewBlockBasedTableFactory(table_options));
+  Check(table_options.block_cache->GetCapacity() == (64 << 20),
+        "cache capacity");
   rocksdb::DestroyDB(path, options);
 
   rocksdb::DB* db = nullptr;
@@ -123,6 +140,14 @@ int main(int argc, char** argv) {
   for (raw->SeekToLast(); raw->Valid(); raw->Prev()) count++;
   Check(count == 3, "bounded reverse iteration at snapshot");
   delete raw;
+
+  rocksdb::ReadOptions in_prefix;
+  in_prefix.prefix_same_as_start = true;
+  std::unique_ptr<rocksdb::Iterator> prefix_it(db->NewIterator(in_prefix));
+  count = 0;
+  for (prefix_it->Seek("d"); prefix_it->Valid(); prefix_it->Next()) count++;
+  Check(count == 1, "prefix_same_as_start stays in the prefix");
+  prefix_it.reset();
 
   db->ReleaseSnapshot(snapshot);
   Check(db->SyncWAL().ok(), "sync wal");
