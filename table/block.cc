@@ -1,4 +1,4 @@
-// Block reading (format: table/block_builder.cc, docs/formats/table_block.md).
+// Block reading (format: table/block_builder.cc, docs/formats/table.md).
 //
 // Validation is split between the two places that see the bytes first:
 //   - the constructor checks the trailer: num_restarts fits the block, the

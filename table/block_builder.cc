@@ -1,4 +1,4 @@
-// BlockBuilder writes one block (docs/formats/table_block.md):
+// BlockBuilder writes one block (docs/formats/table.md):
 //
 //   +---------+---------+-----+-----------+-----+----------------+
 //   | entry 0 | entry 1 | ... | restart 0 | ... | num_restarts   |

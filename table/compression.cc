@@ -1,4 +1,4 @@
-// Compressed block formats (docs/formats/table_block.md, "Compression"):
+// Compressed block formats (docs/formats/table.md, "Compression"):
 //
 //   kSnappyCompression: the snappy stream of the block, as snappy frames
 //                       it (varint length, then literals and copies).

@@ -5,7 +5,7 @@
 // probes it makes.
 //
 // Its bytes are stored in tables, so everything here is an on-disk format
-// (docs/formats/table_filter.md), fixed for good under the policy name
+// (docs/formats/table.md, "Filter bits"), fixed for good under the policy name
 // "strata.BloomFilter" and format marker kBloomFormatCacheLocal:
 //
 //   +---------------+-----+-----------------+-----------+--------+----------+
@@ -45,7 +45,7 @@ constexpr double kBloomMaxBitsPerKey = 100.0;
 
 // The filter's hash of a key. Stable across versions and platforms (it is
 // stored, unlike util/hash.h's Hash64); specified byte-exactly in
-// docs/formats/table_filter.md and pinned by tests.
+// docs/formats/table.md, "Filter bits" and pinned by tests.
 STRATA_EXPORT uint64_t BloomHash(const Slice& key);
 
 // The number of probes per key for a bits-per-key budget in thousandths of

@@ -122,7 +122,7 @@ TEST(BlockTest, EmptyBlockIteratesNothing) {
   EXPECT_TRUE(it->status().ok());
 }
 
-// The example of docs/formats/table_block.md, byte for byte.
+// The example of docs/formats/table.md, byte for byte.
 TEST(BlockTest, GoldenBytes) {
   BlockBuilder builder(2);
   builder.Add("apple", "1");

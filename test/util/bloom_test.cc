@@ -19,7 +19,7 @@ namespace {
 // ---- The stored hash --------------------------------------------------------
 
 TEST(BloomHashTest, KnownValues) {
-  // From an independent implementation of docs/formats/table_filter.md
+  // From an independent implementation of docs/formats/table.md, "Filter bits"
   // (Python); identical on every platform, since filters are stored.
   struct Case {
     std::string key;
