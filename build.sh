@@ -129,7 +129,8 @@ benchmarks() {
   step "microbenchmarks"
   # Until db_bench exists, the main job is the microbenchmarks.
   for bench in crc32c_bench coding_bench skiplist_bench write_batch_bench \
-      log_bench write_thread_bench; do
+      log_bench write_thread_bench block_bench bloom_bench cache_bench \
+      table_bench; do
     "$dir/$bench" --benchmark_min_time=0.2 "$@"
   done
 }

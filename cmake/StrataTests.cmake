@@ -104,9 +104,11 @@ strata_add_test(cache_test SOURCES
 )
 
 strata_add_test(db_iter_test SOURCES
+  test/db/db_iter_table_test.cc
   test/db/db_iter_test.cc
   test/db/dbformat_test.cc
   test/db/merging_iterator_test.cc
+  test/table/table_test_util.cc
 )
 
 strata_add_test(db_format_test SOURCES
