@@ -1,8 +1,9 @@
 // A random walk of an Iterator checked against a model: a std::map of
-// what the iterator must show. Each step seeks (first, last, a target from
-// make_target, for-prev) or moves (next, prev), and the iterator must be
-// valid exactly when the model has an entry there, with the same key and
-// value. Shared by the DBIter and whole-DB suites.
+// what the iterator must show. The walk starts at the first entry; each step
+// seeks (first, last, a target from make_target, for-prev) or moves (next,
+// prev), and the iterator must be valid exactly when the model has an entry
+// there, with the same key and value. Shared by the block, table, DBIter and
+// whole-DB suites.
 
 #ifndef STRATA_TEST_DB_MODEL_WALK_H_
 #define STRATA_TEST_DB_MODEL_WALK_H_
@@ -19,10 +20,13 @@
 namespace strata {
 namespace test {
 
-inline void RandomModelWalk(
-    Iterator* it, const std::map<std::string, std::string>& model, Random* rnd,
-    int steps, const std::function<std::string(Random*)>& make_target) {
-  auto pos = model.end();
+// Iter: Iterator or InternalIterator; Model: a std::map from string to
+// string ordered as the iterator is.
+template <typename Iter, typename Model>
+void RandomModelWalk(Iter* it, const Model& model, Random* rnd, int steps,
+                     const std::function<std::string(Random*)>& make_target) {
+  it->SeekToFirst();
+  auto pos = model.begin();
   for (int step = 0; step < steps; step++) {
     const std::string target = make_target(rnd);
     switch (rnd->Uniform(7)) {

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "strata/comparator.h"
 #include "table/internal_iterator.h"
+#include "test/db/model_walk.h"
 #include "util/random.h"
 
 namespace strata {
@@ -81,51 +82,11 @@ inline void ExpectSeeksMatch(InternalIterator* it, const IterModel& model,
   ExpectAt(*it, model, ModelSeekForPrev(model, target), "SeekForPrev");
 }
 
-// A random walk of seeks and moves in both directions, so every kind of
-// direction switch happens from every kind of position.
+// A random walk of seeks and moves in both directions (model_walk.h).
 inline void RandomWalk(InternalIterator* it, const IterModel& model,
                        Random* rnd, int steps,
                        const std::function<std::string(Random*)>& make_target) {
-  it->SeekToFirst();
-  auto pos = model.begin();
-  for (int step = 0; step < steps; step++) {
-    const std::string where = "step " + std::to_string(step);
-    switch (rnd->Uniform(7)) {
-      case 0:
-        it->SeekToFirst();
-        pos = model.begin();
-        break;
-      case 1:
-        it->SeekToLast();
-        pos = model.empty() ? model.end() : std::prev(model.end());
-        break;
-      case 2: {
-        const std::string target = make_target(rnd);
-        it->Seek(target);
-        pos = ModelSeek(model, target);
-        break;
-      }
-      case 3: {
-        const std::string target = make_target(rnd);
-        it->SeekForPrev(target);
-        pos = ModelSeekForPrev(model, target);
-        break;
-      }
-      case 4:
-      case 5:
-        if (pos == model.end()) break;
-        it->Next();
-        ++pos;
-        break;
-      default:
-        if (pos == model.end()) break;
-        it->Prev();
-        pos = pos == model.begin() ? model.end() : std::prev(pos);
-        break;
-    }
-    ExpectAt(*it, model, pos, where);
-    if (testing::Test::HasFatalFailure()) return;
-  }
+  RandomModelWalk(it, model, rnd, steps, make_target);
 }
 
 }  // namespace test
