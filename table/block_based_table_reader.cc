@@ -130,8 +130,10 @@ BlockBasedTable::BlockBasedTable(const BlockBasedTableOptions& table_options,
 BlockBasedTable::~BlockBasedTable() {
   // The cached index and filter of a closed table are never used again.
   if (cache_ != nullptr && table_options_.cache_index_and_filter_blocks) {
-    cache_->Erase(CacheKey(footer_.index_handle.offset()));
-    if (has_filter_) cache_->Erase(CacheKey(filter_handle_.offset()));
+    cache_->Erase(CacheKey(CachedKind::kIndex, footer_.index_handle.offset()));
+    if (has_filter_) {
+      cache_->Erase(CacheKey(CachedKind::kFilter, filter_handle_.offset()));
+    }
   }
 }
 
@@ -166,8 +168,9 @@ std::string BlockBasedTable::BlockWhere(uint64_t offset) const {
   return BlockLocation(file_->file_name(), offset);
 }
 
-std::string BlockBasedTable::CacheKey(uint64_t offset) const {
+std::string BlockBasedTable::CacheKey(CachedKind kind, uint64_t offset) const {
   std::string key = cache_prefix_;
+  key.push_back(static_cast<char>(kind));
   PutVarint64(&key, offset);
   return key;
 }
@@ -310,7 +313,7 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
     return Status::OK();
   };
   return LoadThroughCache(
-      cache_, CacheKey(handle.offset()), /*fill=*/true,
+      cache_, CacheKey(CachedKind::kIndex, handle.offset()), /*fill=*/true,
       table_options_.cache_index_and_filter_blocks_with_high_priority
           ? Cache::Priority::HIGH
           : Cache::Priority::LOW,
@@ -333,7 +336,7 @@ Status BlockBasedTable::GetFilter(
         return Status::OK();
       };
   return LoadThroughCache(
-      cache_, CacheKey(filter_handle_.offset()),
+      cache_, CacheKey(CachedKind::kFilter, filter_handle_.offset()),
       /*fill=*/true,
       table_options_.cache_index_and_filter_blocks_with_high_priority
           ? Cache::Priority::HIGH
@@ -362,7 +365,7 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
     *charge = owned ? (*block)->usable_size() : 0;
     return Status::OK();
   };
-  return LoadThroughCache(cache_, CacheKey(handle.offset()),
+  return LoadThroughCache(cache_, CacheKey(CachedKind::kData, handle.offset()),
                           read_options.fill_cache, Cache::Priority::LOW, make,
                           out);
 }

@@ -115,7 +115,11 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   InternalIterator* NewDataBlockIterator(const ReadOptions& read_options,
                                          const Slice& index_value) const;
 
-  std::string CacheKey(uint64_t offset) const;
+  // What a cache entry holds. Part of the key: a crafted table whose
+  // handles name one block as two kinds must not make one kind's entry be
+  // taken for another's.
+  enum class CachedKind : char { kData = 'd', kIndex = 'i', kFilter = 'f' };
+  std::string CacheKey(CachedKind kind, uint64_t offset) const;
   // "<file>: block at <offset>"
   std::string BlockWhere(uint64_t offset) const;
 
