@@ -251,7 +251,10 @@ Status LRUCacheShard::Insert(const Slice& key, uint32_t hash, void* value,
     }
     if (!fits && handle == nullptr) {
       // Strict or not, an unpinned entry that does not fit would be the
-      // next one evicted: it is evicted at once.
+      // next one evicted: it is evicted at once. It still replaced the
+      // key's old entry, which leaves too.
+      LRUHandle* old = table_.Remove(key, hash);
+      if (old != nullptr) Detach(old, &to_free);
       to_free.Push(e);
     } else if (!fits && strict_capacity_limit_) {
       // The value stays the caller's.
@@ -263,14 +266,7 @@ Status LRUCacheShard::Insert(const Slice& key, uint32_t hash, void* value,
       LRUHandle* old = table_.Insert(e);
       e->in_cache = true;
       usage_ += charge;
-      if (old != nullptr) {
-        old->in_cache = false;
-        if (old->refs == 0) {
-          LRURemove(old);
-          usage_ -= old->charge;
-          to_free.Push(old);
-        }
-      }
+      if (old != nullptr) Detach(old, &to_free);
       if (handle == nullptr) {
         LRUInsert(e);
       } else {
@@ -327,14 +323,18 @@ void LRUCacheShard::Erase(const Slice& key, uint32_t hash) {
     MutexLock l(&mutex_);
     LRUHandle* e = table_.Remove(key, hash);
     if (e == nullptr) return;
-    e->in_cache = false;
-    if (e->refs == 0) {
-      LRURemove(e);
-      usage_ -= e->charge;
-      to_free.Push(e);
-    }
+    Detach(e, &to_free);
   }
   FreeAll(to_free);
+}
+
+void LRUCacheShard::Detach(LRUHandle* e, LRUFreeList* to_free) {
+  e->in_cache = false;
+  if (e->refs == 0) {
+    LRURemove(e);
+    usage_ -= e->charge;
+    to_free->Push(e);
+  }
 }
 
 size_t LRUCacheShard::GetUsage() const {

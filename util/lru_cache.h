@@ -151,6 +151,10 @@ class alignas(port::kCacheLineSize) LRUCacheShard {
   // Takes e (in the LRU list) out of the cache entirely onto *to_free.
   void DropUnpinned(LRUHandle* e, LRUFreeList* to_free)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // e has just left the hash table: it is freed now if unpinned (onto
+  // *to_free), else by its last Release.
+  void Detach(LRUHandle* e, LRUFreeList* to_free)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   mutable port::Mutex mutex_;
   size_t capacity_ GUARDED_BY(mutex_) = 0;

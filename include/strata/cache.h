@@ -47,11 +47,13 @@ class STRATA_EXPORT Cache {
 
   // Maps key to value, charging `charge` bytes, replacing (and, once
   // unpinned, deleting) an entry of the same key. With handle non-null,
-  // *handle pins the new entry. If the cache has a strict capacity limit
-  // and cannot free enough space: with handle null, the value is deleted
-  // at once and OK returned (as if evicted at once); with handle non-null,
-  // *handle = nullptr, the value is left to the caller (not deleted) and
-  // Incomplete returned.
+  // *handle pins the new entry. If evicting every unpinned entry would
+  // not make room: with handle null, the new entry is dropped at once (its
+  // value deleted, the key's old entry gone too) and OK returned, as if it
+  // had been inserted and evicted; with handle non-null and a strict
+  // capacity limit, *handle = nullptr, the value is left to the caller
+  // (not deleted) and Incomplete returned; with handle non-null and no
+  // strict limit, the entry goes in over capacity.
   virtual Status Insert(const Slice& key, void* value, size_t charge,
                         DeleterFn deleter, Handle** handle = nullptr,
                         Priority priority = Priority::LOW) = 0;

@@ -228,6 +228,27 @@ TEST_F(LRUCacheTest, InsertThatCannotFitEvictsNothing) {
   cache_->Release(pinned);
 }
 
+// A new value that cannot fit still replaces the key's old one: the key
+// must not keep answering with the stale value.
+TEST_F(LRUCacheTest, InsertThatCannotFitStillReplacesTheKey) {
+  NewCache(10);
+  Cache::Handle* pinned = InsertPinned(0, 0, 8);
+  Insert(1, 1);
+  Insert(1, 2, 5);  // 8 + 5 > 10
+  EXPECT_EQ(-1, Lookup(1));
+  EXPECT_EQ((Deleted{{1, 1}, {1, 2}}), deleted_);
+  EXPECT_EQ(8u, cache_->GetUsage());
+  // Likewise when the old entry is pinned: it is freed by its release.
+  Cache::Handle* old = InsertPinned(3, 3);
+  Insert(3, 4, 5);
+  EXPECT_EQ(-1, Lookup(3));
+  EXPECT_EQ(3, IntOf(cache_->Value(old)));
+  EXPECT_TRUE(cache_->Release(old));
+  EXPECT_EQ((Deleted{{1, 1}, {1, 2}, {3, 4}, {3, 3}}), deleted_);
+  EXPECT_EQ(8u, cache_->GetUsage());
+  cache_->Release(pinned);
+}
+
 TEST_F(LRUCacheTest, StrictCapacityLimit) {
   NewCache(2, 0.0, /*strict=*/true);
   EXPECT_TRUE(cache_->HasStrictCapacityLimit());
