@@ -78,6 +78,9 @@ class PinnedTableIterator final : public InternalIterator {
   void SeekForPrev(const Slice& target) override { iter_->SeekForPrev(target); }
   void Next() override { iter_->Next(); }
   void Prev() override { iter_->Prev(); }
+  void SetSeekConfinedToPrefix(bool confined) override {
+    iter_->SetSeekConfinedToPrefix(confined);
+  }
   Slice key() const override { return iter_->key(); }
   Slice value() const override { return iter_->value(); }
   Status status() const override { return iter_->status(); }
@@ -168,6 +171,10 @@ Status TableCache::WithTable(uint64_t file_number, uint64_t file_size,
 
 void TableCache::Evict(uint64_t file_number) {
   char buf[8];
+  // Under the file's open lock: an open already under way when the file
+  // was deleted finishes first, so its reader is erased too rather than
+  // inserted after this and kept open for good.
+  MutexLock l(&open_mutexes_[file_number % kOpenStripes]);
   cache_->Erase(TableKey(file_number, buf));
 }
 
