@@ -85,6 +85,12 @@ class DBIter final : public Iterator {
     }
   }
   void SeekInternal(const Slice& target);
+  // Tells the sources whether the next seek is confined to its target's
+  // prefix (InternalIterator::SetSeekConfinedToPrefix): only when it is
+  // may a source with no key of that prefix skip it.
+  void ConfineSources(bool confined) {
+    if (prefix_extractor_ != nullptr) iter_->SetSeekConfinedToPrefix(confined);
+  }
 
   void Invalidate() {
     valid_ = false;
@@ -211,6 +217,7 @@ void DBIter::SeekInternal(const Slice& target) {
   direction_ = kForward;
   status_ = Status::OK();
   Slice start = BelowLower(target) ? *lower_ : target;
+  ConfineSources(prefix_confined_ && !OutsidePrefix(start));
   InternalKey ikey(start, sequence_, kValueTypeForSeek);
   iter_->Seek(ikey.Encode());
   FindNextUserEntry(false, &saved_key_);
@@ -224,6 +231,7 @@ void DBIter::SeekToFirst() {
   }
   direction_ = kForward;
   status_ = Status::OK();
+  ConfineSources(false);
   iter_->SeekToFirst();
   FindNextUserEntry(false, &saved_key_);
 }
@@ -240,6 +248,7 @@ void DBIter::SeekForPrev(const Slice& target) {
   // The smallest trailer sorts last: the seek lands on the oldest entry of
   // target, or on the last entry of an earlier key.
   InternalKey ikey(target, 0, kTypeDeletion);
+  ConfineSources(prefix_confined_);
   iter_->SeekForPrev(ikey.Encode());
   FindPrevUserEntry();
 }
@@ -253,6 +262,7 @@ void DBIter::SeekToLast() {
   direction_ = kReverse;
   status_ = Status::OK();
   Invalidate();
+  ConfineSources(false);
   iter_->SeekToLast();
   FindPrevUserEntry();
 }
@@ -264,6 +274,7 @@ void DBIter::SeekToLastBelowUpper() {
   // The largest trailer sorts first among *upper_'s entries, so the seek
   // lands on the last entry of a key below it.
   InternalKey ikey(*upper_, kMaxSequenceNumber, kValueTypeForSeek);
+  ConfineSources(prefix_confined_ && !OutsidePrefix(*upper_));
   iter_->SeekForPrev(ikey.Encode());
   FindPrevUserEntry();
 }
@@ -273,7 +284,13 @@ void DBIter::Next() {
     // iter_ is just before the current key's entries: step into them, and
     // skip them below (saved_key_ holds the key).
     direction_ = kForward;
-    if (!iter_->Valid()) {
+    if (prefix_confined_) {
+      // Sources may have skipped a confined seek: iter_ may sit on a key
+      // of another prefix that a skipped source would follow with keys
+      // of ours. Seek to the current key instead, inside the prefix.
+      InternalKey ikey(saved_key_, kMaxSequenceNumber, kValueTypeForSeek);
+      iter_->Seek(ikey.Encode());
+    } else if (!iter_->Valid()) {
       iter_->SeekToFirst();
     } else {
       iter_->Next();

@@ -34,6 +34,13 @@ class STRATA_EXPORT InternalIterator {
   virtual Slice key() const = 0;
   virtual Slice value() const = 0;
   virtual Status status() const = 0;
+
+  // A hint from the reader (DBIter with ReadOptions::prefix_same_as_start):
+  // while confined, the caller looks only at keys with the prefix of each
+  // Seek/SeekForPrev target, so a source holding no such key may skip the
+  // seek and stay empty (table/prefix_check_iterator.h). Off by default;
+  // iterators over several sources pass it on.
+  virtual void SetSeekConfinedToPrefix(bool confined) {}
 };
 
 // Iterators over nothing, with status OK / with the given status.

@@ -56,6 +56,12 @@ class MergingIterator final : public InternalIterator {
     Advance([](InternalIterator* it) { it->Prev(); });
   }
 
+  void SetSeekConfinedToPrefix(bool confined) override {
+    for (InternalIterator* child : children_) {
+      child->SetSeekConfinedToPrefix(confined);
+    }
+  }
+
   Slice key() const override { return children_[heap_[0]]->key(); }
   Slice value() const override { return children_[heap_[0]]->value(); }
 

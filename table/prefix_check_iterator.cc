@@ -32,6 +32,7 @@ class PrefixCheckIterator final : public InternalIterator {
     ruled_out_ = RuledOut(target);
     if (!ruled_out_) base_->SeekForPrev(target);
   }
+  void SetSeekConfinedToPrefix(bool confined) override { confined_ = confined; }
   void Next() override { base_->Next(); }
   void Prev() override { base_->Prev(); }
   Slice key() const override { return base_->key(); }
@@ -42,7 +43,7 @@ class PrefixCheckIterator final : public InternalIterator {
 
  private:
   bool RuledOut(const Slice& target) const {
-    if (target.size() < kInternalKeyTrailerSize) return false;
+    if (!confined_ || target.size() < kInternalKeyTrailerSize) return false;
     const Slice user_key = ExtractUserKey(target);
     return extractor_->InDomain(user_key) &&
            !may_match_(extractor_->Transform(user_key));
@@ -51,6 +52,7 @@ class PrefixCheckIterator final : public InternalIterator {
   const std::unique_ptr<InternalIterator> base_;
   const SliceTransform* const extractor_;
   const PrefixMayMatchFunction may_match_;
+  bool confined_ = false;  // SetSeekConfinedToPrefix
   bool ruled_out_ = false;
 };
 

@@ -1,9 +1,12 @@
 // A table iterator for prefix seeks (ReadOptions::prefix_same_as_start):
-// a Seek or SeekForPrev whose target's user key has a prefix the table's
+// while the caller has confined its seeks to their target's prefix
+// (InternalIterator::SetSeekConfinedToPrefix(true); off by default), a
+// Seek or SeekForPrev whose target's user key has a prefix the table's
 // filter rules out leaves the iterator empty (not Valid(), status OK)
-// instead of reading the index and a data block. The caller (DBIter)
-// never looks outside the target's prefix after such a seek, so no key
-// it would show is hidden. Every other call goes to the base iterator.
+// instead of reading the index and a data block. A confined caller
+// (DBIter) looks at no key outside that prefix until its next seek, so no
+// key it would show is hidden. Every other call goes to the base
+// iterator.
 //
 // Thread safety: one thread at a time, as any iterator.
 

@@ -238,60 +238,9 @@ TEST_F(DBIterTest, PrefixSameAsStartAgainstModel) {
         BytewiseComparator(), new test::VectorIterator(&icmp_, entries),
         kMaxSequenceNumber, nullptr, nullptr, &prefix, nullptr));
 
-    bool confined = false;
-    std::string confined_to;
-    auto in_view = [&](const std::string& k) {
-      return !confined || (k.size() >= 2 && k.compare(0, 2, confined_to) == 0);
-    };
-    auto first_from = [&](std::map<std::string, std::string>::iterator i) {
-      while (i != model.end() && !in_view(i->first)) ++i;
-      return i;
-    };
-    auto last_before = [&](std::map<std::string, std::string>::iterator i) {
-      while (i != model.begin()) {
-        --i;
-        if (in_view(i->first)) return i;
-      }
-      return model.end();
-    };
-    auto pos = model.end();
-    for (int step = 0; step < 100; step++) {
-      const std::string target = random_key();
-      const int op = rnd.Uniform(6);
-      if (op == 0) {
-        confined = false;
-        it->SeekToFirst();
-        pos = first_from(model.begin());
-      } else if (op == 1) {
-        confined = false;
-        it->SeekToLast();
-        pos = last_before(model.end());
-      } else if (op == 2 || op == 3) {
-        confined = target.size() >= 2;
-        confined_to = target.substr(0, 2);
-        if (op == 2) {
-          it->Seek(target);
-          pos = first_from(model.lower_bound(target));
-        } else {
-          it->SeekForPrev(target);
-          pos = last_before(model.upper_bound(target));
-        }
-      } else if (pos != model.end() && op == 4) {
-        it->Next();
-        pos = first_from(std::next(pos));
-      } else if (pos != model.end()) {
-        it->Prev();
-        pos = last_before(pos);
-      }
-      ASSERT_EQ(pos != model.end(), it->Valid())
-          << "round " << round << " step " << step << " op " << op << " target "
-          << target;
-      if (it->Valid()) {
-        ASSERT_EQ(pos->first, it->key().ToString());
-        ASSERT_EQ(pos->second, it->value().ToString());
-      }
-    }
-    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+    test::PrefixModelWalk(it.get(), model, 2, nullptr, nullptr, &rnd, 100,
+                          [&random_key](Random*) { return random_key(); });
+    if (HasFatalFailure()) return;
   }
 }
 

@@ -69,6 +69,77 @@ void RandomModelWalk(Iter* it, const Model& model, Random* rnd, int steps,
   }
 }
 
+// The same for an iterator with ReadOptions::prefix_same_as_start, whose
+// keys' prefixes are their first prefix_len bytes (shorter keys have
+// none): after Seek or SeekForPrev to a target with a prefix, only keys
+// of that prefix are shown until the next seek; SeekToFirst and SeekToLast
+// show everything. lower / upper (may be null) bound the iterator as
+// iterate_lower_bound / iterate_upper_bound; model holds every live key.
+inline void PrefixModelWalk(
+    Iterator* it, const std::map<std::string, std::string>& model,
+    size_t prefix_len, const std::string* lower, const std::string* upper,
+    Random* rnd, int steps,
+    const std::function<std::string(Random*)>& make_target) {
+  bool confined = false;
+  std::string prefix;
+  auto in_view = [&](const std::string& k) {
+    if (lower != nullptr && k < *lower) return false;
+    if (upper != nullptr && k >= *upper) return false;
+    return !confined ||
+           (k.size() >= prefix_len && k.compare(0, prefix_len, prefix) == 0);
+  };
+  using Pos = std::map<std::string, std::string>::const_iterator;
+  auto first_from = [&](Pos i) {
+    while (i != model.end() && !in_view(i->first)) ++i;
+    return i;
+  };
+  auto last_before = [&](Pos i) {
+    while (i != model.begin()) {
+      --i;
+      if (in_view(i->first)) return i;
+    }
+    return model.end();
+  };
+  Pos pos = model.end();
+  for (int step = 0; step < steps; step++) {
+    const std::string target = make_target(rnd);
+    const int op = rnd->Uniform(6);
+    if (op == 0) {
+      confined = false;
+      it->SeekToFirst();
+      pos = first_from(model.begin());
+    } else if (op == 1) {
+      confined = false;
+      it->SeekToLast();
+      pos = last_before(model.end());
+    } else if (op == 2 || op == 3) {
+      confined = target.size() >= prefix_len;
+      prefix = target.substr(0, prefix_len);
+      if (op == 2) {
+        it->Seek(target);
+        pos = first_from(model.lower_bound(target));
+      } else {
+        it->SeekForPrev(target);
+        pos = last_before(model.upper_bound(target));
+      }
+    } else if (pos != model.end() && op == 4) {
+      it->Next();
+      pos = first_from(std::next(pos));
+    } else if (pos != model.end()) {
+      it->Prev();
+      pos = last_before(pos);
+    }
+    ASSERT_EQ(pos != model.end(), it->Valid())
+        << "step " << step << " op " << op << " target " << target
+        << (it->Valid() ? " at " + it->key().ToString() : std::string());
+    if (it->Valid()) {
+      ASSERT_EQ(pos->first, it->key().ToString()) << "step " << step;
+      ASSERT_EQ(pos->second, it->value().ToString()) << "step " << step;
+    }
+    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+  }
+}
+
 }  // namespace test
 }  // namespace strata
 

@@ -308,6 +308,8 @@ TEST_F(TableOptionsTest, PrefixSeekSkipsTablesWithoutThePrefix) {
 
   std::unique_ptr<InternalIterator> it(table_->NewIterator(prefix_seek));
   std::unique_ptr<InternalIterator> all(table_->NewIterator(total_order));
+  it->SetSeekConfinedToPrefix(true);   // as DBIter does for a prefix seek
+  all->SetSeekConfinedToPrefix(true);  // ignored: total order
   for (const auto& e : entries_) {
     const Slice user_key = ExtractUserKey(e.first);
     if (user_key.size() < 3) continue;
@@ -343,6 +345,18 @@ TEST_F(TableOptionsTest, PrefixSeekSkipsTablesWithoutThePrefix) {
     }
   }
   EXPECT_GE(skipped, 90);
+  // Unconfined (the caller will look past the prefix), nothing is skipped.
+  it->SetSeekConfinedToPrefix(false);
+  for (int i = 0; i < 100; i++) {
+    InternalKey target("#" + std::to_string(10 + i), kMaxSequenceNumber,
+                       kValueTypeForSeek);
+    it->Seek(target.Encode());
+    all->Seek(target.Encode());
+    ASSERT_EQ(all->Valid(), it->Valid());
+    if (it->Valid()) {
+      EXPECT_EQ(all->key().ToString(), it->key().ToString());
+    }
+  }
   // After a skipped seek the iterator works again from a full seek.
   it->SeekToFirst();
   ASSERT_TRUE(it->Valid());
