@@ -2,8 +2,9 @@
 
 #include <cassert>
 #include <cstdint>
-#include <functional>
 #include <thread>
+
+#include "util/core_local.h"
 
 namespace strata {
 
@@ -15,25 +16,6 @@ static_assert((kAlign & (kAlign - 1)) == 0, "alignment must be a power of 2");
 
 size_t RoundUp(size_t n, size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
-}
-
-// One shard per hardware thread, a power of two so that any CPU id (ids
-// can exceed the count when CPUs are offline or hot-plugged) maps to a
-// shard with a mask.
-size_t ShardCount() {
-  size_t cpus = std::thread::hardware_concurrency();
-  if (cpus == 0) cpus = 1;
-  size_t n = 1;
-  while (n < cpus) n <<= 1;
-  return n;
-}
-
-// Where the CPU is unknown: a per-thread value, so that each thread keeps
-// to one shard and different threads spread over the shards.
-size_t ThreadShardHint() {
-  static thread_local const size_t hint =
-      std::hash<std::thread::id>()(std::this_thread::get_id());
-  return hint;
 }
 
 }  // namespace
@@ -58,7 +40,7 @@ void SpinMutex::Lock() {
 ConcurrentArena::ConcurrentArena(size_t block_size)
     : block_size_(RoundUp(
           block_size < kMinBlockSize ? kMinBlockSize : block_size, kAlign)),
-      shard_mask_(ShardCount() - 1),
+      shard_mask_(CoreShardCount() - 1),
       shards_bytes_(sizeof(Shard) * (shard_mask_ + 1)),
       shards_(new Shard[shard_mask_ + 1]) {
   // Chunks and large requests (> block_size_ / 4) are all bigger than a
@@ -72,9 +54,7 @@ ConcurrentArena::ConcurrentArena(size_t block_size)
 ConcurrentArena::~ConcurrentArena() = default;
 
 ConcurrentArena::Shard* ConcurrentArena::ShardForCurrentThread() {
-  const int cpu = port::PhysicalCoreID();
-  const size_t hint = cpu >= 0 ? static_cast<size_t>(cpu) : ThreadShardHint();
-  return &shards_[hint & shard_mask_];
+  return &shards_[CurrentCoreHint() & shard_mask_];
 }
 
 char* ConcurrentArena::Allocate(size_t bytes) {
