@@ -48,6 +48,7 @@ strata_add_test(util_test SOURCES
   test/util/logging_test.cc
   test/util/random_test.cc
   test/util/slice_test.cc
+  test/util/statistics_test.cc
   test/util/status_test.cc
   test/util/thread_local_test.cc
 )

@@ -25,6 +25,7 @@ class Comparator;
 class Slice;
 class SliceTransform;
 class Snapshot;
+class Statistics;
 class TableFactory;
 
 // Block compression of table files.
@@ -96,6 +97,10 @@ struct STRATA_EXPORT DBOptions {
 
   // See WALRecoveryMode.
   WALRecoveryMode wal_recovery_mode = WALRecoveryMode::kPointInTimeRecovery;
+
+  // Counters and histograms of the DB's work (strata/statistics.h,
+  // CreateDBStatistics()); null: none kept.
+  std::shared_ptr<Statistics> statistics = nullptr;
 
   // Table files kept open by the table cache; -1: no limit.
   int max_open_files = -1;
