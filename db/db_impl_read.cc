@@ -10,6 +10,7 @@
 #include "table/merging_iterator.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -40,20 +41,29 @@ void DBImpl::ReleaseReadView(const ReadView& view) {
 
 Status DBImpl::Get(const ReadOptions& options, const Slice& key,
                    std::string* value) {
+  Statistics* stats = options_.statistics.get();
+  StopWatch timer(env_, stats, DB_GET);
   ReadView view;
   Status s = AcquireReadView(options, &view);
   if (!s.ok()) return s;
   LookupKey lkey(key, view.sequence);
-  if (!view.mem->Get(lkey, value, &s) && !view.imm->Get(lkey, value, &s)) {
+  if (view.mem->Get(lkey, value, &s) || view.imm->Get(lkey, value, &s)) {
+    RecordTick(stats, MEMTABLE_HIT);
+  } else {
+    RecordTick(stats, MEMTABLE_MISS);
     s = Status::NotFound();
   }
   ReleaseReadView(view);
+  RecordTick(stats, NUMBER_KEYS_READ);
+  if (s.ok()) RecordTick(stats, BYTES_READ, value->size());
   return s;
 }
 
 std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
                                      const std::vector<Slice>& keys,
                                      std::vector<std::string>* values) {
+  Statistics* stats = options_.statistics.get();
+  StopWatch timer(env_, stats, DB_MULTIGET);
   values->clear();
   values->resize(keys.size());
   ReadView view;
@@ -67,7 +77,9 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
         !view.imm->Get(lkey, value, &result[i])) {
       result[i] = Status::NotFound();
     }
+    if (result[i].ok()) RecordTick(stats, BYTES_READ, value->size());
   }
+  RecordTick(stats, NUMBER_KEYS_READ, keys.size());
   ReleaseReadView(view);
   return result;
 }

@@ -11,6 +11,7 @@
 #include "memtable/memtable.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -64,8 +65,15 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (updates->HasDeleteRange()) {
     return Status::NotSupported("DeleteRange is not supported by this version");
   }
+  Statistics* stats = options_.statistics.get();
+  StopWatch timer(env_, stats, DB_WRITE);
   WriteThread::Writer writer(options, updates);
-  return write_thread_.Write(&writer);
+  Status s = write_thread_.Write(&writer);
+  if (s.ok()) {
+    RecordTick(stats, NUMBER_KEYS_WRITTEN, updates->Count());
+    RecordTick(stats, BYTES_WRITTEN, updates->GetDataSize());
+  }
+  return s;
 }
 
 Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
@@ -105,19 +113,25 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
     }
     members++;
   }
+  Statistics* stats = options_.statistics.get();
   Status s;
   {
     MutexLock l(&log_mutex_);
     if (merged != nullptr) {
-      s = log_->AddRecord(WriteBatchInternal::Contents(merged));
+      const Slice record = WriteBatchInternal::Contents(merged);
+      s = log_->AddRecord(record);
       // In the OS before the write is acknowledged: a process crash then
       // loses nothing acknowledged.
       if (s.ok()) s = log_->file()->Flush();
+      RecordTick(stats, WAL_FILE_BYTES, record.size());
     }
     if (s.ok() && group->need_sync()) {
+      StopWatch timer(env_, stats, WAL_FILE_SYNC_MICROS);
       s = log_->file()->Sync(options_.use_fsync);
+      RecordTick(stats, WAL_FILE_SYNCED);
     }
   }
+
   if (members > 1) group_batch_.Clear();
   if (!s.ok()) {
     // The WAL may now end in a partial record: no later write may follow.
@@ -128,6 +142,9 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
 }
 
 Status DBImpl::ApplyMemTable(WriteThread::WriteGroup* group) {
+  Statistics* stats = options_.statistics.get();
+  RecordTick(stats, WRITE_DONE_BY_SELF);
+  RecordTick(stats, WRITE_DONE_BY_OTHER, group->size() - 1);
   for (WriteThread::Writer* w : *group) {
     if (w->batch == nullptr || w->batch->Count() == 0) continue;
     Status s = InsertBatchIntoMemTable(w->batch, w->sequence, write_mem_,

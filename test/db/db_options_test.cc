@@ -8,7 +8,9 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/slice_transform.h"
+#include "strata/statistics.h"
 #include "strata/table.h"
+#include "strata/write_batch.h"
 #include "table/compression.h"
 #include "test/db/db_test_util.h"
 
@@ -88,6 +90,49 @@ TEST(DBOptionsTest, PrefixSameAsStartStaysInThePrefix) {
   total.total_order_seek = true;
   EXPECT_EQ("aaa1 aaa2 aab1 abc b ", scan(total, "aaa", true));
   EXPECT_EQ("aaa1 aaa2 aab1 abc b ", scan(ReadOptions(), "aaa", true));
+}
+
+TEST(DBOptionsTest, StatisticsCountWritesAndReads) {
+  DBHolder h;
+  std::shared_ptr<Statistics> stats = CreateDBStatistics();
+  h.options().statistics = stats;
+  ASSERT_TRUE(h.Open().ok());
+  uint64_t batch_bytes = 0;
+  for (int i = 0; i < 10; i++) {
+    WriteBatch batch;
+    ASSERT_TRUE(batch.Put("key" + std::to_string(i), "value").ok());
+    batch_bytes += batch.GetDataSize();
+    WriteOptions wo;
+    wo.sync = i == 3;
+    ASSERT_TRUE(h.db()->Write(wo, &batch).ok());
+  }
+  WriteOptions no_wal;
+  no_wal.disableWAL = true;
+  ASSERT_TRUE(h.db()->Put(no_wal, "unlogged", "v").ok());
+  EXPECT_EQ(11u, stats->getTickerCount(NUMBER_KEYS_WRITTEN));
+  EXPECT_LT(batch_bytes, stats->getTickerCount(BYTES_WRITTEN));
+  EXPECT_EQ(1u, stats->getTickerCount(WAL_FILE_SYNCED));
+  EXPECT_GE(stats->getTickerCount(WAL_FILE_BYTES), batch_bytes);
+  EXPECT_EQ(11u, stats->getTickerCount(WRITE_DONE_BY_SELF));  // one thread
+  EXPECT_EQ(0u, stats->getTickerCount(WRITE_DONE_BY_OTHER));
+  HistogramData writes;
+  stats->histogramData(DB_WRITE, &writes);
+  EXPECT_EQ(11u, writes.count);
+
+  std::string value;
+  ASSERT_TRUE(h.db()->Get(ReadOptions(), "key1", &value).ok());
+  EXPECT_TRUE(h.db()->Get(ReadOptions(), "missing", &value).IsNotFound());
+  std::vector<std::string> values;
+  h.db()->MultiGet(ReadOptions(), {"key2", "key3", "nope"}, &values);
+  EXPECT_EQ(5u, stats->getTickerCount(NUMBER_KEYS_READ));
+  EXPECT_EQ(15u, stats->getTickerCount(BYTES_READ));  // three "value"s
+  EXPECT_EQ(1u, stats->getTickerCount(MEMTABLE_HIT));
+  EXPECT_EQ(1u, stats->getTickerCount(MEMTABLE_MISS));
+  HistogramData gets, multigets;
+  stats->histogramData(DB_GET, &gets);
+  stats->histogramData(DB_MULTIGET, &multigets);
+  EXPECT_EQ(2u, gets.count);
+  EXPECT_EQ(1u, multigets.count);
 }
 
 }  // namespace
