@@ -130,6 +130,7 @@ strata_add_test(write_thread_test SOURCES
 )
 
 strata_add_test(db_test SOURCES
+  test/db/builder_test.cc
   test/db/db_basic_test.cc
   test/db/db_fault_test.cc
   test/db/db_model_test.cc
