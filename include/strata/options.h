@@ -102,6 +102,10 @@ struct STRATA_EXPORT DBOptions {
   // CreateDBStatistics()); null: none kept.
   std::shared_ptr<Statistics> statistics = nullptr;
 
+  // Bytes per second writes are slowed to while flushes or compactions
+  // fall behind (docs/write_path.md, "Stalls"); 0: 16 MiB/s.
+  uint64_t delayed_write_rate = 0;
+
   // Table files kept open by the table cache; -1: no limit.
   int max_open_files = -1;
 
