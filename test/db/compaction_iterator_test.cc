@@ -302,16 +302,10 @@ std::vector<Version> RandomHistory(Random* rnd, int num_keys, int count,
 }
 
 TEST_F(CompactionIteratorTest, RandomAgainstModel) {
-  auto append = MergeOperators::CreateStringAppendOperator();
-  test::FoldOperator fold;
   Random rnd(42);
   for (int round = 0; round < 3000; round++) {
     const bool bottommost = rnd.OneIn(2);
-    const bool partial = rnd.OneIn(2);  // stringappend, else the fold
-    const MergeOperator* op =
-        partial ? append.get() : static_cast<const MergeOperator*>(&fold);
-    const test::ModelMerge model = partial ? test::StringAppendModel(',')
-                                           : test::ModelMerge(test::FoldModel);
+    const test::ModelOperator merge = test::PickModelOperator(&rnd);
     const int num_keys = 1 + rnd.Uniform(4);
     std::map<std::string, KeyHistory> keys;
     // Below a non-bottommost input: older levels the output must keep
@@ -332,7 +326,7 @@ TEST_F(CompactionIteratorTest, RandomAgainstModel) {
       snapshots.push_back(snapshots.back());
     }
 
-    Result r = Compact(input, snapshots, last, bottommost, op);
+    Result r = Compact(input, snapshots, last, bottommost, merge.op.get());
     SCOPED_TRACE("round " + std::to_string(round) + " input " + Show(input) +
                  " lower " + Show(lower) + " output " + Show(r.output));
     ASSERT_TRUE(r.status.ok()) << r.status.ToString();
@@ -344,8 +338,8 @@ TEST_F(CompactionIteratorTest, RandomAgainstModel) {
     std::vector<SequenceNumber> views = snapshots;
     views.push_back(last);
     for (SequenceNumber view : views) {
-      ASSERT_EQ(test::ReadAt(before, view, model),
-                test::ReadAt(after, view, model))
+      ASSERT_EQ(test::ReadAt(before, view, merge.model),
+                test::ReadAt(after, view, merge.model))
           << "view " << view;
     }
 
@@ -359,7 +353,7 @@ TEST_F(CompactionIteratorTest, RandomAgainstModel) {
                                 stripes.StripeOf(v.sequence)) {
         // Two versions in one stripe: only operands no merge could fold.
         ASSERT_EQ(kTypeMerge, v.type) << i;
-        ASSERT_FALSE(partial) << i;
+        ASSERT_FALSE(merge.partial) << i;
       }
       if (bottommost &&
           (v.type == kTypeDeletion || v.type == kTypeSingleDeletion)) {

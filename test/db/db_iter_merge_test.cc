@@ -152,15 +152,9 @@ TEST_F(DBIterMergeTest, OldOverloadsStillRefuseMerges) {
 }
 
 TEST_F(DBIterMergeTest, RandomizedAgainstModel) {
-  auto append = MergeOperators::CreateStringAppendOperator();
-  test::FoldOperator fold;
   Random rnd(2024);
   for (int round = 0; round < 300; round++) {
-    const bool use_fold = rnd.OneIn(2);
-    const MergeOperator* op =
-        use_fold ? static_cast<const MergeOperator*>(&fold) : append.get();
-    const test::ModelMerge model = use_fold ? test::ModelMerge(test::FoldModel)
-                                            : test::StringAppendModel(',');
+    const test::ModelOperator merge = test::PickModelOperator(&rnd);
     std::vector<Version> h;
     const int num_keys = 1 + rnd.Uniform(10);
     const int num_versions = rnd.Uniform(80);
@@ -193,12 +187,12 @@ TEST_F(DBIterMergeTest, RandomizedAgainstModel) {
     Slice lower(lower_key), upper(upper_key);
     const bool use_lower = rnd.OneIn(3), use_upper = rnd.OneIn(3);
     std::map<std::string, std::string> expected;
-    for (const auto& kv : test::ReadAt(h, seq, model)) {
+    for (const auto& kv : test::ReadAt(h, seq, merge.model)) {
       if (use_lower && kv.first < lower_key) continue;
       if (use_upper && kv.first >= upper_key) continue;
       expected.insert(kv);
     }
-    std::unique_ptr<Iterator> it(NewIter(h, seq, op,
+    std::unique_ptr<Iterator> it(NewIter(h, seq, merge.op.get(),
                                          use_lower ? &lower : nullptr,
                                          use_upper ? &upper : nullptr));
     SCOPED_TRACE("round " + std::to_string(round));

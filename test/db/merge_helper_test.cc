@@ -230,11 +230,9 @@ TEST_F(MergeUntilTest, CoveredEntriesAndErrors) {
 
 // Random histories of one key (and a neighbour), random snapshots.
 TEST_F(MergeUntilTest, RandomAgainstModel) {
-  auto append = MergeOperators::CreateStringAppendOperator();
-  test::FoldOperator fold;
   Random rnd(1234);
   for (int round = 0; round < 2000; round++) {
-    const bool use_fold = rnd.OneIn(2);
+    const test::ModelOperator merge = test::PickModelOperator(&rnd);
     const bool at_bottom = rnd.OneIn(2);
     std::vector<Version> h;
     const int n = 1 + rnd.Uniform(8);
@@ -270,10 +268,7 @@ TEST_F(MergeUntilTest, RandomAgainstModel) {
     test::VectorIterator iter(&icmp_, test::ToEntries(h));
     iter.SeekToFirst();
     SnapshotStripes stripes(snapshots);
-    MergeHelper helper(
-        BytewiseComparator(),
-        use_fold ? static_cast<const MergeOperator*>(&fold) : append.get(),
-        &stripes, nullptr);
+    MergeHelper helper(BytewiseComparator(), merge.op.get(), &stripes, nullptr);
     ASSERT_TRUE(
         helper.MergeUntil(&iter, stripes.StripeOf(100), at_bottom).ok());
     std::vector<Version> result;
@@ -287,7 +282,7 @@ TEST_F(MergeUntilTest, RandomAgainstModel) {
     for (const Version& v : result) {
       EXPECT_EQ(stripes.StripeOf(100), stripes.StripeOf(v.sequence));
     }
-    if (!use_fold) {
+    if (merge.partial) {
       EXPECT_EQ(1u, result.size());
     }
     for (; iter.Valid(); iter.Next()) {
@@ -302,12 +297,11 @@ TEST_F(MergeUntilTest, RandomAgainstModel) {
     std::vector<Version> in = h, out = result;
     in.insert(in.end(), lower.begin(), lower.end());
     out.insert(out.end(), lower.begin(), lower.end());
-    const test::ModelMerge model = use_fold ? test::ModelMerge(test::FoldModel)
-                                            : test::StringAppendModel(',');
     std::vector<SequenceNumber> views = snapshots;
     views.push_back(100);
     for (SequenceNumber view : views) {
-      ASSERT_EQ(test::ReadAt(in, view, model), test::ReadAt(out, view, model))
+      ASSERT_EQ(test::ReadAt(in, view, merge.model),
+                test::ReadAt(out, view, merge.model))
           << "round " << round << " view " << view;
     }
   }

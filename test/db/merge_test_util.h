@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "db/dbformat.h"
 #include "strata/merge_operator.h"
 #include "test/util/vector_iterator.h"
+#include "util/random.h"
 
 namespace strata {
 namespace test {
@@ -118,6 +120,22 @@ inline std::string FoldModel(const std::string* base,
   std::string acc = base != nullptr ? *base : "_";
   for (const std::string& op : ops) acc = "(" + acc + op + ")";
   return acc;
+}
+
+// An operator for a random suite, with its model.
+struct ModelOperator {
+  std::shared_ptr<MergeOperator> op;
+  ModelMerge model;
+  bool partial;  // whether partial merges combine its operands
+};
+
+// stringappend (partial merges possible) or the fold (full merges only).
+inline ModelOperator PickModelOperator(Random* rnd) {
+  if (rnd->OneIn(2)) {
+    return {MergeOperators::CreateStringAppendOperator(),
+            StringAppendModel(','), true};
+  }
+  return {std::make_shared<FoldOperator>(), FoldModel, false};
 }
 
 }  // namespace test
