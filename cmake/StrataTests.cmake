@@ -78,6 +78,13 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+strata_add_test(compaction_test SOURCES
+  test/db/compaction_iterator_test.cc
+  test/db/db_iter_merge_test.cc
+  test/db/merge_helper_test.cc
+  test/db/merge_operator_test.cc
+)
+
 strata_add_test(block_test SOURCES
   test/table/block_test.cc
   test/table/compression_test.cc

@@ -4,23 +4,31 @@
 #include <utility>
 
 #include "db/dbformat.h"
+#include "db/merge_helper.h"
 #include "strata/slice_transform.h"
 
 namespace strata {
 
 namespace {
 
+Status RangeTombstoneUnsupported(const ParsedInternalKey& ikey) {
+  return Status::NotSupported("iterating over range tombstones: ",
+                              ikey.DebugString());
+}
+
 class DBIter final : public Iterator {
  public:
   DBIter(const Comparator* ucmp, InternalIterator* iter,
          SequenceNumber sequence, const Slice* lower, const Slice* upper,
-         const SliceTransform* prefix_extractor, std::function<void()> cleanup)
+         const SliceTransform* prefix_extractor,
+         const MergeOperator* merge_operator, std::function<void()> cleanup)
       : ucmp_(ucmp),
         iter_(iter),
         sequence_(sequence),
         lower_(lower),
         upper_(upper),
         prefix_extractor_(prefix_extractor),
+        merge_operator_(merge_operator),
         cleanup_(std::move(cleanup)) {}
 
   ~DBIter() override {
@@ -31,12 +39,13 @@ class DBIter final : public Iterator {
   bool Valid() const override { return valid_; }
 
   Slice key() const override {
-    return direction_ == kForward ? ExtractUserKey(iter_->key())
-                                  : Slice(saved_key_);
+    return direction_ == kForward && !merged_ ? ExtractUserKey(iter_->key())
+                                              : Slice(saved_key_);
   }
 
   Slice value() const override {
-    return direction_ == kForward ? iter_->value() : Slice(saved_value_);
+    return direction_ == kForward && !merged_ ? iter_->value()
+                                              : Slice(saved_value_);
   }
 
   Status status() const override {
@@ -58,6 +67,11 @@ class DBIter final : public Iterator {
   // returns false.
   bool ParseKey(ParsedInternalKey* ikey);
   void FindNextUserEntry(bool skipping, std::string* skip);
+  // iter_ is on the newest visible version of a key, a merge operand:
+  // merges the key's operands down to a value, a deletion or its last
+  // version into saved_value_ (key in saved_key_), leaving iter_ on the
+  // first entry not merged. False (status set) on error.
+  bool MergeForward(const ParsedInternalKey& newest);
   void FindPrevUserEntry();
   // Positions the internal iterator on the last entry whose user key is
   // < *upper_ (or the very last entry), then finds the entry before it.
@@ -94,6 +108,7 @@ class DBIter final : public Iterator {
 
   void Invalidate() {
     valid_ = false;
+    merged_ = false;
     saved_key_.clear();
     saved_value_.clear();
   }
@@ -104,15 +119,20 @@ class DBIter final : public Iterator {
   const Slice* const lower_;
   const Slice* const upper_;
   const SliceTransform* const prefix_extractor_;
+  const MergeOperator* const merge_operator_;
   const std::function<void()> cleanup_;
 
   Status status_;
-  std::string saved_key_;    // reverse: the current key; forward: scratch
-  std::string saved_value_;  // reverse: the current value
-  std::string prefix_;       // when prefix_confined_: the seek target's prefix
+  // Reverse, or forward with merged_: the current key and value. Else the
+  // key is scratch for skipping.
+  std::string saved_key_;
+  std::string saved_value_;
+  MergeContext merge_context_;
+  std::string prefix_;  // when prefix_confined_: the seek target's prefix
   bool prefix_confined_ = false;
   Direction direction_ = kForward;
   bool valid_ = false;
+  bool merged_ = false;  // forward: the current value is a merge result
 };
 
 bool DBIter::ParseKey(ParsedInternalKey* ikey) {
@@ -142,12 +162,20 @@ void DBIter::FindNextUserEntry(bool skipping, std::string* skip) {
       case kTypeValue:
         if (skipping && ucmp_->Compare(ikey.user_key, *skip) <= 0) break;
         valid_ = true;
+        merged_ = false;
         saved_key_.clear();
         return;
+      case kTypeMerge:
+        if (skipping && ucmp_->Compare(ikey.user_key, *skip) <= 0) break;
+        if (!MergeForward(ikey)) {
+          Invalidate();
+          return;
+        }
+        valid_ = true;
+        merged_ = true;
+        return;
       default:
-        status_ = Status::NotSupported(
-            "iterating over merge operands or range tombstones: ",
-            ikey.DebugString());
+        status_ = RangeTombstoneUnsupported(ikey);
         Invalidate();
         return;
     }
@@ -155,11 +183,45 @@ void DBIter::FindNextUserEntry(bool skipping, std::string* skip) {
   Invalidate();
 }
 
+bool DBIter::MergeForward(const ParsedInternalKey& newest) {
+  saved_key_.assign(newest.user_key.data(), newest.user_key.size());
+  merge_context_.Clear();
+  merge_context_.PushOperand(iter_->value());
+  // Older versions of the key follow, all visible (the newest was).
+  Slice base;
+  bool has_base = false;
+  for (iter_->Next(); iter_->Valid(); iter_->Next()) {
+    ParsedInternalKey ikey;
+    if (!ParseKey(&ikey)) return false;
+    if (ucmp_->Compare(ikey.user_key, saved_key_) != 0) break;
+    if (ikey.type == kTypeMerge) {
+      merge_context_.PushOperand(iter_->value());
+      continue;
+    }
+    if (ikey.type == kTypeRangeDeletion) {
+      status_ = RangeTombstoneUnsupported(ikey);
+      return false;
+    }
+    if (ikey.type == kTypeValue) {
+      base = iter_->value();  // iter_ stays here until the merge is done
+      has_base = true;
+    }
+    break;
+  }
+  if (!iter_->status().ok()) return false;
+  status_ = FinishMerge(merge_operator_, saved_key_, has_base ? &base : nullptr,
+                        &merge_context_, &saved_value_);
+  return status_.ok();
+}
+
 void DBIter::FindPrevUserEntry() {
   // Walks backward over the entries of each user key, oldest visible
   // version first, so that the last one kept is the newest; stops at the
   // first entry of an earlier key once a live value is held.
   ValueType held = kTypeDeletion;
+  // With held == kTypeMerge: whether saved_value_ is the operands' base.
+  bool merge_has_base = false;
+  merge_context_.Clear();
   while (iter_->Valid()) {
     ParsedInternalKey ikey;
     if (!ParseKey(&ikey)) {
@@ -182,16 +244,25 @@ void DBIter::FindPrevUserEntry() {
           held = kTypeDeletion;
           saved_key_.clear();
           saved_value_.clear();
+          merge_context_.Clear();
           break;
         case kTypeValue:
           held = kTypeValue;
           saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
           saved_value_.assign(iter_->value().data(), iter_->value().size());
+          merge_context_.Clear();
+          break;
+        case kTypeMerge:
+          // Oldest first: operands pile up on the value (or nothing) held.
+          if (held != kTypeMerge) {
+            merge_has_base = held == kTypeValue;
+            held = kTypeMerge;
+            saved_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+          }
+          merge_context_.PushNewerOperand(iter_->value());
           break;
         default:
-          status_ = Status::NotSupported(
-              "iterating over merge operands or range tombstones: ",
-              ikey.DebugString());
+          status_ = RangeTombstoneUnsupported(ikey);
           Invalidate();
           direction_ = kForward;
           return;
@@ -203,9 +274,22 @@ void DBIter::FindPrevUserEntry() {
       OutsidePrefix(saved_key_)) {
     Invalidate();
     direction_ = kForward;
-  } else {
-    valid_ = true;
+    return;
   }
+  if (held == kTypeMerge) {
+    const Slice base(saved_value_);
+    std::string merged;
+    status_ =
+        FinishMerge(merge_operator_, saved_key_,
+                    merge_has_base ? &base : nullptr, &merge_context_, &merged);
+    if (!status_.ok()) {
+      Invalidate();
+      direction_ = kForward;
+      return;
+    }
+    saved_value_.swap(merged);
+  }
+  valid_ = true;
 }
 
 void DBIter::Seek(const Slice& target) {
@@ -295,6 +379,10 @@ void DBIter::Next() {
     } else {
       iter_->Next();
     }
+  } else if (merged_) {
+    // saved_key_ holds the key; iter_ is already past its operands, on
+    // an older version of it or on the next key.
+    merged_ = false;
   } else {
     Slice current = ExtractUserKey(iter_->key());
     saved_key_.assign(current.data(), current.size());
@@ -304,7 +392,15 @@ void DBIter::Next() {
 }
 
 void DBIter::Prev() {
-  if (direction_ == kForward) {
+  if (direction_ == kForward && merged_) {
+    // iter_ is past the current key (maybe at the end): seek to just
+    // before its versions. saved_key_ lies inside any confining prefix.
+    merged_ = false;
+    direction_ = kReverse;
+    InternalKey ikey(saved_key_, kMaxSequenceNumber, kValueTypeForSeek);
+    ConfineSources(prefix_confined_);
+    iter_->SeekForPrev(ikey.Encode());
+  } else if (direction_ == kForward) {
     // iter_ is on the current entry: back up to the last entry of an
     // earlier key, so that the reverse scan starts there.
     Slice current = ExtractUserKey(iter_->key());
@@ -331,7 +427,7 @@ Iterator* NewDBIterator(const Comparator* user_comparator,
                         const Slice* lower_bound, const Slice* upper_bound,
                         std::function<void()> cleanup) {
   return new DBIter(user_comparator, internal, sequence, lower_bound,
-                    upper_bound, nullptr, std::move(cleanup));
+                    upper_bound, nullptr, nullptr, std::move(cleanup));
 }
 
 Iterator* NewDBIterator(const Comparator* user_comparator,
@@ -340,7 +436,18 @@ Iterator* NewDBIterator(const Comparator* user_comparator,
                         const SliceTransform* prefix_extractor,
                         std::function<void()> cleanup) {
   return new DBIter(user_comparator, internal, sequence, lower_bound,
-                    upper_bound, prefix_extractor, std::move(cleanup));
+                    upper_bound, prefix_extractor, nullptr, std::move(cleanup));
+}
+
+Iterator* NewDBIterator(const Comparator* user_comparator,
+                        InternalIterator* internal, SequenceNumber sequence,
+                        const Slice* lower_bound, const Slice* upper_bound,
+                        const SliceTransform* prefix_extractor,
+                        const MergeOperator* merge_operator,
+                        std::function<void()> cleanup) {
+  return new DBIter(user_comparator, internal, sequence, lower_bound,
+                    upper_bound, prefix_extractor, merge_operator,
+                    std::move(cleanup));
 }
 
 }  // namespace strata

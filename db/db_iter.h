@@ -11,9 +11,17 @@
 // SeekToFirst and SeekToLast are unconfined.
 //
 // Positioning: going forward, the internal iterator sits on the entry
-// that is the current value. Going backward, it sits just before all
-// entries of the current key, whose key and value are copied aside
-// (LevelDB's scheme); a direction switch repositions it.
+// that is the current value — or, when the value is a merge result, past
+// the versions merged, with key and value copied aside. Going backward, it sits
+// just before all entries of the current key, whose key and value are copied
+// aside (LevelDB's scheme); a direction switch repositions it.
+//
+// Merge operands are resolved as they are met: the key's newest visible
+// versions down to a value, a deletion or its oldest version are merged
+// by merge_operator (db/merge_helper.h); the result is the key's value.
+// A merge operand with no operator stops the iterator with
+// InvalidArgument("merge operator not set"); an operator failure with
+// Corruption.
 //
 // Thread safety: one thread at a time, as any Iterator.
 
@@ -30,6 +38,7 @@
 
 namespace strata {
 
+class MergeOperator;
 class SliceTransform;
 
 // Takes ownership of internal. lower_bound / upper_bound may be null and,
@@ -49,6 +58,14 @@ STRATA_EXPORT Iterator* NewDBIterator(
     const Comparator* user_comparator, InternalIterator* internal,
     SequenceNumber sequence, const Slice* lower_bound, const Slice* upper_bound,
     const SliceTransform* prefix_extractor, std::function<void()> cleanup);
+
+// As above, resolving merge operands with merge_operator (not owned; null:
+// a merge operand is an error).
+STRATA_EXPORT Iterator* NewDBIterator(
+    const Comparator* user_comparator, InternalIterator* internal,
+    SequenceNumber sequence, const Slice* lower_bound, const Slice* upper_bound,
+    const SliceTransform* prefix_extractor, const MergeOperator* merge_operator,
+    std::function<void()> cleanup);
 
 }  // namespace strata
 

@@ -1,0 +1,252 @@
+#include "db/compaction_iterator.h"
+
+#include "util/logging.h"
+
+namespace strata {
+
+CompactionIterator::CompactionIterator(InternalIterator* input,
+                                       const Comparator* user_cmp,
+                                       std::vector<SequenceNumber> snapshots,
+                                       SequenceNumber last_sequence,
+                                       bool bottommost_level,
+                                       const MergeOperator* merge_operator,
+                                       CoveredFunction covered_by_range_del)
+    : input_(input),
+      user_cmp_(user_cmp),
+      stripes_(std::move(snapshots)),
+      last_sequence_(last_sequence),
+      bottommost_(bottommost_level),
+      covered_(std::move(covered_by_range_del)),
+      merge_helper_(user_cmp, merge_operator, &stripes_, covered_) {}
+
+Slice CompactionIterator::key() const {
+  return from_input_ ? input_->key() : Slice(pending_[pending_pos_].first);
+}
+
+Slice CompactionIterator::value() const {
+  return from_input_ ? input_->value() : Slice(pending_[pending_pos_].second);
+}
+
+void CompactionIterator::SeekToFirst() {
+  status_ = Status::OK();
+  stats_ = CompactionIteratorStats();
+  pending_.clear();
+  pending_pos_ = 0;
+  from_input_ = false;
+  has_current_user_key_ = false;
+  current_stripe_ = kNoStripe;
+  input_->SeekToFirst();
+  FindNextOutput();
+}
+
+void CompactionIterator::Next() {
+  if (from_input_) {
+    from_input_ = false;
+    input_->Next();
+  } else {
+    pending_pos_++;
+  }
+  FindNextOutput();
+}
+
+void CompactionIterator::Fail(const Status& s) {
+  status_ = s;
+  valid_ = false;
+  pending_.clear();
+  pending_pos_ = 0;
+  from_input_ = false;
+}
+
+void CompactionIterator::SetStatusFromInput() {
+  if (!input_->status().ok()) Fail(input_->status());
+}
+
+bool CompactionIterator::ParseInput(ParsedInternalKey* ikey) {
+  Status s = ParseInternalKey(input_->key(), ikey);
+  if (!s.ok()) {
+    Fail(Status::Corruption("compaction input after " +
+                                NumberToString(stats_.num_input_records) +
+                                " records: ",
+                            s.getState()));
+    return false;
+  }
+  return true;
+}
+
+void CompactionIterator::EmitInput(const ParsedInternalKey& ikey) {
+  ikey_ = ikey;
+  from_input_ = true;
+  valid_ = true;
+  stats_.num_output_records++;
+}
+
+bool CompactionIterator::EmitPending() {
+  if (pending_pos_ >= pending_.size()) {
+    pending_.clear();
+    pending_pos_ = 0;
+    return false;
+  }
+  // Built by this iterator or parsed before it was queued.
+  ParseInternalKey(pending_[pending_pos_].first, &ikey_);
+  from_input_ = false;
+  valid_ = true;
+  stats_.num_output_records++;
+  return true;
+}
+
+void CompactionIterator::FindNextOutput() {
+  valid_ = false;
+  if (!status_.ok() || EmitPending()) return;
+  for (;;) {
+    if (!input_->Valid()) {
+      SetStatusFromInput();
+      return;
+    }
+    ParsedInternalKey ikey;
+    if (!ParseInput(&ikey)) return;
+    stats_.num_input_records++;
+    if (ikey.type == kTypeRangeDeletion) {
+      // The range-deletion aggregator owns these; they shadow nothing here.
+      stats_.num_range_tombstones++;
+      EmitInput(ikey);
+      return;
+    }
+    if (ikey.sequence > last_sequence_) {
+      Fail(
+          Status::Corruption("compaction input entry newer than the last "
+                             "sequence number: ",
+                             ikey.DebugString()));
+      return;
+    }
+    if (!has_current_user_key_ ||
+        user_cmp_->Compare(ikey.user_key, current_user_key_) != 0) {
+      current_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+      has_current_user_key_ = true;
+      current_stripe_ = kNoStripe;
+    }
+    const size_t stripe = stripes_.StripeOf(ikey.sequence);
+    if (stripe == current_stripe_) {
+      stats_.num_dropped_hidden++;
+      input_->Next();
+      continue;
+    }
+    current_stripe_ = stripe;
+    if (covered_ && covered_(ikey)) {
+      stats_.num_dropped_range_deleted++;
+      input_->Next();
+      continue;
+    }
+
+    switch (ikey.type) {
+      case kTypeValue:
+        EmitInput(ikey);
+        return;
+      case kTypeMerge:
+        Merge(stripe);
+        break;
+      case kTypeDeletion:
+        if (!bottommost_) {
+          EmitInput(ikey);
+          return;
+        }
+        pending_.emplace_back(input_->key().ToString(),
+                              input_->value().ToString());
+        input_->Next();
+        DecideBottommostTombstone(stripe);
+        break;
+      default: {  // kTypeSingleDeletion
+        pending_.emplace_back(input_->key().ToString(),
+                              input_->value().ToString());
+        input_->Next();
+        ParsedInternalKey next;
+        const bool have_next = SkipToNextPoint(&next);
+        if (have_next && next.type == kTypeValue &&
+            user_cmp_->Compare(next.user_key, current_user_key_) == 0 &&
+            stripes_.StripeOf(next.sequence) == stripe) {
+          // The value the single deletion deletes: no reader of the
+          // stripe saw it, so both go. What lies below was hidden by
+          // neither for certain (a Delete may precede the Put), so the
+          // stripe's next version is judged as if it were the newest.
+          stats_.num_input_records++;
+          stats_.num_single_delete_pairs++;
+          input_->Next();
+          pending_.erase(pending_.begin());
+          current_stripe_ = kNoStripe;
+        } else if (status_.ok() && bottommost_) {
+          DecideBottommostTombstone(stripe);
+        }
+        break;
+      }
+    }
+    if (!status_.ok() || EmitPending()) return;
+  }
+}
+
+void CompactionIterator::Merge(size_t stripe) {
+  const MergeHelper::Stats before = merge_helper_.stats();
+  Status s = merge_helper_.MergeUntil(input_, stripe, bottommost_);
+  const MergeHelper::Stats& after = merge_helper_.stats();
+  const uint64_t read = after.records_read - before.records_read;
+  const uint64_t tombstones = after.range_tombstones - before.range_tombstones;
+  const uint64_t covered = after.range_deleted - before.range_deleted;
+  stats_.num_input_records += read - 1;  // the first operand is counted
+  stats_.num_range_tombstones += tombstones;
+  stats_.num_dropped_range_deleted += covered;
+  stats_.num_full_merges += after.full_merges - before.full_merges;
+  stats_.num_partial_merges += after.partial_merges - before.partial_merges;
+  if (!s.ok()) {
+    Fail(s);
+    return;
+  }
+  const auto& output = merge_helper_.output();
+  stats_.num_merged_away +=
+      (read - tombstones - covered) - (output.size() - tombstones);
+  pending_.insert(pending_.end(), output.begin(), output.end());
+}
+
+bool CompactionIterator::SkipToNextPoint(ParsedInternalKey* next) {
+  while (input_->Valid()) {
+    if (!ParseInput(next)) return false;
+    if (next->type != kTypeRangeDeletion ||
+        user_cmp_->Compare(next->user_key, current_user_key_) != 0) {
+      return true;
+    }
+    // Older than the tombstone being decided (same key, later in order):
+    // it goes out after it.
+    stats_.num_input_records++;
+    stats_.num_range_tombstones++;
+    pending_.emplace_back(input_->key().ToString(), input_->value().ToString());
+    input_->Next();
+  }
+  SetStatusFromInput();
+  return false;
+}
+
+void CompactionIterator::DecideBottommostTombstone(size_t stripe) {
+  // Nothing lies below this input: the stripe's older versions are hidden
+  // by the tombstone anyway, and without it readers of the stripe would
+  // read what the snapshot closing the older version's stripe reads (no
+  // output lies between). That is nothing if the older version is absent
+  // or a (single) deletion, and the output gives older snapshots what
+  // they read in the input.
+  bool needed = false;
+  ParsedInternalKey next;
+  while (SkipToNextPoint(&next)) {
+    if (user_cmp_->Compare(next.user_key, current_user_key_) != 0) break;
+    if (stripes_.StripeOf(next.sequence) == stripe) {
+      stats_.num_input_records++;
+      stats_.num_dropped_hidden++;
+      input_->Next();
+      continue;
+    }
+    needed = next.type == kTypeValue || next.type == kTypeMerge;
+    break;
+  }
+  if (!status_.ok()) return;
+  if (!needed) {
+    stats_.num_dropped_obsolete_tombstones++;
+    pending_.erase(pending_.begin());
+  }
+}
+
+}  // namespace strata

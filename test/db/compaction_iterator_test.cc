@@ -1,0 +1,374 @@
+// CompactionIterator: hand-written cases for each rule, and random
+// histories (puts, deletions, single deletions, merges over few keys),
+// random snapshots, bottommost on and off, checked against a brute-force
+// model: every snapshot and the latest view read the same from the output
+// (plus the levels below) as from the input, and nothing droppable
+// survives.
+
+#include "db/compaction_iterator.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "test/db/merge_test_util.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+using test::Version;
+
+class CompactionIteratorTest : public testing::Test {
+ protected:
+  CompactionIteratorTest() : icmp_(BytewiseComparator()) {}
+
+  struct Result {
+    std::vector<Version> output;
+    Status status;
+    CompactionIteratorStats stats;
+  };
+
+  Result Compact(const std::vector<Version>& input,
+                 std::vector<SequenceNumber> snapshots,
+                 SequenceNumber last_sequence, bool bottommost,
+                 const MergeOperator* op,
+                 CompactionIterator::CoveredFunction covered = nullptr) {
+    test::VectorIterator iter(&icmp_, test::ToEntries(input));
+    return Run(&iter, std::move(snapshots), last_sequence, bottommost, op,
+               std::move(covered));
+  }
+
+  Result Run(InternalIterator* iter, std::vector<SequenceNumber> snapshots,
+             SequenceNumber last_sequence, bool bottommost,
+             const MergeOperator* op,
+             CompactionIterator::CoveredFunction covered = nullptr) {
+    Result r;
+    CompactionIterator c(iter, BytewiseComparator(), std::move(snapshots),
+                         last_sequence, bottommost, op, std::move(covered));
+    std::string previous;
+    for (c.SeekToFirst(); c.Valid(); c.Next()) {
+      if (!previous.empty()) {
+        EXPECT_LT(icmp_.Compare(previous, c.key()), 0) << "output out of order";
+      }
+      previous = c.key().ToString();
+      ParsedInternalKey p;
+      EXPECT_TRUE(ParseInternalKey(c.key(), &p).ok());
+      EXPECT_EQ(p.sequence, c.ikey().sequence);
+      EXPECT_EQ(p.type, c.ikey().type);
+      EXPECT_EQ(p.user_key, c.ikey().user_key);
+      r.output.push_back(
+          {p.user_key.ToString(), p.sequence, p.type, c.value().ToString()});
+    }
+    r.status = c.status();
+    r.stats = c.stats();
+    return r;
+  }
+
+  static std::string Show(const std::vector<Version>& vs) {
+    std::string out;
+    for (const Version& v : vs) {
+      out += v.key + "@" + std::to_string(v.sequence) + ":" +
+             std::to_string(v.type) + "=" + v.value + " ";
+    }
+    return out;
+  }
+
+  static void ExpectAccounted(const CompactionIteratorStats& s) {
+    EXPECT_EQ(s.num_input_records, s.num_output_records + s.num_dropped_hidden +
+                                       s.num_dropped_obsolete_tombstones +
+                                       2 * s.num_single_delete_pairs +
+                                       s.num_dropped_range_deleted +
+                                       s.num_merged_away);
+  }
+
+  InternalKeyComparator icmp_;
+};
+
+TEST_F(CompactionIteratorTest, KeepsNewestVersionPerStripe) {
+  const std::vector<Version> h = {
+      {"a", 9, kTypeValue, "a9"}, {"a", 8, kTypeValue, "a8"},
+      {"a", 5, kTypeValue, "a5"}, {"a", 4, kTypeValue, "a4"},
+      {"b", 3, kTypeValue, "b3"}, {"b", 1, kTypeValue, "b1"}};
+  Result r = Compact(h, {}, 9, false, nullptr);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ("a@9:1=a9 b@3:1=b3 ", Show(r.output));
+  r = Compact(h, {2, 5}, 9, false, nullptr);
+  EXPECT_EQ("a@9:1=a9 a@5:1=a5 b@3:1=b3 b@1:1=b1 ", Show(r.output));
+  EXPECT_EQ(6u, r.stats.num_input_records);
+  EXPECT_EQ(4u, r.stats.num_output_records);
+  EXPECT_EQ(2u, r.stats.num_dropped_hidden);
+  ExpectAccounted(r.stats);
+}
+
+TEST_F(CompactionIteratorTest, DeletionsAtAndAboveTheBottom) {
+  const std::vector<Version> h = {
+      {"a", 9, kTypeDeletion, ""}, {"a", 8, kTypeValue, "a8"},
+      {"b", 7, kTypeDeletion, ""}, {"b", 3, kTypeValue, "b3"},
+      {"c", 6, kTypeDeletion, ""}, {"c", 2, kTypeDeletion, ""}};
+  // Above the bottom a deletion hides older levels: kept.
+  Result r = Compact(h, {}, 9, false, nullptr);
+  EXPECT_EQ("a@9:0= b@7:0= c@6:0= ", Show(r.output));
+  // At the bottom, with what it shadows.
+  r = Compact(h, {}, 9, true, nullptr);
+  EXPECT_EQ("", Show(r.output));
+  EXPECT_EQ(3u, r.stats.num_dropped_obsolete_tombstones);
+  ExpectAccounted(r.stats);
+  // A snapshot that sees b3 keeps b's deletion; c's older deletion reads
+  // as nothing, so neither of c's stays.
+  r = Compact(h, {4}, 9, true, nullptr);
+  EXPECT_EQ("b@7:0= b@3:1=b3 ", Show(r.output));
+  ExpectAccounted(r.stats);
+}
+
+TEST_F(CompactionIteratorTest, SingleDeletions) {
+  const std::vector<Version> pair = {{"a", 9, kTypeSingleDeletion, ""},
+                                     {"a", 8, kTypeValue, "a8"},
+                                     {"b", 1, kTypeValue, "b1"}};
+  Result r = Compact(pair, {}, 9, false, nullptr);
+  EXPECT_EQ("b@1:1=b1 ", Show(r.output));
+  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
+  ExpectAccounted(r.stats);
+  // A snapshot between them: both stay (the snapshot sees the value).
+  r = Compact(pair, {8}, 9, false, nullptr);
+  EXPECT_EQ("a@9:7= a@8:1=a8 b@1:1=b1 ", Show(r.output));
+
+  // No value to meet: kept above the bottom, dropped at it.
+  const std::vector<Version> lone = {{"a", 9, kTypeSingleDeletion, ""}};
+  EXPECT_EQ("a@9:7= ", Show(Compact(lone, {}, 9, false, nullptr).output));
+  EXPECT_EQ("", Show(Compact(lone, {}, 9, true, nullptr).output));
+
+  // After the pair, a deletion older in the stripe is judged afresh: it
+  // must keep hiding a5 from the latest view.
+  const std::vector<Version> mixed = {{"a", 9, kTypeSingleDeletion, ""},
+                                      {"a", 8, kTypeValue, "a8"},
+                                      {"a", 7, kTypeDeletion, ""},
+                                      {"a", 5, kTypeValue, "a5"}};
+  r = Compact(mixed, {6}, 9, false, nullptr);
+  EXPECT_EQ("a@7:0= a@5:1=a5 ", Show(r.output));
+  r = Compact(mixed, {6}, 9, true, nullptr);
+  EXPECT_EQ("a@7:0= a@5:1=a5 ", Show(r.output));
+  r = Compact(mixed, {}, 9, true, nullptr);
+  EXPECT_EQ("", Show(r.output));
+  ExpectAccounted(r.stats);
+}
+
+TEST_F(CompactionIteratorTest, MergesResolve) {
+  auto append = MergeOperators::CreateStringAppendOperator();
+  const std::vector<Version> h = {
+      {"a", 9, kTypeMerge, "3"}, {"a", 8, kTypeMerge, "2"},
+      {"a", 7, kTypeValue, "1"}, {"a", 6, kTypeValue, "0"},
+      {"b", 5, kTypeMerge, "y"}, {"b", 4, kTypeMerge, "x"}};
+  Result r = Compact(h, {}, 9, false, append.get());
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ("a@9:1=1,2,3 b@5:2=x,y ", Show(r.output));
+  EXPECT_EQ(1u, r.stats.num_full_merges);
+  EXPECT_EQ(1u, r.stats.num_partial_merges);
+  ExpectAccounted(r.stats);
+  r = Compact(h, {}, 9, true, append.get());
+  EXPECT_EQ("a@9:1=1,2,3 b@5:1=x,y ", Show(r.output));
+  r = Compact(h, {8}, 9, true, append.get());
+  EXPECT_EQ("a@9:2=3 a@8:1=1,2 b@5:1=x,y ", Show(r.output));
+  ExpectAccounted(r.stats);
+
+  // No operator: the compaction fails.
+  r = Compact(h, {}, 9, false, nullptr);
+  EXPECT_TRUE(r.status.IsInvalidArgument()) << r.status.ToString();
+  // An operator failure is corruption.
+  test::FoldOperator fold;
+  r = Compact({{"a", 9, kTypeMerge, "fail"}}, {}, 9, true, &fold);
+  EXPECT_TRUE(r.status.IsCorruption()) << r.status.ToString();
+}
+
+TEST_F(CompactionIteratorTest, RangeTombstonesPassAndCover) {
+  // The hook: a tombstone [b, d) at 6, covering older entries of the same
+  // stripe (no snapshots here).
+  auto covered = [](const ParsedInternalKey& k) {
+    return k.user_key.compare("b") >= 0 && k.user_key.compare("d") < 0 &&
+           k.sequence < 6;
+  };
+  const std::vector<Version> h = {
+      {"a", 4, kTypeValue, "a4"},        {"b", 7, kTypeValue, "b7"},
+      {"b", 6, kTypeRangeDeletion, "d"}, {"b", 5, kTypeValue, "b5"},
+      {"c", 3, kTypeDeletion, ""},       {"d", 2, kTypeValue, "d2"},
+      {"e", 1, kTypeRangeDeletion, "f"}};
+  Result r = Compact(h, {}, 9, true, nullptr, covered);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ("a@4:1=a4 b@7:1=b7 b@6:15=d d@2:1=d2 e@1:15=f ", Show(r.output));
+  EXPECT_EQ(2u, r.stats.num_range_tombstones);
+  EXPECT_EQ(1u, r.stats.num_dropped_range_deleted);  // c's deletion
+  EXPECT_EQ(1u, r.stats.num_dropped_hidden);         // b5
+  ExpectAccounted(r.stats);
+
+  // A tombstone among a bottommost deletion's shadowed versions goes out
+  // after the deletion's place, in order.
+  r = Compact({{"k", 9, kTypeDeletion, ""},
+               {"k", 8, kTypeRangeDeletion, "z"},
+               {"k", 7, kTypeValue, "v"},
+               {"k", 5, kTypeValue, "old"}},
+              {6}, 9, true, nullptr);
+  EXPECT_EQ("k@9:0= k@8:15=z k@5:1=old ", Show(r.output));
+  r = Compact({{"k", 9, kTypeSingleDeletion, ""},
+               {"k", 8, kTypeRangeDeletion, "z"},
+               {"k", 7, kTypeValue, "v"}},
+              {}, 9, false, nullptr);
+  EXPECT_EQ("k@8:15=z ", Show(r.output));
+  ExpectAccounted(r.stats);
+}
+
+TEST_F(CompactionIteratorTest, CorruptInputStops) {
+  test::VectorIterator::Entries entries =
+      test::ToEntries({{"a", 3, kTypeValue, "a"}, {"c", 1, kTypeValue, "c"}});
+  std::string bad = InternalKey("b", 2, kTypeValue).Encode().ToString();
+  bad[1] = 0x40;  // unknown value type
+  entries.emplace_back(bad, "b");
+  test::VectorIterator iter(&icmp_, entries);
+  Result r = Run(&iter, {}, 9, false, nullptr);
+  EXPECT_TRUE(r.status.IsCorruption());
+  EXPECT_NE(std::string::npos, r.status.ToString().find("unknown value type"))
+      << r.status.ToString();
+  EXPECT_EQ("a@3:1=a ", Show(r.output));
+
+  // A damaged key found while looking past a bottommost deletion.
+  entries = test::ToEntries({{"a", 3, kTypeDeletion, ""}});
+  entries.emplace_back(bad, "b");
+  test::VectorIterator iter2(&icmp_, entries);
+  r = Run(&iter2, {}, 9, true, nullptr);
+  EXPECT_TRUE(r.status.IsCorruption());
+  EXPECT_EQ("", Show(r.output));
+
+  // Newer than the DB's last sequence number.
+  r = Compact({{"a", 10, kTypeValue, "a"}}, {}, 9, false, nullptr);
+  EXPECT_TRUE(r.status.IsCorruption());
+
+  // The input's own error.
+  std::unique_ptr<InternalIterator> failing(
+      NewErrorInternalIterator(Status::IOError("disk")));
+  r = Run(failing.get(), {}, 9, false, nullptr);
+  EXPECT_TRUE(r.status.IsIOError());
+}
+
+// --- random histories against the model ------------------------------------
+
+struct KeyHistory {
+  int puts_since_delete = 0;
+  bool merged_since_delete = false;
+};
+
+// A random history over few keys. Single deletions follow their contract
+// (at most one Put, and no Merge, since the key's last deletion).
+std::vector<Version> RandomHistory(Random* rnd, int num_keys, int count,
+                                   SequenceNumber first_seq,
+                                   std::map<std::string, KeyHistory>* keys) {
+  std::vector<Version> h;
+  for (int i = 0; i < count; i++) {
+    Version v;
+    v.key = std::string(1, static_cast<char>('a' + rnd->Uniform(num_keys)));
+    v.sequence = first_seq + i;
+    KeyHistory& k = (*keys)[v.key];
+    switch (rnd->Uniform(8)) {
+      case 0:
+      case 1:
+        v.type = kTypeDeletion;
+        break;
+      case 2:
+      case 3:
+        v.type = k.puts_since_delete <= 1 && !k.merged_since_delete
+                     ? kTypeSingleDeletion
+                     : kTypeDeletion;
+        break;
+      case 4:
+      case 5:
+        v.type = kTypeMerge;
+        v.value = "m" + std::to_string(v.sequence);
+        break;
+      default:
+        v.type = kTypeValue;
+        v.value = "v" + std::to_string(v.sequence);
+        break;
+    }
+    if (v.type == kTypeDeletion || v.type == kTypeSingleDeletion) {
+      k = KeyHistory();
+    } else if (v.type == kTypeValue) {
+      k.puts_since_delete++;
+    } else {
+      k.merged_since_delete = true;
+    }
+    h.push_back(v);
+  }
+  return h;
+}
+
+TEST_F(CompactionIteratorTest, RandomAgainstModel) {
+  Random rnd(42);
+  for (int round = 0; round < 3000; round++) {
+    const bool bottommost = rnd.OneIn(2);
+    const test::ModelOperator merge = test::PickModelOperator(&rnd);
+    const int num_keys = 1 + rnd.Uniform(4);
+    std::map<std::string, KeyHistory> keys;
+    // Below a non-bottommost input: older levels the output must keep
+    // hiding or merging onto.
+    std::vector<Version> lower;
+    if (!bottommost) {
+      lower = RandomHistory(&rnd, num_keys, rnd.Uniform(6), 1, &keys);
+    }
+    const SequenceNumber first = lower.size() + 1;
+    std::vector<Version> input =
+        RandomHistory(&rnd, num_keys, rnd.Uniform(16), first, &keys);
+    const SequenceNumber last = first + input.size();
+    std::vector<SequenceNumber> snapshots;
+    for (SequenceNumber s = 1; s <= last; s++) {
+      if (rnd.OneIn(4)) snapshots.push_back(s);
+    }
+    if (!snapshots.empty() && rnd.OneIn(4)) {
+      snapshots.push_back(snapshots.back());
+    }
+
+    Result r = Compact(input, snapshots, last, bottommost, merge.op.get());
+    SCOPED_TRACE("round " + std::to_string(round) + " input " + Show(input) +
+                 " lower " + Show(lower) + " output " + Show(r.output));
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+
+    // Every reader reads the same.
+    std::vector<Version> before = input, after = r.output;
+    before.insert(before.end(), lower.begin(), lower.end());
+    after.insert(after.end(), lower.begin(), lower.end());
+    std::vector<SequenceNumber> views = snapshots;
+    views.push_back(last);
+    for (SequenceNumber view : views) {
+      ASSERT_EQ(test::ReadAt(before, view, merge.model),
+                test::ReadAt(after, view, merge.model))
+          << "view " << view;
+    }
+
+    // Nothing droppable survives.
+    SnapshotStripes stripes(snapshots);
+    for (size_t i = 0; i < r.output.size(); i++) {
+      const Version& v = r.output[i];
+      const bool older_same_key =
+          i + 1 < r.output.size() && r.output[i + 1].key == v.key;
+      if (older_same_key && stripes.StripeOf(r.output[i + 1].sequence) ==
+                                stripes.StripeOf(v.sequence)) {
+        // Two versions in one stripe: only operands no merge could fold.
+        ASSERT_EQ(kTypeMerge, v.type) << i;
+        ASSERT_FALSE(merge.partial) << i;
+      }
+      if (bottommost &&
+          (v.type == kTypeDeletion || v.type == kTypeSingleDeletion)) {
+        ASSERT_TRUE(older_same_key) << "tombstone hides nothing: " << i;
+        const ValueType older = r.output[i + 1].type;
+        ASSERT_TRUE(older == kTypeValue || older == kTypeMerge)
+            << "tombstone over a tombstone: " << i;
+      }
+    }
+    EXPECT_EQ(input.size(), r.stats.num_input_records);
+    EXPECT_EQ(r.output.size(), r.stats.num_output_records);
+    ExpectAccounted(r.stats);
+    if (HasFatalFailure()) return;
+  }
+}
+
+}  // namespace
+}  // namespace strata
