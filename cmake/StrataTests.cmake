@@ -77,6 +77,13 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+strata_add_test(compaction_picker_test SOURCES
+  test/db/compaction_picker_random_test.cc
+  test/db/compaction_picker_test.cc
+  test/db/compaction_test.cc
+  test/db/level_targets_test.cc
+)
+
 strata_add_test(block_test SOURCES
   test/table/block_test.cc
   test/table/compression_test.cc
