@@ -85,6 +85,13 @@ strata_add_test(compaction_test SOURCES
   test/db/merge_operator_test.cc
 )
 
+strata_add_test(compaction_picker_test SOURCES
+  test/db/compaction_picker_random_test.cc
+  test/db/compaction_picker_test.cc
+  test/db/compaction_test.cc
+  test/db/level_targets_test.cc
+)
+
 strata_add_test(block_test SOURCES
   test/table/block_test.cc
   test/table/compression_test.cc

@@ -157,6 +157,21 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   double max_bytes_for_level_multiplier = 10;
   uint64_t target_file_size_base = 64ull << 20;
 
+  // Output files of a compaction into level L >= 1 are cut at
+  // target_file_size_base * target_file_size_multiplier^(L-1) bytes.
+  int target_file_size_multiplier = 1;
+
+  // Level targets from the size of the last level down (each level
+  // max_bytes_for_level_multiplier times smaller than the one below, L0
+  // compacting straight into the first level that needs data) rather than
+  // from max_bytes_for_level_base up. See docs/compaction.md.
+  bool level_compaction_dynamic_level_bytes = false;
+
+  // The input bytes one compaction takes in, about; a manual compaction of
+  // a larger range runs in pieces. Also the grandparent overlap at which an
+  // output file is cut. 0: 25 * target_file_size_base.
+  uint64_t max_compaction_bytes = 0;
+
   // No automatic compactions (manual CompactRange still works).
   bool disable_auto_compactions = false;
 

@@ -1,0 +1,141 @@
+#include "db/compaction.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+#include <utility>
+
+namespace strata {
+
+Compaction::Compaction(const LevelFilesView& view, CompactionSpec spec)
+    : icmp_(view.icmp), spec_(std::move(spec)) {
+  assert(icmp_ != nullptr);
+  assert(spec_.output_level > spec_.level || spec_.output_level == 0);
+  for (int level = spec_.output_level + 1; level < view.num_levels(); level++) {
+    lower_levels_.push_back(view.files[level]);
+  }
+}
+
+uint64_t Compaction::TotalInputBytes() const {
+  uint64_t total = 0;
+  for (const auto& files : spec_.inputs) {
+    for (const FileMetaData* f : files) total += f->file_size;
+  }
+  return total;
+}
+
+void Compaction::GetRange(InternalKey* smallest, InternalKey* largest) const {
+  bool first = true;
+  for (const auto& files : spec_.inputs) {
+    for (const FileMetaData* f : files) {
+      if (first ||
+          icmp_->Compare(f->smallest.Encode(), smallest->Encode()) < 0) {
+        *smallest = f->smallest;
+      }
+      if (first || icmp_->Compare(f->largest.Encode(), largest->Encode()) > 0) {
+        *largest = f->largest;
+      }
+      first = false;
+    }
+  }
+  assert(!first);
+}
+
+bool Compaction::IsTrivialMove() const {
+  if (spec_.inputs[0].size() != 1 || !spec_.inputs[1].empty()) return false;
+  uint64_t grandparent_bytes = 0;
+  for (const FileMetaData* f : spec_.grandparents) {
+    grandparent_bytes += f->file_size;
+  }
+  return grandparent_bytes <= spec_.max_compaction_bytes;
+}
+
+bool Compaction::ShouldStopBefore(const Slice& internal_key) {
+  const std::vector<FileMetaData*>& gp = spec_.grandparents;
+  // Grandparents wholly before internal_key have been passed by the
+  // current output; their bytes count once it has a key (a file passed
+  // before the output's first key does not overlap it).
+  while (grandparent_index_ < gp.size() &&
+         icmp_->Compare(internal_key,
+                        gp[grandparent_index_]->largest.Encode()) > 0) {
+    if (seen_key_) overlapped_bytes_ += gp[grandparent_index_]->file_size;
+    grandparent_index_++;
+  }
+  seen_key_ = true;
+  if (overlapped_bytes_ > spec_.max_compaction_bytes) {
+    // internal_key starts the next output file, which overlaps nothing yet.
+    overlapped_bytes_ = 0;
+    return true;
+  }
+  return false;
+}
+
+bool Compaction::IsBaseLevelForKey(const Slice& user_key) const {
+  const Comparator* ucmp = icmp_->user_comparator();
+  for (const auto& files : lower_levels_) {
+    // The first file whose largest user key is >= user_key is the only
+    // one of a sorted level that can hold it.
+    auto it =
+        std::lower_bound(files.begin(), files.end(), user_key,
+                         [ucmp](const FileMetaData* f, const Slice& key) {
+                           return ucmp->Compare(f->largest.user_key(), key) < 0;
+                         });
+    if (it != files.end() &&
+        ucmp->Compare((*it)->smallest.user_key(), user_key) <= 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Compaction::MarkFilesBeingCompacted(bool being_compacted) {
+  for (auto& files : spec_.inputs) {
+    for (FileMetaData* f : files) {
+      assert(f->being_compacted != being_compacted);
+      f->being_compacted = being_compacted;
+    }
+  }
+}
+
+void Compaction::AddInputDeletions(
+    std::vector<CompactionInputFile>* deletions) const {
+  const int levels[2] = {spec_.level, spec_.output_level};
+  for (int which = 0; which < 2; which++) {
+    for (const FileMetaData* f : spec_.inputs[which]) {
+      deletions->push_back(CompactionInputFile{levels[which], f->number});
+    }
+  }
+}
+
+namespace {
+
+void AppendNumbers(const std::vector<FileMetaData*>& files, std::string* out) {
+  out->push_back('[');
+  for (size_t i = 0; i < files.size(); i++) {
+    if (i > 0) out->push_back(' ');
+    out->append(std::to_string(files[i]->number));
+  }
+  out->push_back(']');
+}
+
+}  // namespace
+
+std::string Compaction::Summary() const {
+  char score[32];
+  std::snprintf(score, sizeof(score), "%.2f", spec_.score);
+  std::string out = "L" + std::to_string(spec_.level) + " -> L" +
+                    std::to_string(spec_.output_level) +
+                    (spec_.manual ? " manual" : "") + " score " + score + ": " +
+                    std::to_string(spec_.inputs[0].size()) + "+" +
+                    std::to_string(spec_.inputs[1].size()) + " files (" +
+                    std::to_string(TotalInputBytes()) + " bytes) ";
+  AppendNumbers(spec_.inputs[0], &out);
+  out.append(" + ");
+  AppendNumbers(spec_.inputs[1], &out);
+  out.append(", " + std::to_string(spec_.grandparents.size()) +
+             " grandparents");
+  if (IsTrivialMove()) out.append(", trivial move");
+  return out;
+}
+
+}  // namespace strata

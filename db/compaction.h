@@ -1,0 +1,143 @@
+// Compaction: the description of one leveled compaction — which files of
+// `level` and `output_level` it reads, which files two levels down its
+// outputs will overlap (grandparents), and where its output files are cut.
+// The picker (db/compaction_picker.h) builds it from a LevelFilesView;
+// the compaction job runs it and records the result in a version edit.
+//
+// Invariants (the picker keeps them; compaction_picker_test checks them):
+// - inputs(0) is a run of whole files of `level`, inputs(1) of
+//   `output_level`, each sorted by smallest key (L0 inputs newest first);
+// - the inputs are clean-cut: no user key of an input also appears in a
+//   file of the same level outside the inputs, so no version of a key is
+//   left behind above or beside the output;
+// - no file of output_level outside inputs(1) overlaps the user-key range
+//   of the inputs.
+//
+// Lifetime: the FileMetaData pointers are borrowed from the version the
+// view was built from; that version must stay referenced while the
+// Compaction lives.
+//
+// Thread safety: const methods may run at once. ShouldStopBefore keeps
+// state for the output being written: one thread at a time.
+// MarkFilesBeingCompacted writes FileMetaData::being_compacted: hold the
+// DB mutex.
+
+#ifndef STRATA_DB_COMPACTION_H_
+#define STRATA_DB_COMPACTION_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "db/file_metadata.h"
+#include "strata/export.h"
+#include "strata/slice.h"
+
+namespace strata {
+
+// A read-only view of one version's files: files[L] are the files of
+// level L — L0 newest first (they may overlap), L1+ sorted by smallest
+// key and non-overlapping. What the picker and a Compaction read.
+struct LevelFilesView {
+  const InternalKeyComparator* icmp = nullptr;
+  std::vector<std::vector<FileMetaData*>> files;
+
+  int num_levels() const { return static_cast<int>(files.size()); }
+};
+
+// A file a finished compaction removes from the version.
+struct CompactionInputFile {
+  int level;
+  uint64_t number;
+};
+
+// What the picker fills in to build a Compaction.
+struct CompactionSpec {
+  int level = 0;
+  int output_level = 1;
+  std::vector<FileMetaData*> inputs[2];     // of level, of output_level
+  std::vector<FileMetaData*> grandparents;  // of output_level + 1
+  uint64_t max_output_file_size = 0;
+  // Grandparent overlap at which ShouldStopBefore cuts an output file.
+  uint64_t max_compaction_bytes = 0;
+  double score = 0;  // the level's score when picked; 0 for manual
+  bool manual = false;
+};
+
+class STRATA_EXPORT Compaction {
+ public:
+  // view supplies the comparator and the levels below the output level
+  // (for IsBaseLevelForKey); it is copied.
+  Compaction(const LevelFilesView& view, CompactionSpec spec);
+  Compaction(const Compaction&) = delete;
+  Compaction& operator=(const Compaction&) = delete;
+
+  int level() const { return spec_.level; }
+  int output_level() const { return spec_.output_level; }
+  // which: 0 for level's files, 1 for output_level's.
+  const std::vector<FileMetaData*>& inputs(int which) const {
+    return spec_.inputs[which];
+  }
+  const std::vector<FileMetaData*>& grandparents() const {
+    return spec_.grandparents;
+  }
+  uint64_t max_output_file_size() const { return spec_.max_output_file_size; }
+  uint64_t max_compaction_bytes() const { return spec_.max_compaction_bytes; }
+  double score() const { return spec_.score; }
+  bool is_manual() const { return spec_.manual; }
+
+  // Total size of the input files.
+  uint64_t TotalInputBytes() const;
+
+  // The smallest and largest internal keys over all inputs.
+  // REQUIRES: at least one input file.
+  void GetRange(InternalKey* smallest, InternalKey* largest) const;
+
+  // The compaction can be done by moving its one input file to
+  // output_level in the version, without reading or writing it: nothing
+  // in output_level overlaps it and its grandparent overlap is at most
+  // max_compaction_bytes (so the moved file is no worse a future input
+  // than a rewritten one).
+  bool IsTrivialMove() const;
+
+  // Called with each key of the output in increasing order: whether the
+  // current output file should end before internal_key because it already
+  // overlaps more than max_compaction_bytes of grandparents (a large
+  // overlap makes the file an expensive input of the next compaction).
+  // Cutting at max_output_file_size is the caller's.
+  bool ShouldStopBefore(const Slice& internal_key);
+
+  // No file in a level below output_level may hold user_key: a tombstone
+  // for it that no snapshot needs can be dropped, and the oldest version
+  // of it needs no sequence number.
+  bool IsBaseLevelForKey(const Slice& user_key) const;
+
+  // Sets being_compacted on every input file.
+  void MarkFilesBeingCompacted(bool being_compacted);
+
+  // Appends the input files (level, number) to *deletions: what the
+  // version edit of the finished compaction removes.
+  void AddInputDeletions(std::vector<CompactionInputFile>* deletions) const;
+
+  // One line for the info log, e.g.
+  // "L1 -> L2 score 1.50: 2+1 files (3072 bytes) [7 8] + [4], 1 grandparents".
+  std::string Summary() const;
+
+ private:
+  const InternalKeyComparator* icmp_;
+  CompactionSpec spec_;
+  // The levels below output_level, for IsBaseLevelForKey.
+  std::vector<std::vector<FileMetaData*>> lower_levels_;
+
+  // ShouldStopBefore's progress through grandparents for the current
+  // output file.
+  size_t grandparent_index_ = 0;
+  bool seen_key_ = false;
+  uint64_t overlapped_bytes_ = 0;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_COMPACTION_H_
