@@ -131,6 +131,11 @@ std::vector<ParsedInternalKey> SortedKeys(Random* rnd,
   return out;
 }
 
+// ParsedInternalKey::DebugString is not exported from the DLL.
+std::string Show(const ParsedInternalKey& p) {
+  return p.user_key.ToString() + "@" + std::to_string(p.sequence);
+}
+
 enum class Order { kForward, kBackward, kRandom };
 
 TEST(RangeDelAggregatorTest, AgainstBruteForce) {
@@ -168,10 +173,10 @@ TEST(RangeDelAggregatorTest, AgainstBruteForce) {
       const std::string k = p.user_key.ToString();
       ASSERT_EQ(BruteReadDeletes(c.all, k, p.sequence, read_seq),
                 reader.ShouldDelete(p, mode))
-          << "round " << round << " read " << p.DebugString();
+          << "round " << round << " read " << Show(p);
       ASSERT_EQ(BruteCompactionDeletes(c.all, c.snapshots, k, p.sequence),
                 hook(p))
-          << "round " << round << " compaction " << p.DebugString();
+          << "round " << round << " compaction " << Show(p);
     }
     for (const std::string& k : keys) {
       SequenceNumber want = 0;
