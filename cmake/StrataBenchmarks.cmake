@@ -19,3 +19,4 @@ strata_add_benchmark(table_bench test/bench/table_bench.cc
 strata_add_benchmark(bloom_bench test/bench/bloom_bench.cc)
 strata_add_benchmark(cache_bench test/bench/cache_bench.cc)
 strata_add_benchmark(compaction_picker_bench test/bench/compaction_picker_bench.cc)
+strata_add_benchmark(range_del_bench test/bench/range_del_bench.cc)

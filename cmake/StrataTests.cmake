@@ -92,6 +92,14 @@ strata_add_test(compaction_picker_test SOURCES
   test/db/level_targets_test.cc
 )
 
+strata_add_test(range_del_test SOURCES
+  test/db/range_del_aggregator_test.cc
+  test/db/range_tombstone_fragmenter_test.cc
+  test/memtable/range_tombstone_test.cc
+  test/table/range_del_block_test.cc
+  test/table/table_test_util.cc
+)
+
 strata_add_test(block_test SOURCES
   test/table/block_test.cc
   test/table/compression_test.cc

@@ -1,5 +1,6 @@
 #include "memtable/memtable.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -63,7 +64,9 @@ class MemTable::Iter : public InternalIterator {
 };
 
 MemTable::MemTable(const InternalKeyComparator& comparator)
-    : comparator_(comparator), table_(comparator_, &arena_) {}
+    : comparator_(comparator),
+      table_(comparator_, &arena_),
+      range_del_table_(comparator_, &arena_) {}
 
 MemTable::~MemTable() { assert(refs_ == 0); }
 
@@ -75,9 +78,11 @@ void MemTable::Unref() {
 Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
                      const Slice& value, bool allow_concurrent) {
   if (type != kTypeValue && type != kTypeDeletion &&
-      type != kTypeSingleDeletion && type != kTypeMerge) {
-    return Status::InvalidArgument("memtable: not a point entry type");
+      type != kTypeSingleDeletion && type != kTypeMerge &&
+      type != kTypeRangeDeletion) {
+    return Status::InvalidArgument("memtable: not an entry type");
   }
+  Table* const table = type == kTypeRangeDeletion ? &range_del_table_ : &table_;
   assert(seq <= kMaxSequenceNumber);
   constexpr size_t kMaxField = std::numeric_limits<uint32_t>::max();
   if (key.size() > kMaxField - kInternalKeyTrailerSize ||
@@ -90,7 +95,7 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   const size_t entry_size =
       VarintLength(klen) + size_t{klen} + VarintLength(vlen) + value.size();
 
-  char* const entry = table_.AllocateKey(entry_size);
+  char* const entry = table->AllocateKey(entry_size);
   char* p = EncodeVarint32(entry, klen);
   std::memcpy(p, key.data(), key.size());
   p += key.size();
@@ -100,8 +105,8 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   std::memcpy(p, value.data(), value.size());
   assert(p + value.size() == entry + entry_size);
 
-  const bool inserted = allow_concurrent ? table_.InsertConcurrently(entry)
-                                         : table_.Insert(entry);
+  const bool inserted = allow_concurrent ? table->InsertConcurrently(entry)
+                                         : table->Insert(entry);
   if (!inserted) {
     // The entry's space stays in the arena, unused; this only happens on
     // a replay, which is rare.
@@ -112,6 +117,8 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   num_entries_.fetch_add(1, std::memory_order_relaxed);
   if (type == kTypeDeletion || type == kTypeSingleDeletion) {
     num_deletes_.fetch_add(1, std::memory_order_relaxed);
+  } else if (type == kTypeRangeDeletion) {
+    num_range_deletes_.fetch_add(1, std::memory_order_relaxed);
   }
   data_size_.fetch_add(key.size() + value.size(), std::memory_order_relaxed);
   // Lower first_seqno_ to seq; 0 means "nothing yet".
@@ -124,18 +131,58 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
 }
 
 bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) {
+  SequenceNumber max_covering_tombstone_seq = 0;
+  return Get(key, value, s, &max_covering_tombstone_seq);
+}
+
+SequenceNumber MemTable::MaxCoveringTombstoneSeq(const LookupKey& key) const {
+  const Comparator* ucmp = comparator_.comparator.user_comparator();
+  const Slice user_key = key.user_key();
+  const SequenceNumber read_seq = ExtractSequence(key.internal_key());
+  SequenceNumber max_seq = 0;
+  // Sorted by begin: every tombstone that can cover the key comes before
+  // the first one that begins after it.
+  Table::Iterator iter(&range_del_table_);
+  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+    const Slice internal_key = DecodePrefixed(iter.key());
+    if (ucmp->Compare(ExtractUserKey(internal_key), user_key) > 0) break;
+    const SequenceNumber seq = ExtractSequence(internal_key);
+    if (seq <= read_seq && seq > max_seq) {
+      const Slice end =
+          DecodePrefixed(internal_key.data() + internal_key.size());
+      if (ucmp->Compare(user_key, end) < 0) max_seq = seq;
+    }
+  }
+  return max_seq;
+}
+
+bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
+                   SequenceNumber* max_covering_tombstone_seq) {
+  *max_covering_tombstone_seq =
+      std::max(*max_covering_tombstone_seq, MaxCoveringTombstoneSeq(key));
+  const SequenceNumber tombstone_seq = *max_covering_tombstone_seq;
+
   Table::Iterator iter(&table_);
   // The lookup key sorts just before every version of the user key with
   // sequence <= its own, so the first entry at or after it is the newest
   // visible version — if it belongs to the same user key.
   iter.Seek(key.memtable_key().data());
-  if (!iter.Valid()) return false;
-
-  const Slice internal_key = DecodePrefixed(iter.key());
-  if (!comparator_.comparator.user_comparator()->Equal(
-          ExtractUserKey(internal_key), key.user_key())) {
-    return false;
+  Slice internal_key;
+  if (iter.Valid()) {
+    internal_key = DecodePrefixed(iter.key());
+    if (!comparator_.comparator.user_comparator()->Equal(
+            ExtractUserKey(internal_key), key.user_key())) {
+      internal_key = Slice();
+    }
   }
+  // A covering tombstone newer than the newest visible version (or with
+  // no version here at all) deletes the key in this and older sources.
+  if (tombstone_seq > 0 &&
+      (internal_key.empty() || ExtractSequence(internal_key) < tombstone_seq)) {
+    *s = Status::NotFound();
+    return true;
+  }
+  if (internal_key.empty()) return false;
   switch (ExtractValueType(internal_key)) {
     case kTypeValue: {
       const Slice v = DecodePrefixed(internal_key.data() + internal_key.size());
@@ -160,5 +207,12 @@ bool MemTable::Get(const LookupKey& key, std::string* value, Status* s) {
 }
 
 InternalIterator* MemTable::NewIterator() { return new Iter(&table_); }
+
+InternalIterator* MemTable::NewRangeTombstoneIterator() {
+  Table::Iterator probe(&range_del_table_);
+  probe.SeekToFirst();
+  if (!probe.Valid()) return nullptr;
+  return new Iter(&range_del_table_);
+}
 
 }  // namespace strata

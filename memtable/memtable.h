@@ -16,9 +16,16 @@
 // Since an internal key includes its sequence number and type, two Adds of
 // the same (key, seq, type) are the same entry: the second is refused.
 //
+// Range tombstones (DeleteRange: every key k with begin <= k < end, at
+// sequence seq) live in a second skiplist of the same arena, same entry
+// layout: internal key (begin, seq, kTypeRangeDeletion), value end. Kept
+// apart so that point lookups and scans never step over them, and so that
+// readers can gather them cheaply (docs/range_del.md).
+//
 // Visibility: a lookup at sequence s sees, for each user key, the newest
 // version with sequence <= s — what was written before the snapshot, not
-// after it.
+// after it — unless a range tombstone with sequence <= s that covers the
+// key is newer than that version: then the key reads as deleted.
 //
 // Thread safety:
 //   - Add(allow_concurrent = false): one writer at a time (the caller
@@ -64,9 +71,11 @@ class STRATA_EXPORT MemTable {
   // REQUIRES: as Ref.
   void Unref();
 
-  // Adds version seq of key. type is a point type: kTypeValue,
-  // kTypeDeletion, kTypeSingleDeletion or kTypeMerge (anything else is
-  // InvalidArgument). value is empty for deletions. allow_concurrent picks
+  // Adds version seq of key. type is kTypeValue, kTypeDeletion,
+  // kTypeSingleDeletion, kTypeMerge, or kTypeRangeDeletion with key the
+  // range's begin and value its (exclusive) end; anything else is
+  // InvalidArgument. value is empty for deletions. An empty range
+  // (begin >= end) is stored and covers nothing. allow_concurrent picks
   // the insert that tolerates other concurrent Adds.
   // Returns TryAgain if this (key, seq, type) is already present (a WAL
   // replayed twice during recovery; the caller ignores it), else OK.
@@ -79,13 +88,34 @@ class STRATA_EXPORT MemTable {
   //   deletion (single or not): *s = NotFound
   //   merge operand:        *s = NotSupported (merges are not resolved yet)
   // Returns false, touching neither *value nor *s, if there is none.
+  // A range tombstone of this memtable counts as a deletion version: see
+  // the overload below.
   bool Get(const LookupKey& key, std::string* value, Status* s);
+
+  // Get that also applies range tombstones across sources. On entry
+  // *max_covering_tombstone_seq is the largest sequence of a tombstone
+  // visible to the lookup that covers the key in a newer source (0: none);
+  // on return it is raised to the largest such tombstone of this
+  // memtable. A point version older than that sequence reads as deleted;
+  // so does the key when the memtable has no newer point version and a
+  // tombstone covers it (returns true, *s = NotFound): every older source
+  // then holds only deleted versions.
+  // Cost: the range tombstones whose begin is <= the key are scanned
+  // (tombstones are few; none at all costs one atomic load).
+  bool Get(const LookupKey& key, std::string* value, Status* s,
+           SequenceNumber* max_covering_tombstone_seq);
 
   // An iterator over the entries, in internal key order. key() is the
   // internal key, value() the value; targets of Seek/SeekForPrev are
   // internal keys. The caller deletes it, and keeps this memtable
   // referenced while it lives.
   InternalIterator* NewIterator();
+
+  // An iterator over the range tombstones, as NewIterator (key: internal
+  // key (begin, seq, kTypeRangeDeletion), value: end), or null when the
+  // memtable has none. Tombstones added after the call may or may not be
+  // seen. Same ownership and lifetime rules as NewIterator.
+  InternalIterator* NewRangeTombstoneIterator();
 
   // Memory held by the entries and the index (reserved arena space
   // included): what decides when the memtable is full.
@@ -102,7 +132,11 @@ class STRATA_EXPORT MemTable {
   uint64_t num_deletes() const {
     return num_deletes_.load(std::memory_order_relaxed);
   }
-  // User key plus value bytes added.
+  // Range tombstones (also counted in num_entries).
+  uint64_t num_range_deletes() const {
+    return num_range_deletes_.load(std::memory_order_relaxed);
+  }
+  // User key plus value bytes added (begin plus end for a tombstone).
   uint64_t data_size() const {
     return data_size_.load(std::memory_order_relaxed);
   }
@@ -128,13 +162,19 @@ class STRATA_EXPORT MemTable {
 
   ~MemTable();  // only Unref deletes
 
+  // The largest sequence <= key's of a range tombstone covering
+  // key.user_key(), 0 if none.
+  SequenceNumber MaxCoveringTombstoneSeq(const LookupKey& key) const;
+
   KeyComparator comparator_;
   int refs_ = 0;
   ConcurrentArena arena_;
   Table table_;
+  Table range_del_table_;
 
   std::atomic<uint64_t> num_entries_{0};
   std::atomic<uint64_t> num_deletes_{0};
+  std::atomic<uint64_t> num_range_deletes_{0};
   std::atomic<uint64_t> data_size_{0};
   std::atomic<SequenceNumber> first_seqno_{0};
 };

@@ -50,16 +50,23 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
         "table key shorter than an internal key trailer");
     return;
   }
-  assert(props_.num_entries == 0 || options_.icmp->Compare(key, last_key_) > 0);
-  if (pending_index_entry_) AddIndexEntry(&key);
-  if (filter_ != nullptr) filter_->Add(ExtractUserKey(key));
-
-  last_key_.assign(key.data(), key.size());
-  data_block_.Add(key, value);
-
   const uint64_t trailer = ExtractTrailer(key);
   const SequenceNumber seq = trailer >> 8;
-  switch (static_cast<ValueType>(trailer & 0xff)) {
+  const ValueType type = static_cast<ValueType>(trailer & 0xff);
+  if (type == kTypeRangeDeletion) {
+    // Kept aside, in any order; sorted into their own block by Finish.
+    range_dels_.emplace_back(key.ToString(), value.ToString());
+  } else {
+    assert(num_point_entries_ == 0 ||
+           options_.icmp->Compare(key, last_key_) > 0);
+    if (pending_index_entry_) AddIndexEntry(&key);
+    if (filter_ != nullptr) filter_->Add(ExtractUserKey(key));
+    last_key_.assign(key.data(), key.size());
+    data_block_.Add(key, value);
+    num_point_entries_++;
+  }
+
+  switch (type) {
     case kTypeDeletion:
     case kTypeSingleDeletion:
       props_.num_deletions++;
@@ -83,9 +90,33 @@ void BlockBasedTableBuilder::Add(const Slice& key, const Slice& value) {
   props_.raw_key_size += key.size();
   props_.raw_value_size += value.size();
 
-  if (data_block_.CurrentSizeEstimate() >= table_options_.block_size) {
+  if (type != kTypeRangeDeletion &&
+      data_block_.CurrentSizeEstimate() >= table_options_.block_size) {
     FlushDataBlock();
   }
+}
+
+void BlockBasedTableBuilder::WriteRangeDelBlock(BlockHandle* handle) {
+  const InternalKeyComparator* icmp = options_.icmp;
+  std::sort(range_dels_.begin(), range_dels_.end(),
+            [icmp](const auto& a, const auto& b) {
+              return icmp->Compare(a.first, b.first) < 0;
+            });
+  // Restart interval 1: every begin key stored whole; the block is
+  // small and read whole anyway.
+  BlockBuilder block(1);
+  for (size_t i = 0; i < range_dels_.size(); i++) {
+    if (i > 0 &&
+        icmp->Compare(range_dels_[i - 1].first, range_dels_[i].first) == 0) {
+      // One write has one sequence: two tombstones with the same begin
+      // and sequence are a caller's bug, and a block needs distinct keys.
+      status_ = Status::InvalidArgument(
+          "two range tombstones with the same begin key and sequence");
+      return;
+    }
+    block.Add(range_dels_[i].first, range_dels_[i].second);
+  }
+  WriteRawBlock(block.Finish(), kNoCompression, handle);
 }
 
 void BlockBasedTableBuilder::FlushDataBlock() {
@@ -178,6 +209,12 @@ Status BlockBasedTableBuilder::Finish() {
     }
   }
 
+  BlockHandle range_del_handle;
+  if (!range_dels_.empty()) {
+    WriteRangeDelBlock(&range_del_handle);
+    if (!status_.ok()) return status_;
+  }
+
   // The index is complete now; its size goes in the properties, which
   // are written before it.
   const Slice index = index_block_.Finish();
@@ -190,7 +227,7 @@ Status BlockBasedTableBuilder::Finish() {
   if (!status_.ok()) return status_;
 
   // Metaindex entries in bytewise order: "strata.filter." sorts before
-  // "strata.properties".
+  // "strata.properties", which sorts before "strata.range_del".
   std::string encoding;
   if (!filter_meta_key.empty()) {
     filter_handle.EncodeTo(&encoding);
@@ -199,6 +236,11 @@ Status BlockBasedTableBuilder::Finish() {
   encoding.clear();
   properties_handle.EncodeTo(&encoding);
   metaindex.Add(kPropertiesBlockName, encoding);
+  if (!range_dels_.empty()) {
+    encoding.clear();
+    range_del_handle.EncodeTo(&encoding);
+    metaindex.Add(kRangeDelBlockName, encoding);
+  }
 
   Footer footer;
   WriteRawBlock(metaindex.Finish(), kNoCompression, &footer.metaindex_handle);

@@ -1,8 +1,13 @@
 // BlockBasedTableBuilder: writes a block-based table (docs/formats/
 // table.md) in one pass, in file order:
 //
-//   data blocks | filter block | properties block | metaindex | index |
-//   footer
+//   data blocks | filter block | range-deletion block | properties block |
+//   metaindex | index | footer
+//
+// Range tombstones (kTypeRangeDeletion keys) may be added in any order,
+// interleaved with the point entries (which stay in internal key order);
+// they are buffered and written, sorted, into the range-deletion block,
+// never into data blocks or the filter.
 //
 // A data block is cut once its size reaches block_size; its index entry
 // (a shortest separator between its last key and the next block's first
@@ -19,6 +24,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "strata/export.h"
 #include "strata/table.h"
@@ -60,6 +67,8 @@ class STRATA_EXPORT BlockBasedTableBuilder : public TableBuilder {
   // The index entry of the block just flushed, separating it from the
   // next key (or, with next_key null, from everything after it).
   void AddIndexEntry(const Slice* next_key);
+  // Sorts and writes the buffered range tombstones.
+  void WriteRangeDelBlock(BlockHandle* handle);
 
   const BlockBasedTableOptions table_options_;
   const TableBuilderOptions options_;
@@ -70,7 +79,9 @@ class STRATA_EXPORT BlockBasedTableBuilder : public TableBuilder {
   BlockBuilder index_block_;
   std::unique_ptr<FullFilterBlockBuilder> filter_;
   TableProperties props_;
-  std::string last_key_;
+  std::string last_key_;  // of the point entries
+  uint64_t num_point_entries_ = 0;
+  std::vector<std::pair<std::string, std::string>> range_dels_;
   std::string compressed_;  // reused compression output
   // The handle of the last data block while its index entry waits for
   // the next key.

@@ -159,6 +159,7 @@ Status BlockBasedTable::Open(const BlockBasedTableOptions& table_options,
   s = t->ReadMetaindex(&properties_handle);
   if (s.ok()) s = t->ReadProperties(properties_handle);
   if (s.ok()) s = t->ReadIndexAndFilter();
+  if (s.ok() && t->has_range_dels_) s = t->ReadRangeDelBlock();
   if (!s.ok()) return s;
   *table = std::move(t);
   return Status::OK();
@@ -206,7 +207,8 @@ Status BlockBasedTable::ReadMetaindex(BlockHandle* properties_handle) {
     const Slice name = iter->key();
     const bool is_properties = name == Slice(kPropertiesBlockName);
     const bool is_filter = !filter_key.empty() && name == Slice(filter_key);
-    if (!is_properties && !is_filter) continue;  // unknown: ignored
+    const bool is_range_del = name == Slice(kRangeDelBlockName);
+    if (!is_properties && !is_filter && !is_range_del) continue;  // unknown
     Slice value = iter->value();
     BlockHandle h;
     if (!h.DecodeFrom(&value) || !value.empty()) {
@@ -217,6 +219,9 @@ Status BlockBasedTable::ReadMetaindex(BlockHandle* properties_handle) {
     if (is_properties) {
       *properties_handle = h;
       have_properties = true;
+    } else if (is_range_del) {
+      range_del_handle_ = h;
+      has_range_dels_ = true;
     } else {
       filter_handle_ = h;
       has_filter_ = true;
@@ -282,6 +287,43 @@ Status BlockBasedTable::ReadIndexAndFilter() {
     if (!s.ok()) return s;
     filter_ = MakeFilter(std::move(contents));
   }
+  return Status::OK();
+}
+
+Status BlockBasedTable::ReadRangeDelBlock() {
+  const uint64_t offset = range_del_handle_.offset();
+  BlockContents contents;
+  Status s = ReadMetaBlock(range_del_handle_, /*owned=*/false, &contents);
+  if (!s.ok()) return s;
+  std::unique_ptr<Block> block(new Block(std::move(contents)));
+  if (!block->status().ok()) {
+    return Status::Corruption(
+        BlockWhere(offset),
+        std::string("range deletions: ") + block->status().getState());
+  }
+  // Checked whole now, so that every later reader of the block may trust
+  // its entries: range tombstone keys in strictly increasing order.
+  std::unique_ptr<InternalIterator> iter(
+      block->NewIterator(&cmp_, file_->file_name().c_str(), offset));
+  std::string prev;
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
+    const Slice key = iter->key();
+    ParsedInternalKey parsed;
+    if (!ParseInternalKey(key, &parsed).ok() ||
+        parsed.type != kTypeRangeDeletion) {
+      return Status::Corruption(BlockWhere(offset),
+                                "range deletions: entry is not a range "
+                                "tombstone key");
+    }
+    if (!prev.empty() && icmp_->Compare(prev, key) >= 0) {
+      return Status::Corruption(BlockWhere(offset),
+                                "range deletions: keys out of order");
+    }
+    prev.assign(key.data(), key.size());
+  }
+  if (!iter->status().ok()) return iter->status();
+  iter.reset();
+  range_del_block_ = std::move(block);
   return Status::OK();
 }
 
@@ -415,6 +457,19 @@ InternalIterator* BlockBasedTable::NewIterator(
   return iter;
 }
 
+InternalIterator* BlockBasedTable::NewRangeTombstoneIterator(
+    const ReadOptions& /*read_options*/) {
+  // The block is in memory and was checked at open: nothing to read.
+  if (range_del_block_ == nullptr) return nullptr;
+  const uint64_t offset = range_del_handle_.offset();
+  PinnedValue<Block> block;
+  block.Borrow(range_del_block_.get());
+  InternalIterator* iter =
+      range_del_block_->NewIterator(&cmp_, file_->file_name().c_str(), offset);
+  return new TableBlockIterator(std::move(block), iter, &file_->file_name(),
+                                offset);
+}
+
 Status BlockBasedTable::Get(const ReadOptions& read_options,
                             const Slice& internal_key, void* arg,
                             GetEntryFunction handle_entry) {
@@ -436,8 +491,13 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
     std::unique_ptr<InternalIterator> block(
         NewDataBlockIterator(read_options, index->value()));
     for (block->Seek(internal_key); block->Valid(); block->Next()) {
-      if (!ucmp->Equal(ExtractUserKey(block->key()), user_key) ||
-          !handle_entry(arg, block->key(), block->value())) {
+      if (!ucmp->Equal(ExtractUserKey(block->key()), user_key)) {
+        return Status::OK();
+      }
+      // Range tombstones live in their own block: one found in a data
+      // block (a foreign or crafted table) is not a point entry.
+      if (ExtractValueType(block->key()) == kTypeRangeDeletion) continue;
+      if (!handle_entry(arg, block->key(), block->value())) {
         return Status::OK();
       }
     }
@@ -469,6 +529,7 @@ size_t BlockBasedTable::ApproximateMemoryUsage() const {
   size_t usage = 0;
   if (index_block_ != nullptr) usage += index_block_->usable_size();
   if (filter_ != nullptr) usage += filter_->ApproximateMemoryUsage();
+  if (range_del_block_ != nullptr) usage += range_del_block_->usable_size();
   return usage;
 }
 

@@ -4,7 +4,11 @@
 // Open reads and checks, in this order, the footer, the metaindex, the
 // properties, the index block and — when the configured filter policy has
 // the name the table recorded — the filter block, always verifying their
-// checksums. The index and filter stay in the reader, or, with
+// checksums; then the range-deletion block if there is one, whose every
+// entry is checked (a range tombstone key, in strictly increasing order)
+// once, at open, and which the reader keeps for its life (whatever
+// cache_index_and_filter_blocks says: it is small and every read wants
+// it). The index and filter stay in the reader, or, with
 // cache_index_and_filter_blocks and a block cache, in the block cache
 // (read again if evicted). Data blocks are read through the block cache
 // under a key unique to this reader (a Cache::NewId() prefix and the
@@ -72,6 +76,8 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   ~BlockBasedTable() override;
 
   InternalIterator* NewIterator(const ReadOptions& read_options) override;
+  InternalIterator* NewRangeTombstoneIterator(
+      const ReadOptions& read_options) override;
   Status Get(const ReadOptions& read_options, const Slice& internal_key,
              void* arg, GetEntryFunction handle_entry) override;
   bool PrefixMayMatch(const Slice& prefix) override;
@@ -85,6 +91,8 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   // filter itself (not in the block cache).
   bool TEST_HasFilter() const { return has_filter_; }
   bool TEST_IndexInReader() const { return index_block_ != nullptr; }
+  // Where the range-deletion block is (size 0 if there is none).
+  BlockHandle TEST_RangeDelHandle() const { return range_del_handle_; }
 
  private:
   BlockBasedTable(const BlockBasedTableOptions& table_options,
@@ -96,6 +104,7 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   Status ReadMetaindex(BlockHandle* properties_handle);
   Status ReadProperties(const BlockHandle& handle);
   Status ReadIndexAndFilter();
+  Status ReadRangeDelBlock();
 
   // The index block, filter and data blocks, from the reader, the cache
   // or the file.
@@ -142,6 +151,9 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   // Held here unless they live in the block cache.
   std::unique_ptr<Block> index_block_;
   std::unique_ptr<FullFilterBlockReader> filter_;
+  bool has_range_dels_ = false;
+  BlockHandle range_del_handle_;
+  std::unique_ptr<Block> range_del_block_;  // when has_range_dels_
 };
 
 }  // namespace strata

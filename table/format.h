@@ -65,6 +65,8 @@ constexpr uint32_t kBlockBasedTableFormatVersion = 1;
 // block as kFilterBlockPrefix + the FilterPolicy's Name().
 constexpr char kPropertiesBlockName[] = "strata.properties";
 constexpr char kFilterBlockPrefix[] = "strata.filter.";
+// The range-deletion block (absent when the table has no range tombstone).
+constexpr char kRangeDelBlockName[] = "strata.range_del";
 
 // Where a block lives in the file: the offset of its first byte and its
 // stored size (without the trailer). Encoded as varint64 offset, varint64

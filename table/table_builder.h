@@ -42,7 +42,11 @@ class STRATA_EXPORT TableBuilder {
   // REQUIRES: Finish() or Abandon() called.
   virtual ~TableBuilder();
 
-  // REQUIRES: key sorts after every key added before; not finished.
+  // Adds an entry. A range tombstone (key: internal key (begin, seq,
+  // kTypeRangeDeletion), value: end) may come in any order; it is kept
+  // apart from the point entries (TableReader::NewRangeTombstoneIterator).
+  // REQUIRES: a point entry's key sorts after every point key added
+  // before; not finished.
   virtual void Add(const Slice& key, const Slice& value) = 0;
 
   // The first error met (by Add or writing the file), else OK.

@@ -54,9 +54,22 @@ class STRATA_EXPORT TableReader {
   // fill_cache of read_options apply.
   virtual InternalIterator* NewIterator(const ReadOptions& read_options) = 0;
 
+  // An iterator over the table's range tombstones — key: internal key
+  // (begin, seq, kTypeRangeDeletion), value: end (exclusive) — in internal
+  // key order, or null if the table has none. NewIterator and Get never
+  // return them: they live apart from the point entries. The default is
+  // a table format without range tombstones.
+  virtual InternalIterator* NewRangeTombstoneIterator(
+      const ReadOptions& read_options) {
+    (void)read_options;
+    return nullptr;
+  }
+
   // Looks up internal_key (a LookupKey's internal key): skips the table
   // if its filter rules the user key out, else seeks to internal_key and
-  // hands entries to handle_entry as described above.
+  // hands entries to handle_entry as described above. Range tombstones
+  // are not entries here: the caller applies them
+  // (NewRangeTombstoneIterator).
   virtual Status Get(const ReadOptions& read_options, const Slice& internal_key,
                      void* arg, GetEntryFunction handle_entry) = 0;
 
