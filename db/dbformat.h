@@ -64,7 +64,7 @@ inline void UnpackSequenceAndType(uint64_t packed, SequenceNumber* seq,
   *t = static_cast<ValueType>(packed & 0xff);
 }
 
-struct ParsedInternalKey {
+struct STRATA_EXPORT ParsedInternalKey {
   Slice user_key;
   SequenceNumber sequence = 0;
   ValueType type = kTypeDeletion;
