@@ -77,6 +77,13 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+strata_add_test(version_test SOURCES
+  test/db/version_edit_test.cc
+  test/db/version_set_test.cc
+  test/db/version_test.cc
+  test/table/table_test_util.cc
+)
+
 strata_add_test(block_test SOURCES
   test/table/block_test.cc
   test/table/compression_test.cc
