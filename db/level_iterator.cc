@@ -44,6 +44,10 @@ class LevelIterator final : public InternalIterator {
   void Seek(const Slice& target) override {
     OpenFile(FindFile(*icmp_, files_, target));
     if (file_ != nullptr) file_->Seek(target);
+    if (confined_ && Exhausted()) {
+      OpenFile(files_.size());  // see ConfinedSeekMissed
+      return;
+    }
     SkipExhaustedForward();
   }
 
@@ -63,6 +67,10 @@ class LevelIterator final : public InternalIterator {
     }
     OpenFile(i);
     if (file_ != nullptr) file_->SeekForPrev(target);
+    if (confined_ && Exhausted()) {
+      OpenFile(files_.size());  // see ConfinedSeekMissed
+      return;
+    }
     SkipExhaustedBackward();
   }
 
@@ -82,6 +90,15 @@ class LevelIterator final : public InternalIterator {
   }
 
  private:
+  // ConfinedSeekMissed: a confined Seek lands in the first file ending at
+  // or after the target, and a file's iterator comes back empty from a
+  // seek inside its range only when its prefix filter rules the target's
+  // prefix out. Then the file's largest key lies past every key of that
+  // prefix (keys of one prefix are contiguous, and the file ends at or
+  // after the target), and so do all later files: the level holds none,
+  // and the walk stops instead of opening the next files. SeekForPrev
+  // mirrors this.
+
   // file_ is done without error, so the walk may go on to a neighbour.
   bool Exhausted() const {
     return file_ != nullptr && !file_->Valid() && file_->status().ok();

@@ -7,7 +7,9 @@
 // the neighbouring file when one is exhausted. An error in a file stops
 // the walk there (status() reports it) rather than skipping the file.
 // SetSeekConfinedToPrefix is passed to the open file's iterator and to
-// every one opened later.
+// every one opened later; while confined, a seek that the target file's
+// prefix filter turns away leaves the whole level empty (no key of the
+// prefix can be in a later file), without opening more files.
 //
 // Thread safety: one thread at a time, as any iterator. Lifetime: files
 // and the FileMetaData they point to must outlive the iterator — the
