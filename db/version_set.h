@@ -107,6 +107,8 @@ class STRATA_EXPORT VersionSet {
   uint64_t ManifestFileNumber() const { return manifest_file_number_; }
   uint64_t ManifestFileSize() const { return manifest_file_size_; }
   int NumberLevels() const { return options_.num_levels; }
+  // The cache the DB reads this set's tables through.
+  TableCache* table_cache() const { return table_cache_; }
 
   // The key where the next compaction of level starts ("" for none).
   const std::string& CompactPointer(int level) const {
@@ -145,6 +147,8 @@ class STRATA_EXPORT VersionSet {
   TableCache* const table_cache_;
   const VersionSetOptions options_;
 
+  // Starts where DBImpl's counter does; the DB marks the numbers it
+  // finds on disk used (MarkFileNumberUsed).
   std::atomic<uint64_t> next_file_number_{2};
   std::atomic<SequenceNumber> last_sequence_{0};
   uint64_t log_number_ = 0;
