@@ -80,6 +80,7 @@ strata_add_test(env_test SOURCES
 strata_add_test(version_test SOURCES
   test/db/version_edit_test.cc
   test/db/version_read_test.cc
+  test/db/version_set_fault_test.cc
   test/db/version_set_test.cc
   test/db/version_test.cc
   test/table/table_test_util.cc
