@@ -100,6 +100,15 @@ strata_add_test(range_del_test SOURCES
   test/table/table_test_util.cc
 )
 
+strata_add_test(version_test SOURCES
+  test/db/version_edit_test.cc
+  test/db/version_read_test.cc
+  test/db/version_set_fault_test.cc
+  test/db/version_set_test.cc
+  test/db/version_test.cc
+  test/table/table_test_util.cc
+)
+
 strata_add_test(block_test SOURCES
   test/table/block_test.cc
   test/table/compression_test.cc

@@ -1,0 +1,231 @@
+#include "db/version.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "db/level_iterator.h"
+#include "db/table_cache.h"
+#include "util/logging.h"
+
+namespace strata {
+
+namespace {
+
+// Passes the caller's entries on and remembers whether it asked to stop,
+// which TableCache::Get does not report.
+struct GetState {
+  void* arg;
+  GetEntryFunction handle_entry;
+  bool stopped = false;
+};
+
+bool ForwardEntry(void* arg, const Slice& internal_key, const Slice& value) {
+  GetState* state = static_cast<GetState*>(arg);
+  if (!state->handle_entry(state->arg, internal_key, value)) {
+    state->stopped = true;
+  }
+  return !state->stopped;
+}
+
+bool BeforeFile(const Comparator* ucmp, const Slice* user_key,
+                const FileMetaData* f) {
+  // A null key comes before every file.
+  return user_key != nullptr &&
+         ucmp->Compare(*user_key, f->smallest.user_key()) < 0;
+}
+
+bool AfterFile(const Comparator* ucmp, const Slice* user_key,
+               const FileMetaData* f) {
+  // A null key comes after every file.
+  return user_key != nullptr &&
+         ucmp->Compare(*user_key, f->largest.user_key()) > 0;
+}
+
+}  // namespace
+
+size_t FindFile(const InternalKeyComparator& icmp,
+                const std::vector<FileMetaData*>& files, const Slice& key) {
+  size_t left = 0;
+  size_t right = files.size();
+  while (left < right) {
+    const size_t mid = left + (right - left) / 2;
+    if (icmp.Compare(files[mid]->largest.Encode(), key) < 0) {
+      left = mid + 1;  // every file up to mid ends before key
+    } else {
+      right = mid;
+    }
+  }
+  return right;
+}
+
+Version::Version(const InternalKeyComparator* icmp, int num_levels)
+    : icmp_(icmp), next_(this), prev_(this), files_(num_levels) {}
+
+Version::~Version() {
+  assert(refs_ == 0);
+  prev_->next_ = next_;
+  next_->prev_ = prev_;
+  for (auto& level : files_) {
+    for (FileMetaData* f : level) {
+      assert(f->refs > 0);
+      if (--f->refs == 0) delete f;
+    }
+  }
+}
+
+void Version::Ref() { ++refs_; }
+
+void Version::Unref() {
+  assert(refs_ >= 1);
+  if (--refs_ == 0) delete this;
+}
+
+uint64_t Version::NumLevelBytes(int level) const {
+  uint64_t sum = 0;
+  for (const FileMetaData* f : files_[level]) sum += f->file_size;
+  return sum;
+}
+
+void Version::GetOverlappingInputs(int level, const InternalKey* begin,
+                                   const InternalKey* end,
+                                   std::vector<FileMetaData*>* inputs) const {
+  inputs->clear();
+  Slice user_begin, user_end;
+  if (begin != nullptr) user_begin = begin->user_key();
+  if (end != nullptr) user_end = end->user_key();
+  const Slice* b = begin != nullptr ? &user_begin : nullptr;
+  const Slice* e = end != nullptr ? &user_end : nullptr;
+  if (level > 0) {
+    GetOverlappingSorted(level, b, e, inputs);
+    return;
+  }
+  const Comparator* ucmp = icmp_->user_comparator();
+  const std::vector<FileMetaData*>& files = files_[0];
+  for (size_t i = 0; i < files.size();) {
+    FileMetaData* f = files[i++];
+    if (AfterFile(ucmp, b, f) || BeforeFile(ucmp, e, f)) continue;
+    inputs->push_back(f);
+    // A file reaching past the range widens it; files already skipped may
+    // overlap the wider range, so start over.
+    bool widened = false;
+    if (b != nullptr && ucmp->Compare(f->smallest.user_key(), *b) < 0) {
+      user_begin = f->smallest.user_key();
+      widened = true;
+    }
+    if (e != nullptr && ucmp->Compare(f->largest.user_key(), *e) > 0) {
+      user_end = f->largest.user_key();
+      widened = true;
+    }
+    if (widened) {
+      inputs->clear();
+      i = 0;
+    }
+  }
+}
+
+void Version::GetOverlappingSorted(int level, const Slice* begin,
+                                   const Slice* end,
+                                   std::vector<FileMetaData*>* inputs) const {
+  const Comparator* ucmp = icmp_->user_comparator();
+  const std::vector<FileMetaData*>& files = files_[level];
+  size_t i = 0;
+  if (begin != nullptr) {
+    // The first file whose largest user key is >= begin: the newest
+    // version of begin sorts before every other internal key of it.
+    InternalKey seek(*begin, kMaxSequenceNumber, kValueTypeForSeek);
+    i = FindFile(*icmp_, files, seek.Encode());
+  }
+  for (; i < files.size() && !BeforeFile(ucmp, end, files[i]); i++) {
+    inputs->push_back(files[i]);
+  }
+}
+
+bool Version::OverlapInLevel(int level, const Slice* smallest_user_key,
+                             const Slice* largest_user_key) const {
+  const Comparator* ucmp = icmp_->user_comparator();
+  const std::vector<FileMetaData*>& files = files_[level];
+  if (level == 0) {
+    for (const FileMetaData* f : files) {
+      if (!AfterFile(ucmp, smallest_user_key, f) &&
+          !BeforeFile(ucmp, largest_user_key, f)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  size_t i = 0;
+  if (smallest_user_key != nullptr) {
+    InternalKey seek(*smallest_user_key, kMaxSequenceNumber, kValueTypeForSeek);
+    i = FindFile(*icmp_, files, seek.Encode());
+  }
+  return i < files.size() && !BeforeFile(ucmp, largest_user_key, files[i]);
+}
+
+void Version::AddIterators(const ReadOptions& read_options,
+                           TableCache* table_cache,
+                           std::vector<InternalIterator*>* iters) const {
+  for (const FileMetaData* f : files_[0]) {
+    iters->push_back(
+        table_cache->NewIterator(read_options, f->number, f->file_size));
+  }
+  for (size_t level = 1; level < files_.size(); level++) {
+    if (files_[level].empty()) continue;
+    iters->push_back(
+        NewLevelIterator(read_options, table_cache, icmp_, &files_[level]));
+  }
+}
+
+Status Version::Get(const ReadOptions& read_options, const Slice& internal_key,
+                    TableCache* table_cache, void* arg,
+                    GetEntryFunction handle_entry) const {
+  const Comparator* ucmp = icmp_->user_comparator();
+  const Slice user_key = ExtractUserKey(internal_key);
+  GetState state{arg, handle_entry};
+  auto search = [&](const FileMetaData* f) {
+    return table_cache->Get(read_options, f->number, f->file_size, internal_key,
+                            &state, &ForwardEntry);
+  };
+
+  for (const FileMetaData* f : files_[0]) {
+    if (AfterFile(ucmp, &user_key, f) || BeforeFile(ucmp, &user_key, f)) {
+      continue;
+    }
+    Status s = search(f);
+    if (!s.ok() || state.stopped) return s;
+  }
+  for (size_t level = 1; level < files_.size(); level++) {
+    const std::vector<FileMetaData*>& files = files_[level];
+    // Usually one file; more only when the key's versions continue into
+    // the next file (neighbours sharing a user key), and then that one
+    // holds the older versions.
+    for (size_t i = FindFile(*icmp_, files, internal_key);
+         i < files.size() && !BeforeFile(ucmp, &user_key, files[i]); i++) {
+      Status s = search(files[i]);
+      if (!s.ok() || state.stopped) return s;
+      if (ucmp->Compare(files[i]->largest.user_key(), user_key) != 0) break;
+    }
+  }
+  return Status::OK();
+}
+
+void Version::AddLiveFiles(std::vector<uint64_t>* live) const {
+  for (const auto& level : files_) {
+    for (const FileMetaData* f : level) live->push_back(f->number);
+  }
+}
+
+std::string Version::DebugString() const {
+  std::string r;
+  for (size_t level = 0; level < files_.size(); level++) {
+    r += "--- level " + NumberToString(level) + " ---\n";
+    for (const FileMetaData* f : files_[level]) {
+      r += " #" + NumberToString(f->number) + ":" +
+           NumberToString(f->file_size) + "[" +
+           EscapeString(f->smallest.Encode()) + " .. " +
+           EscapeString(f->largest.Encode()) + "]\n";
+    }
+  }
+  return r;
+}
+
+}  // namespace strata
