@@ -32,21 +32,6 @@ class DBIterMergeTest : public testing::Test {
         upper, nullptr, op, nullptr);
   }
 
-  static std::string Walk(Iterator* it, bool forward) {
-    std::string out;
-    if (forward) {
-      for (it->SeekToFirst(); it->Valid(); it->Next()) {
-        out += it->key().ToString() + "=" + it->value().ToString() + " ";
-      }
-    } else {
-      for (it->SeekToLast(); it->Valid(); it->Prev()) {
-        out += it->key().ToString() + "=" + it->value().ToString() + " ";
-      }
-    }
-    EXPECT_TRUE(it->status().ok()) << it->status().ToString();
-    return out;
-  }
-
   InternalKeyComparator icmp_;
 };
 
@@ -59,14 +44,14 @@ TEST_F(DBIterMergeTest, ResolvesOperandsBothWays) {
       {"c", 7, kTypeMerge, "c7"},       {"d", 8, kTypeMerge, "d8"},
       {"d", 9, kTypeSingleDeletion, ""}};
   std::unique_ptr<Iterator> now(NewIter(h, 100, append.get()));
-  EXPECT_EQ("a=a1,a2,a3 b=b4 c=c7 ", Walk(now.get(), true));
-  EXPECT_EQ("c=c7 b=b4 a=a1,a2,a3 ", Walk(now.get(), false));
+  EXPECT_EQ("a=a1,a2,a3 b=b4 c=c7 ", test::ScanAll(now.get(), true));
+  EXPECT_EQ("c=c7 b=b4 a=a1,a2,a3 ", test::ScanAll(now.get(), false));
   std::unique_ptr<Iterator> at2(NewIter(h, 2, append.get()));
-  EXPECT_EQ("a=a1,a2 ", Walk(at2.get(), true));
-  EXPECT_EQ("a=a1,a2 ", Walk(at2.get(), false));
+  EXPECT_EQ("a=a1,a2 ", test::ScanAll(at2.get(), true));
+  EXPECT_EQ("a=a1,a2 ", test::ScanAll(at2.get(), false));
   std::unique_ptr<Iterator> at8(NewIter(h, 8, append.get()));
-  EXPECT_EQ("a=a1,a2,a3 b=b4 c=c7 d=d8 ", Walk(at8.get(), true));
-  EXPECT_EQ("d=d8 c=c7 b=b4 a=a1,a2,a3 ", Walk(at8.get(), false));
+  EXPECT_EQ("a=a1,a2,a3 b=b4 c=c7 d=d8 ", test::ScanAll(at8.get(), true));
+  EXPECT_EQ("d=d8 c=c7 b=b4 a=a1,a2,a3 ", test::ScanAll(at8.get(), false));
 }
 
 TEST_F(DBIterMergeTest, DirectionSwitchesAroundMergedKeys) {

@@ -43,20 +43,6 @@ class DBIterTest : public testing::Test {
                          upper, nullptr);
   }
 
-  static std::string Walk(Iterator* it, bool forward) {
-    std::string out;
-    if (forward) {
-      for (it->SeekToFirst(); it->Valid(); it->Next()) {
-        out += it->key().ToString() + "=" + it->value().ToString() + " ";
-      }
-    } else {
-      for (it->SeekToLast(); it->Valid(); it->Prev()) {
-        out += it->key().ToString() + "=" + it->value().ToString() + " ";
-      }
-    }
-    return out;
-  }
-
   InternalKeyComparator icmp_;
 };
 
@@ -68,14 +54,14 @@ TEST_F(DBIterTest, HidesNewerShadowedAndDeleted) {
       {"d", 7, kTypeValue, "d7"},
   };
   std::unique_ptr<Iterator> now(NewIter(h, 10));
-  EXPECT_EQ("a=a5 d=d7 ", Walk(now.get(), true));
-  EXPECT_EQ("d=d7 a=a5 ", Walk(now.get(), false));
+  EXPECT_EQ("a=a5 d=d7 ", test::ScanAll(now.get(), true));
+  EXPECT_EQ("d=d7 a=a5 ", test::ScanAll(now.get(), false));
   std::unique_ptr<Iterator> at3(NewIter(h, 3));
-  EXPECT_EQ("a=a1 b=b2 c=c3 ", Walk(at3.get(), true));
-  EXPECT_EQ("c=c3 b=b2 a=a1 ", Walk(at3.get(), false));
+  EXPECT_EQ("a=a1 b=b2 c=c3 ", test::ScanAll(at3.get(), true));
+  EXPECT_EQ("c=c3 b=b2 a=a1 ", test::ScanAll(at3.get(), false));
   std::unique_ptr<Iterator> at0(NewIter(h, 0));
-  EXPECT_EQ("", Walk(at0.get(), true));
-  EXPECT_EQ("", Walk(at0.get(), false));
+  EXPECT_EQ("", test::ScanAll(at0.get(), true));
+  EXPECT_EQ("", test::ScanAll(at0.get(), false));
 }
 
 TEST_F(DBIterTest, SeeksAndBounds) {
@@ -97,8 +83,8 @@ TEST_F(DBIterTest, SeeksAndBounds) {
 
   Slice lower("b"), upper("g");
   std::unique_ptr<Iterator> bounded(NewIter(h, 10, &lower, &upper));
-  EXPECT_EQ("c=2 e=3 ", Walk(bounded.get(), true));
-  EXPECT_EQ("e=3 c=2 ", Walk(bounded.get(), false));
+  EXPECT_EQ("c=2 e=3 ", test::ScanAll(bounded.get(), true));
+  EXPECT_EQ("e=3 c=2 ", test::ScanAll(bounded.get(), false));
   bounded->Seek("a");
   EXPECT_EQ("c", bounded->key().ToString());
   bounded->SeekForPrev("z");

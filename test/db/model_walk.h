@@ -20,6 +20,23 @@
 namespace strata {
 namespace test {
 
+// "key=value " for every entry, first to last (forward) or last to first;
+// the iterator must end with OK status.
+inline std::string ScanAll(Iterator* it, bool forward) {
+  std::string out;
+  if (forward) {
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      out += it->key().ToString() + "=" + it->value().ToString() + " ";
+    }
+  } else {
+    for (it->SeekToLast(); it->Valid(); it->Prev()) {
+      out += it->key().ToString() + "=" + it->value().ToString() + " ";
+    }
+  }
+  EXPECT_TRUE(it->status().ok()) << it->status().ToString();
+  return out;
+}
+
 // Iter: Iterator or InternalIterator; Model: a std::map from string to
 // string ordered as the iterator is.
 template <typename Iter, typename Model>
