@@ -279,8 +279,13 @@ Status VersionSet::Recover(bool* save_manifest) {
         &reporter, /*checksum=*/true, manifest_number);
     Slice record;
     std::string scratch;
-    while (s.ok() && reader.ReadRecord(&record, &scratch,
-                                       WALRecoveryMode::kAbsoluteConsistency)) {
+    // A record cut short by the end of the file is an edit whose append
+    // a crash interrupted before its sync: it was never acknowledged, so
+    // it is dropped (a recovered MANIFEST is never appended to). Any other
+    // damage is Corruption.
+    while (s.ok() &&
+           reader.ReadRecord(&record, &scratch,
+                             WALRecoveryMode::kTolerateCorruptedTailRecords)) {
       if (!reporter.first().ok()) break;
       const std::string where =
           fname + " offset " + NumberToString(reader.LastRecordOffset());
