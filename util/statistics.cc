@@ -106,38 +106,41 @@ class StatisticsImpl final : public Statistics {
 
   void recordInHistogram(uint32_t type, uint64_t value) override {
     if (type >= HISTOGRAM_ENUM_MAX) return;
-    MutexLock l(&histograms_[type].mu);
-    histograms_[type].histogram.Add(value);
+    LockedHistogram& lh = histograms_[type];
+    MutexLock l(&lh.mu);
+    lh.histogram.Add(value);
   }
 
   void histogramData(uint32_t type, HistogramData* data) const override {
     *data = HistogramData();
     if (type >= HISTOGRAM_ENUM_MAX) return;
-    MutexLock l(&histograms_[type].mu);
-    const Histogram& h = histograms_[type].histogram;
-    data->count = h.count();
+    const LockedHistogram& lh = histograms_[type];
+    MutexLock l(&lh.mu);
+    data->count = lh.histogram.count();
     if (data->count == 0) return;
-    data->median = h.Median();
-    data->percentile95 = h.Percentile(95);
-    data->percentile99 = h.Percentile(99);
-    data->average = h.Average();
-    data->standard_deviation = h.StandardDeviation();
-    data->max = static_cast<double>(h.max());
-    data->min = static_cast<double>(h.min());
-    data->sum = static_cast<uint64_t>(h.sum());
+    data->median = lh.histogram.Median();
+    data->percentile95 = lh.histogram.Percentile(95);
+    data->percentile99 = lh.histogram.Percentile(99);
+    data->average = lh.histogram.Average();
+    data->standard_deviation = lh.histogram.StandardDeviation();
+    data->max = static_cast<double>(lh.histogram.max());
+    data->min = static_cast<double>(lh.histogram.min());
+    data->sum = static_cast<uint64_t>(lh.histogram.sum());
   }
 
   std::string getHistogramString(uint32_t type) const override {
     if (type >= HISTOGRAM_ENUM_MAX) return "";
-    MutexLock l(&histograms_[type].mu);
-    return histograms_[type].histogram.ToString();
+    const LockedHistogram& lh = histograms_[type];
+    MutexLock l(&lh.mu);
+    return lh.histogram.ToString();
   }
 
   Status Reset() override {
     for (uint32_t t = 0; t < TICKER_ENUM_MAX; t++) getAndResetTickerCount(t);
     for (uint32_t h = 0; h < HISTOGRAM_ENUM_MAX; h++) {
-      MutexLock l(&histograms_[h].mu);
-      histograms_[h].histogram.Clear();
+      LockedHistogram& lh = histograms_[h];
+      MutexLock l(&lh.mu);
+      lh.histogram.Clear();
     }
     return Status::OK();
   }
