@@ -4,7 +4,8 @@
 //   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
 //
 // State and locking. mutex_ guards the memtables, the snapshot list, the
-// file numbers and the background error. The write path runs through
+// version set (versions_: the tables, the MANIFEST and the file counter)
+// and the background error. The write path runs through
 // write_thread_: one group leader at a time owns the WAL writer and the
 // memtable it inserts into (write_mem_), which it takes under mutex_ in
 // PrepareGroup, so writing and inserting need no lock. log_mutex_ guards
@@ -21,12 +22,15 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "db/dbformat.h"
 #include "db/log_writer.h"
 #include "db/snapshot_impl.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
 #include "db/write_thread.h"
 #include "memtable/memtable_list.h"
 #include "port/port.h"
@@ -78,18 +82,24 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   Status Open();
   Status Recover() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status CreateNew() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  Status CheckOptionsFile(const std::vector<std::string>& children);
+  // The numbers of the WALs to replay (sorted).
+  Status FindLogFiles(std::vector<uint64_t>* logs)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status RecoverLogFiles(const std::vector<uint64_t>& logs, bool* rewrite)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status RewriteRecoveredData(const std::vector<uint64_t>& old_logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status NewLogFile(uint64_t number, std::unique_ptr<log::Writer>* result);
-  uint64_t NewFileNumber() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    return next_file_number_++;
-  }
+  uint64_t NewFileNumber() { return versions_->NewFileNumber(); }
   std::string OptionsFileContents() const;
   // Close; force: also with unreleased snapshots (the destructor).
   Status CloseImpl(bool force);
+
+  // ---- db_impl_files.cc ----
+  // Deletes the files no longer needed: tables no live version holds and
+  // no job is writing, WALs below the log number, MANIFESTs below the live
+  // one. Failures are logged, never returned. Releases mutex_ meanwhile.
+  void DeleteObsoleteFiles() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_write.cc ----
   Status PrepareGroup(WriteThread::WriteGroup* group) override;
@@ -111,16 +121,21 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   const InternalKeyComparator icmp_;
   std::shared_ptr<Logger> info_log_;
 
+  const std::unique_ptr<TableCache> table_cache_;
+
   mutable port::Mutex mutex_;
+  // Its methods need mutex_ held, except NewFileNumber and LastSequence.
+  const std::unique_ptr<VersionSet> versions_;
   FileLock* db_lock_ = nullptr;
   bool opened_ GUARDED_BY(mutex_) = false;
   bool closing_ GUARDED_BY(mutex_) = false;
   Status bg_error_ GUARDED_BY(mutex_);
-  uint64_t next_file_number_ GUARDED_BY(mutex_) = 2;
   MemTable* mem_ GUARDED_BY(mutex_) = nullptr;
   MemTableList imm_ GUARDED_BY(mutex_);
   SnapshotList snapshots_ GUARDED_BY(mutex_);
   std::vector<uint64_t> live_logs_ GUARDED_BY(mutex_);
+  // Table files being written by a flush (not yet in a version).
+  std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
 
   // The WAL being written and its number.
   port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);

@@ -62,12 +62,39 @@ static Options SanitizeOptions(const Options& options) {
   return result;
 }
 
+static TableCacheOptions TableCacheOptionsFor(
+    const Options& options, const std::string& dbname,
+    const InternalKeyComparator* icmp) {
+  TableCacheOptions result;
+  result.env = options.env;
+  result.dbname = dbname;
+  result.table_factory = options.table_factory.get();
+  result.reader_options.icmp = icmp;
+  result.reader_options.prefix_extractor = options.prefix_extractor.get();
+  result.env_options = EnvOptions(options);
+  result.max_open_files = options.max_open_files;
+  return result;
+}
+
+static VersionSetOptions VersionSetOptionsFor(const Options& options) {
+  VersionSetOptions result;
+  result.num_levels = options.num_levels;
+  result.max_manifest_file_size = options.max_manifest_file_size;
+  result.use_fsync = options.use_fsync;
+  result.env_options = EnvOptions(options);
+  return result;
+}
+
 DBImpl::DBImpl(const Options& options, const std::string& dbname)
     : options_(SanitizeOptions(options)),
       dbname_(dbname),
       env_(options.env),
       icmp_(options.comparator),
       info_log_(options.info_log),
+      table_cache_(
+          new TableCache(TableCacheOptionsFor(options_, dbname_, &icmp_))),
+      versions_(new VersionSet(dbname_, env_, &icmp_, table_cache_.get(),
+                               VersionSetOptionsFor(options_))),
       write_thread_(WriteThreadOptions(options), this) {}
 
 DBImpl::~DBImpl() { CloseImpl(/*force=*/true); }
@@ -85,8 +112,9 @@ Status DBImpl::ValidateOptions(const Options& options) {
   if (options.max_write_buffer_number < 1) {
     return Status::InvalidArgument("Options::max_write_buffer_number < 1");
   }
-  if (options.num_levels < 1) {
-    return Status::InvalidArgument("Options::num_levels < 1");
+  if (options.num_levels < 1 || options.num_levels > config::kMaxNumLevels) {
+    return Status::InvalidArgument("Options::num_levels outside [1, ",
+                                   std::to_string(config::kMaxNumLevels) + "]");
   }
   if (options.table_factory == nullptr) {
     return Status::InvalidArgument("Options::table_factory is null");
@@ -160,8 +188,7 @@ Status DBImpl::Recover() {
     Status s = env_->CreateDirIfMissing(dbname_);
     if (!s.ok()) return s;
   }
-  Status s = env_->FileExists(IdentityFileName(dbname_));
-  bool exists = s.ok();
+  Status s = env_->FileExists(CurrentFileName(dbname_));
   if (s.IsNotFound()) {
     if (!options_.create_if_missing) {
       return Status::InvalidArgument(
@@ -187,19 +214,20 @@ Status DBImpl::Recover() {
   }
 
   // Re-check under the lock: another process may have created it.
-  exists = env_->FileExists(IdentityFileName(dbname_)).ok();
-  if (!exists) {
+  if (!env_->FileExists(CurrentFileName(dbname_)).ok()) {
     std::vector<std::string> children;
     s = env_->GetChildren(dbname_, &children);
     if (!s.ok()) return s;
     for (const std::string& child : children) {
       uint64_t number;
       FileType type;
-      if (ParseFileName(child, &number, &type) && type == FileType::kLogFile) {
+      if (ParseFileName(child, &number, &type) &&
+          (type == FileType::kLogFile || type == FileType::kTableFile ||
+           type == FileType::kDescriptorFile)) {
         return Status::Corruption(
-            dbname_,
-            ": holds WAL files but no IDENTITY (a DestroyDB cut "
-            "short?); not creating a DB over them");
+            dbname_, ": holds " + child +
+                         " but no CURRENT (a DestroyDB cut short?); not "
+                         "creating a DB over it");
       }
     }
     s = CreateNew();
@@ -209,28 +237,25 @@ Status DBImpl::Recover() {
                                    ": exists (error_if_exists is true)");
   }
 
-  std::vector<std::string> children;
-  s = env_->GetChildren(dbname_, &children);
-  if (!s.ok()) return s;
-  s = CheckOptionsFile(children);
+  bool save_manifest = false;
+  s = versions_->Recover(&save_manifest);
   if (!s.ok()) return s;
 
   std::vector<uint64_t> logs;
-  for (const std::string& child : children) {
-    uint64_t number;
-    FileType type;
-    if (!ParseFileName(child, &number, &type)) continue;
-    if (type == FileType::kInfoLogFile) continue;  // numbered by time
-    next_file_number_ = std::max(next_file_number_, number + 1);
-    if (type == FileType::kLogFile) logs.push_back(number);
-  }
-  std::sort(logs.begin(), logs.end());
+  s = FindLogFiles(&logs);
+  if (!s.ok()) return s;
 
   mem_ = new MemTable(icmp_);
   mem_->Ref();
   bool rewrite = false;
   s = RecoverLogFiles(logs, &rewrite);
   if (!s.ok()) return s;
+  // The MANIFEST may record a later sequence than the WALs hold (data
+  // dropped by a point-in-time recovery): numbering continues above both.
+  const SequenceNumber last =
+      std::max(versions_->LastSequence(), last_allocated_.load());
+  last_allocated_ = last_published_ = last;
+  versions_->SetLastSequence(last);
 
   const uint64_t log_number = NewFileNumber();
   {
@@ -240,8 +265,36 @@ Status DBImpl::Recover() {
   if (!s.ok()) return s;
   live_logs_ = logs;
   live_logs_.push_back(log_number);
+  // A recovered MANIFEST is not appended to: the next edit starts a new
+  // one, made live before anything else changes.
+  VersionEdit edit;
+  s = versions_->LogAndApply(&edit, &mutex_);
+  if (!s.ok()) return s;
   if (rewrite) s = RewriteRecoveredData(logs);
+  if (s.ok()) DeleteObsoleteFiles();
   return s;
+}
+
+Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
+  std::vector<std::string> children;
+  Status s = env_->GetChildren(dbname_, &children);
+  if (!s.ok()) return s;
+  const uint64_t min_log = versions_->LogNumber();
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(child, &number, &type)) continue;
+    if (type == FileType::kInfoLogFile) continue;  // numbered by time
+    // Files written after the MANIFEST's last edit (a WAL started at a
+    // switch) are numbered above what it records.
+    versions_->MarkFileNumberUsed(number);
+    // Older WALs are fully in tables (DeleteObsoleteFiles removes them).
+    if (type == FileType::kLogFile && number >= min_log) {
+      logs->push_back(number);
+    }
+  }
+  std::sort(logs->begin(), logs->end());
+  return Status::OK();
 }
 
 std::string DBImpl::OptionsFileContents() const {
@@ -253,9 +306,14 @@ std::string DBImpl::OptionsFileContents() const {
 }
 
 Status DBImpl::CreateNew() {
-  // OPTIONS first, IDENTITY last: IDENTITY marks a complete DB.
-  const uint64_t options_number = NewFileNumber();
-  Status s = WriteFileAtomically(env_, dbname_, NewFileNumber(),
+  // A VersionSet of its own numbers the new files; the DB's set then
+  // recovers what it wrote, as for any open. OPTIONS and IDENTITY first,
+  // CURRENT last: CURRENT marks a complete DB, so a crash before it
+  // leaves a directory the next open creates the DB in again.
+  VersionSet creator(dbname_, env_, &icmp_, table_cache_.get(),
+                     VersionSetOptionsFor(options_));
+  const uint64_t options_number = creator.NewFileNumber();
+  Status s = WriteFileAtomically(env_, dbname_, creator.NewFileNumber(),
                                  OptionsFileName(dbname_, options_number),
                                  OptionsFileContents());
   if (!s.ok()) return s;
@@ -265,48 +323,21 @@ Status DBImpl::CreateNew() {
   std::snprintf(id, sizeof(id), "%016llx%016llx\n",
                 static_cast<unsigned long long>(rnd.Next()),
                 static_cast<unsigned long long>(rnd.Next()));
-  s = WriteFileAtomically(env_, dbname_, NewFileNumber(),
+  s = WriteFileAtomically(env_, dbname_, creator.NewFileNumber(),
                           IdentityFileName(dbname_), id);
+  if (!s.ok()) return s;
+  // The first edit writes MANIFEST (a snapshot naming the comparator)
+  // and CURRENT.
+  port::Mutex mu;
+  VersionEdit edit;
+  {
+    MutexLock l(&mu);
+    s = creator.LogAndApply(&edit, &mu);
+  }
   if (s.ok()) {
     STRATA_LOG_INFO(info_log_, "created %s", dbname_.c_str());
   }
   return s;
-}
-
-Status DBImpl::CheckOptionsFile(const std::vector<std::string>& children) {
-  uint64_t newest = 0;
-  for (const std::string& child : children) {
-    uint64_t number;
-    FileType type;
-    if (ParseFileName(child, &number, &type) &&
-        type == FileType::kOptionsFile) {
-      newest = std::max(newest, number);
-    }
-  }
-  if (newest == 0) {
-    return Status::Corruption(dbname_, ": no OPTIONS file");
-  }
-  const std::string fname = OptionsFileName(dbname_, newest);
-  std::string contents;
-  Status s = ReadFileToString(env_, fname, &contents);
-  if (!s.ok()) return s;
-  const std::string key = "\ncomparator=";
-  const size_t pos = contents.find(key);
-  if (pos == std::string::npos) {
-    return Status::Corruption(fname, ": no comparator recorded");
-  }
-  const size_t start = pos + key.size();
-  const size_t end = contents.find('\n', start);
-  if (end == std::string::npos) {
-    return Status::Corruption(fname, ": truncated");
-  }
-  const std::string recorded = contents.substr(start, end - start);
-  if (recorded != options_.comparator->Name()) {
-    return Status::InvalidArgument(
-        dbname_ + ": created with comparator " + recorded,
-        std::string("but opened with ") + options_.comparator->Name());
-  }
-  return Status::OK();
 }
 
 Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
@@ -512,15 +543,15 @@ Status DestroyDB(const std::string& name, const Options& options) {
   const std::string lock_name = LockFileName(name);
   s = env->LockFile(lock_name, &lock);
   if (!s.ok()) return s;
-  // IDENTITY first: a destroy cut short leaves no half DB that an open
+  // CURRENT first: a destroy cut short leaves no half DB that an open
   // would take for a whole one.
-  Status identity = env->RemoveFile(IdentityFileName(name));
-  if (!identity.ok() && !identity.IsNotFound()) s = identity;
+  Status current = env->RemoveFile(CurrentFileName(name));
+  if (!current.ok() && !current.IsNotFound()) s = current;
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
     if (ParseFileName(child, &number, &type) && type != FileType::kLockFile &&
-        type != FileType::kIdentityFile) {
+        type != FileType::kCurrentFile) {
       Status del = env->RemoveFile(name + "/" + child);
       if (s.ok() && !del.ok()) s = del;
     }

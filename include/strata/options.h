@@ -106,6 +106,10 @@ struct STRATA_EXPORT DBOptions {
   // fall behind (docs/write_path.md, "Stalls"); 0: 16 MiB/s.
   uint64_t delayed_write_rate = 0;
 
+  // A MANIFEST that has grown past this many bytes is replaced by a new
+  // one holding a snapshot of the DB's state (docs/versions.md).
+  uint64_t max_manifest_file_size = 1024 * 1024 * 1024;
+
   // Table files kept open by the table cache; -1: no limit.
   int max_open_files = -1;
 

@@ -323,7 +323,8 @@ TEST(DBBasicTest, FilesAreLaidOutAsDocumented) {
   ASSERT_TRUE(h.Put("a", "1").ok());
   std::vector<std::string> children;
   ASSERT_TRUE(h.env()->GetChildren(h.name(), &children).ok());
-  int logs = 0, options = 0, identity = 0, lock = 0, info = 0;
+  int logs = 0, options = 0, identity = 0, lock = 0, info = 0, manifest = 0,
+      current = 0;
   for (const std::string& c : children) {
     uint64_t number;
     FileType type;
@@ -334,12 +335,16 @@ TEST(DBBasicTest, FilesAreLaidOutAsDocumented) {
     identity += type == FileType::kIdentityFile;
     lock += type == FileType::kLockFile;
     info += type == FileType::kInfoLogFile;
+    manifest += type == FileType::kDescriptorFile;
+    current += type == FileType::kCurrentFile;
   }
   EXPECT_EQ(1, logs);
   EXPECT_EQ(1, options);
   EXPECT_EQ(1, identity);
   EXPECT_EQ(1, lock);
   EXPECT_EQ(1, info);
+  EXPECT_EQ(1, manifest);
+  EXPECT_EQ(1, current);
 }
 
 TEST(DBBasicTest, DeletingWithLiveSnapshotsStillReleasesTheDB) {
@@ -370,15 +375,15 @@ TEST(DBBasicTest, FileNumbersStaySmallAcrossReopens) {
   }
 }
 
-TEST(DBBasicTest, WALsWithoutIdentityAreNotTakenForANewDB) {
+TEST(DBBasicTest, WALsWithoutCurrentAreNotTakenForANewDB) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());
   ASSERT_TRUE(h.Put("k", "v").ok());
   h.Close();
-  ASSERT_TRUE(h.env()->RemoveFile(h.name() + "/IDENTITY").ok());
+  ASSERT_TRUE(h.env()->RemoveFile(h.name() + "/CURRENT").ok());
   Status s = h.Open();
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-  EXPECT_NE(std::string::npos, s.ToString().find("IDENTITY"));
+  EXPECT_NE(std::string::npos, s.ToString().find("CURRENT"));
   ASSERT_TRUE(h.Destroy().ok());
   ASSERT_TRUE(h.Open().ok());
   EXPECT_EQ("NOT_FOUND", h.Get("k"));
