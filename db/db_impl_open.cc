@@ -59,6 +59,9 @@ static Options SanitizeOptions(const Options& options) {
   constexpr size_t kMinWriteBufferSize = 64 << 10;
   result.write_buffer_size =
       std::max(result.write_buffer_size, kMinWriteBufferSize);
+  // With one memtable, a full one would stop writes with nothing to
+  // flush.
+  result.max_write_buffer_number = std::max(result.max_write_buffer_number, 2);
   return result;
 }
 
@@ -95,6 +98,8 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
           new TableCache(TableCacheOptionsFor(options_, dbname_, &icmp_))),
       versions_(new VersionSet(dbname_, env_, &icmp_, table_cache_.get(),
                                VersionSetOptionsFor(options_))),
+      write_controller_(options.delayed_write_rate),
+      bg_cv_(&mutex_),
       write_thread_(WriteThreadOptions(options), this) {}
 
 DBImpl::~DBImpl() { CloseImpl(/*force=*/true); }
@@ -245,10 +250,9 @@ Status DBImpl::Recover() {
   s = FindLogFiles(&logs);
   if (!s.ok()) return s;
 
-  mem_ = new MemTable(icmp_);
+  mem_ = NewMemTable();
   mem_->Ref();
-  bool rewrite = false;
-  s = RecoverLogFiles(logs, &rewrite);
+  s = RecoverLogFiles(logs);
   if (!s.ok()) return s;
   // The MANIFEST may record a later sequence than the WALs hold (data
   // dropped by a point-in-time recovery): numbering continues above both.
@@ -265,14 +269,28 @@ Status DBImpl::Recover() {
   if (!s.ok()) return s;
   live_logs_ = logs;
   live_logs_.push_back(log_number);
-  // A recovered MANIFEST is not appended to: the next edit starts a new
-  // one, made live before anything else changes.
+  // The recovered data goes into a level-0 table and the log number moves
+  // to the new WAL, so the replayed WALs become obsolete. That is also
+  // what keeps a recovery that dropped damaged records from meeting the
+  // damage again (a later point-in-time open would stop at it and lose
+  // every write made after this open): the damaged WAL is gone once the
+  // edit is durable, and until then it is replayed the same way.
+  // (A recovered MANIFEST is never appended to: this edit starts a new
+  // one.)
   VersionEdit edit;
-  s = versions_->LogAndApply(&edit, &mutex_);
+  uint64_t table = 0;
+  if (mem_->num_entries() > 0) {
+    s = WriteLevel0Table({mem_}, &edit, &table);
+  }
+  edit.SetLogNumber(log_number);
+  if (s.ok()) s = versions_->LogAndApply(&edit, &mutex_);
+  pending_outputs_.erase(table);
   if (!s.ok()) return s;
-  if (rewrite) s = RewriteRecoveredData(logs);
-  if (s.ok()) DeleteObsoleteFiles();
-  return s;
+  mem_->Unref();
+  mem_ = NewMemTable();
+  mem_->Ref();
+  DeleteObsoleteFiles();
+  return Status::OK();
 }
 
 Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
@@ -340,8 +358,7 @@ Status DBImpl::CreateNew() {
   return s;
 }
 
-Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
-                               bool* rewrite) {
+Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
   const WALRecoveryMode mode = options_.wal_recovery_mode;
   SequenceNumber max_sequence = 0;
   WriteBatch batch;
@@ -402,69 +419,15 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
         case WALRecoveryMode::kAbsoluteConsistency:
           return damage;
         case WALRecoveryMode::kPointInTimeRecovery:
-          *rewrite = true;
           last_allocated_ = last_published_ = max_sequence;
           return Status::OK();
         case WALRecoveryMode::kSkipAnyCorruptedRecords:
-          *rewrite = true;
           break;
       }
     }
   }
   last_allocated_ = last_published_ = max_sequence;
   return Status::OK();
-}
-
-Status DBImpl::RewriteRecoveredData(const std::vector<uint64_t>& old_logs) {
-  // Recovery dropped damaged data: the surviving state goes into the new
-  // WAL, which is synced before the old WALs are deleted, so that no later
-  // open meets the damage again (and stops before newer writes). A crash
-  // before the deletions leaves the old WALs, and the next open redoes
-  // this; replayed duplicates are ignored.
-  //
-  // Entries go out in sequence order, so the new WAL is itself a history
-  // whose every prefix is a past state. The old WALs go newest first, each
-  // deletion made durable before the next: while the damaged WAL exists,
-  // every WAL after it (the new one included) is still a later one that
-  // a point-in-time replay ignores, so no mix of old and rewritten data is
-  // ever replayed; once it is gone, the new WAL holds everything.
-  MutexLock l(&log_mutex_);
-  std::vector<std::pair<SequenceNumber, WriteBatch>> entries;
-  std::unique_ptr<InternalIterator> iter(mem_->NewIterator());
-  Status s;
-  for (iter->SeekToFirst(); s.ok() && iter->Valid(); iter->Next()) {
-    ParsedInternalKey ikey;
-    s = ParseInternalKey(iter->key(), &ikey);
-    if (!s.ok()) break;
-    WriteBatch batch;
-    if (ikey.type == kTypeValue) {
-      batch.Put(ikey.user_key, iter->value());
-    } else if (ikey.type == kTypeSingleDeletion) {
-      batch.SingleDelete(ikey.user_key);
-    } else {
-      batch.Delete(ikey.user_key);
-    }
-    WriteBatchInternal::SetSequence(&batch, ikey.sequence);
-    entries.emplace_back(ikey.sequence, std::move(batch));
-  }
-  if (s.ok()) s = iter->status();
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (size_t i = 0; s.ok() && i < entries.size(); i++) {
-    s = log_->AddRecord(WriteBatchInternal::Contents(&entries[i].second));
-  }
-  if (s.ok()) s = log_->file()->Sync(options_.use_fsync);
-  std::unique_ptr<Directory> dir;
-  if (s.ok()) s = env_->NewDirectory(dbname_, &dir);
-  for (size_t i = old_logs.size(); s.ok() && i > 0; i--) {
-    s = env_->RemoveFile(LogFileName(dbname_, old_logs[i - 1]));
-    if (s.ok()) s = dir->Fsync();
-  }
-  if (s.ok()) {
-    live_logs_.erase(live_logs_.begin(), live_logs_.end() - 1);
-    STRATA_LOG_INFO(info_log_, "WAL recovery: rewrote the recovered data");
-  }
-  return s;
 }
 
 Status DBImpl::NewLogFile(uint64_t number,
@@ -510,6 +473,18 @@ Status DBImpl::CloseImpl(bool force) {
   }
   Status s;
   {
+    MutexLock l(&mutex_);
+    while (flush_scheduled_) bg_cv_.Wait();
+    // Writes that skipped the WAL live only in memtables: a clean close
+    // puts them in a table.
+    if (was_open && has_unlogged_writes_ && bg_error_.ok()) {
+      if (mem_->num_entries() > 0) s = SwitchMemTable();
+      if (s.ok() && imm_.NumNotFlushed() > 0) s = FlushMemTables();
+      if (s.ok()) DeleteObsoleteFiles();
+      if (!s.ok()) SetBackgroundError(s);
+    }
+  }
+  {
     MutexLock l(&log_mutex_);
     if (log_ != nullptr) {
       s = log_->Close();
@@ -522,6 +497,7 @@ Status DBImpl::CloseImpl(bool force) {
     mem_ = nullptr;
   }
   imm_.RemoveOldest(imm_.NumNotFlushed());
+  imm_next_logs_.clear();
   if (db_lock_ != nullptr) {
     Status u = env_->UnlockFile(db_lock_);
     if (s.ok()) s = u;

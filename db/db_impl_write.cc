@@ -81,9 +81,22 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (!bg_error_.ok()) return bg_error_;
   Status s;
-  if (mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
-      mem_->num_entries() > 0) {
-    s = SwitchMemTable();
+  const bool full =
+      mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
+      mem_->num_entries() > 0;
+  if (full || (flush_requested_ && mem_->num_entries() > 0)) {
+    s = WaitForWriteRoom(group, /*full=*/true);
+    if (s.ok()) s = SwitchMemTable();
+    if (!s.ok()) return s;
+  } else {
+    flush_requested_ = false;  // nothing to flush
+  }
+  if (group->disable_wal()) {
+    for (WriteThread::Writer* w : *group) {
+      if (w->batch != nullptr && w->batch->Count() > 0) {
+        has_unlogged_writes_ = true;
+      }
+    }
   }
   write_mem_ = mem_;
   return s;
@@ -199,8 +212,12 @@ Status DBImpl::SwitchMemTable() {
   }
   live_logs_.push_back(number);
   imm_.Add(mem_);
+  imm_next_logs_.push_back(number);
+  memtables_retired_++;
+  flush_requested_ = false;
+  MaybeScheduleFlush();
   mem_->Unref();  // imm_ holds its own reference
-  mem_ = new MemTable(icmp_);
+  mem_ = NewMemTable();
   mem_->Ref();
   STRATA_LOG_INFO(info_log_, "memtable full: new WAL %llu",
                   static_cast<unsigned long long>(number));

@@ -22,6 +22,7 @@
 namespace strata {
 
 class Comparator;
+class MergeOperator;
 class Slice;
 class SliceTransform;
 class Snapshot;
@@ -137,6 +138,11 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Name() at every open of the DB.
   const Comparator* comparator;
 
+  // Combines merge operands (DB::Merge) with the value below them, on
+  // reads and in compactions (strata/merge_operator.h). Null: DB::Merge
+  // fails with InvalidArgument.
+  std::shared_ptr<MergeOperator> merge_operator = nullptr;
+
   // Bytes of updates a memtable collects before it becomes immutable.
   // At least 64 KiB: smaller values are raised to it.
   size_t write_buffer_size = 64 << 20;
@@ -234,6 +240,14 @@ struct STRATA_EXPORT WriteOptions {
 
   // Fail with Incomplete rather than wait when writes are stalled.
   bool no_slowdown = false;
+};
+
+struct STRATA_EXPORT FlushOptions {
+  // Wait until the flush is done (else it only starts it).
+  bool wait = true;
+  // Retire the memtable even if that stalls writes. strata always waits
+  // for room among the memtables first, so both values behave alike.
+  bool allow_write_stall = false;
 };
 
 }  // namespace strata

@@ -14,26 +14,7 @@ namespace {
 
 using test::DBHolder;
 
-struct Listing {
-  std::vector<uint64_t> logs, manifests, tables;
-  bool current = false;
-};
-
-Listing List(DBHolder& h) {
-  Listing result;
-  std::vector<std::string> children;
-  EXPECT_TRUE(h.env()->GetChildren(h.name(), &children).ok());
-  for (const std::string& c : children) {
-    uint64_t number;
-    FileType type;
-    if (!ParseFileName(c, &number, &type)) continue;
-    if (type == FileType::kLogFile) result.logs.push_back(number);
-    if (type == FileType::kDescriptorFile) result.manifests.push_back(number);
-    if (type == FileType::kTableFile) result.tables.push_back(number);
-    if (type == FileType::kCurrentFile) result.current = true;
-  }
-  return result;
-}
+test::DBFiles List(DBHolder& h) { return test::ListDBFiles(h.env(), h.name()); }
 
 TEST(DBOpenTest, ReopensKeepOneManifestNamedByCurrent) {
   DBHolder h;
@@ -41,7 +22,7 @@ TEST(DBOpenTest, ReopensKeepOneManifestNamedByCurrent) {
   for (int i = 0; i < 4; i++) {
     ASSERT_TRUE(h.Open().ok());
     ASSERT_TRUE(h.Put("k" + std::to_string(i), "v").ok());
-    const Listing l = List(h);
+    const test::DBFiles l = List(h);
     ASSERT_TRUE(l.current);
     ASSERT_EQ(1u, l.manifests.size());
     EXPECT_GT(l.manifests[0], last_manifest);  // a new one at each open
@@ -85,7 +66,7 @@ TEST(DBOpenTest, CreationCutShortBeforeCurrentIsRedone) {
   ASSERT_TRUE(h.Open().ok());
   h.Close();
   // As if the creating process died after OPTIONS and IDENTITY.
-  const Listing l = List(h);
+  const test::DBFiles l = List(h);
   ASSERT_TRUE(h.env()->RemoveFile(CurrentFileName(h.name())).ok());
   for (uint64_t m : l.manifests) {
     ASSERT_TRUE(h.env()->RemoveFile(DescriptorFileName(h.name(), m)).ok());
@@ -104,7 +85,7 @@ TEST(DBOpenTest, DamagedManifestFailsTheOpen) {
   ASSERT_TRUE(h.Open().ok());
   ASSERT_TRUE(h.Put("k", "v").ok());
   h.Close();
-  const Listing l = List(h);
+  const test::DBFiles l = List(h);
   ASSERT_EQ(1u, l.manifests.size());
   const std::string fname = DescriptorFileName(h.name(), l.manifests[0]);
   std::string contents;
