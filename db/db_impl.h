@@ -54,6 +54,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // ---- DB ----
   Status Close() override;
   Status Write(const WriteOptions& options, WriteBatch* updates) override;
+  Status DeleteRange(const WriteOptions& options, const Slice& begin_key,
+                     const Slice& end_key) override;
   Status Get(const ReadOptions& options, const Slice& key,
              std::string* value) override;
   std::vector<Status> MultiGet(const ReadOptions& options,

@@ -115,15 +115,20 @@ TEST(DBBasicTest, PutGetDeleteSingleDelete) {
   EXPECT_GE(h.db()->GetLatestSequenceNumber(), 6u);
 }
 
-TEST(DBBasicTest, UnsupportedOperationsAndMisuse) {
+TEST(DBBasicTest, RefusedOperationsAndMisuse) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());
-  EXPECT_TRUE(h.db()->Merge(WriteOptions(), "k", "v").IsNotSupported());
-  EXPECT_TRUE(h.db()->DeleteRange(WriteOptions(), "a", "b").IsNotSupported());
+  // No merge operator: merges are refused before reaching the WAL.
+  Status s = h.db()->Merge(WriteOptions(), "k", "v");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("merge_operator"));
+  EXPECT_TRUE(
+      h.db()->DeleteRange(WriteOptions(), "b", "a").IsInvalidArgument());
+  EXPECT_TRUE(h.db()->DeleteRange(WriteOptions(), "a", "a").ok());  // empty
   WriteBatch batch;
   batch.Put("x", "1");
   batch.Merge("k", "v");
-  EXPECT_TRUE(h.db()->Write(WriteOptions(), &batch).IsNotSupported());
+  EXPECT_TRUE(h.db()->Write(WriteOptions(), &batch).IsInvalidArgument());
   EXPECT_EQ("NOT_FOUND", h.Get("x"));  // nothing of the batch applied
   WriteOptions bad;
   bad.sync = true;
