@@ -171,6 +171,14 @@ strata_add_test(db_test SOURCES
   test/db/write_controller_test.cc
 )
 
+# The DB on versions: open/recovery, flush, reads through tables.
+strata_add_test(db_engine_test SOURCES
+  test/db/db_flush_test.cc
+  test/db/db_merge_range_del_test.cc
+  test/db/db_open_test.cc
+  test/db/db_test_util.cc
+)
+
 # Child processes killed mid-write (SIGKILL / TerminateProcess).
 strata_add_test(db_crash_test LABELS crash SOURCES test/db/db_crash_test.cc)
 

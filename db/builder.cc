@@ -1,5 +1,6 @@
 #include "db/builder.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "db/filename.h"
@@ -16,6 +17,7 @@ namespace {
 // order, with no error.
 Status VerifyTable(const BuildTableOptions& options, const FileMetaData& meta,
                    uint64_t expected_entries) {
+  // Point entries only: range tombstones are in a block of their own.
   ReadOptions ro;
   ro.verify_checksums = true;
   ro.fill_cache = false;
@@ -32,13 +34,55 @@ Status VerifyTable(const BuildTableOptions& options, const FileMetaData& meta,
   return s;
 }
 
+// Adds the tombstones to builder and widens meta's boundaries over them.
+Status AddRangeTombstones(const InternalKeyComparator& icmp,
+                          InternalIterator* iter, TableBuilder* builder,
+                          FileMetaData* meta) {
+  for (; iter->Valid(); iter->Next()) {
+    ParsedInternalKey parsed;
+    Status s = ParseInternalKey(iter->key(), &parsed);
+    if (!s.ok()) return s;
+    if (parsed.type != kTypeRangeDeletion) {
+      return Status::Corruption("range tombstone iterator yields a ",
+                                "non-tombstone entry");
+    }
+    builder->Add(iter->key(), iter->value());
+    InternalKey begin;
+    begin.DecodeFrom(iter->key());
+    const InternalKey end(iter->value(), kMaxSequenceNumber,
+                          kTypeRangeDeletion);
+    if (meta->smallest.Encode().empty() ||
+        icmp.Compare(begin.Encode(), meta->smallest.Encode()) < 0) {
+      meta->smallest = begin;
+    }
+    if (meta->largest.Encode().empty() ||
+        icmp.Compare(end.Encode(), meta->largest.Encode()) > 0) {
+      meta->largest = end;
+    }
+    meta->smallest_seqno = std::min(meta->smallest_seqno, parsed.sequence);
+    meta->largest_seqno = std::max(meta->largest_seqno, parsed.sequence);
+  }
+  return iter->status();
+}
+
 }  // namespace
 
 Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
                   FileMetaData* meta) {
+  return BuildTable(options, iter, nullptr, meta);
+}
+
+Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
+                  InternalIterator* range_del_iter, FileMetaData* meta) {
   meta->file_size = 0;
   iter->SeekToFirst();
-  if (!iter->Valid()) return iter->status();
+  if (range_del_iter != nullptr) range_del_iter->SeekToFirst();
+  if (!iter->Valid() &&
+      (range_del_iter == nullptr || !range_del_iter->Valid())) {
+    Status s = iter->status();
+    if (s.ok() && range_del_iter != nullptr) s = range_del_iter->status();
+    return s;
+  }
 
   const std::string fname = TableFileName(options.dbname, meta->number);
   std::unique_ptr<WritableFile> file;
@@ -56,6 +100,10 @@ Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
     builder->Add(key, iter->value());
   }
   if (s.ok()) s = iter->status();
+  if (s.ok() && range_del_iter != nullptr) {
+    s = AddRangeTombstones(*options.builder_options.icmp, range_del_iter,
+                           builder.get(), meta);
+  }
   if (s.ok()) s = builder->status();
   if (s.ok()) {
     s = builder->Finish();
@@ -72,7 +120,9 @@ Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
   const Status close = writer.Close();
   if (s.ok()) s = close;
   if (s.ok() && options.table_cache != nullptr) {
-    s = VerifyTable(options, *meta, builder->NumEntries());
+    s = VerifyTable(options, *meta,
+                    builder->NumEntries() -
+                        builder->GetTableProperties().num_range_deletions);
   }
   if (!s.ok()) {
     // Nothing partial may survive: the caller installs only what is OK.

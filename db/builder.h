@@ -45,6 +45,18 @@ struct STRATA_EXPORT BuildTableOptions {
 STRATA_EXPORT Status BuildTable(const BuildTableOptions& options,
                                 InternalIterator* iter, FileMetaData* meta);
 
+// As above, and also writes the range tombstones of range_del_iter (keys
+// (begin, seq, kTypeRangeDeletion), values: end; any order; may be null)
+// into the table's range-deletion block. meta's boundaries then cover
+// every tombstone: smallest at most (begin, seq), largest at least
+// (end, kMaxSequenceNumber) — a tombstone reaches up to end, so a read of
+// any key it covers must visit the file. A table of tombstones only is
+// written too.
+STRATA_EXPORT Status BuildTable(const BuildTableOptions& options,
+                                InternalIterator* iter,
+                                InternalIterator* range_del_iter,
+                                FileMetaData* meta);
+
 }  // namespace strata
 
 #endif  // STRATA_DB_BUILDER_H_

@@ -1,10 +1,13 @@
 // DBImpl: strata's DB. Its methods are split by concern:
 //   db_impl_open.cc   Open, creation, options check, WAL recovery, Close
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
+//   db_impl_flush.cc  memtable flushes, Flush, write stalls
+//   db_impl_files.cc  deleting obsolete files
 //   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
 //
 // State and locking. mutex_ guards the memtables, the snapshot list, the
-// file numbers and the background error. The write path runs through
+// version set (versions_: the tables, the MANIFEST and the file counter)
+// and the background error. The write path runs through
 // write_thread_: one group leader at a time owns the WAL writer and the
 // memtable it inserts into (write_mem_), which it takes under mutex_ in
 // PrepareGroup, so writing and inserting need no lock. log_mutex_ guards
@@ -20,13 +23,18 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "db/dbformat.h"
 #include "db/log_writer.h"
 #include "db/snapshot_impl.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "db/write_controller.h"
 #include "db/write_thread.h"
 #include "memtable/memtable_list.h"
 #include "port/port.h"
@@ -36,6 +44,7 @@
 namespace strata {
 
 class MemTable;
+class RangeDelAggregator;
 
 class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
  public:
@@ -45,6 +54,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // ---- DB ----
   Status Close() override;
   Status Write(const WriteOptions& options, WriteBatch* updates) override;
+  Status DeleteRange(const WriteOptions& options, const Slice& begin_key,
+                     const Slice& end_key) override;
   Status Get(const ReadOptions& options, const Slice& key,
              std::string* value) override;
   std::vector<Status> MultiGet(const ReadOptions& options,
@@ -57,6 +68,7 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   bool GetProperty(const Slice& property, std::string* value) override;
   bool GetIntProperty(const Slice& property, uint64_t* value) override;
   Status SyncWAL() override;
+  Status Flush(const FlushOptions& options) override;
   const std::string& GetName() const override { return dbname_; }
   Env* GetEnv() const override { return env_; }
 
@@ -67,10 +79,11 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
  private:
   friend class DB;
 
-  // The memtables a read uses, referenced for its duration.
+  // The memtables and tables a read uses, referenced for its duration.
   struct ReadView {
     MemTable* mem = nullptr;
     MemTableListVersion* imm = nullptr;
+    Version* version = nullptr;
     SequenceNumber sequence = 0;
   };
 
@@ -78,18 +91,45 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   Status Open();
   Status Recover() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status CreateNew() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  Status CheckOptionsFile(const std::vector<std::string>& children);
-  Status RecoverLogFiles(const std::vector<uint64_t>& logs, bool* rewrite)
+  // The numbers of the WALs to replay (sorted).
+  Status FindLogFiles(std::vector<uint64_t>* logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  Status RewriteRecoveredData(const std::vector<uint64_t>& old_logs)
+  Status RecoverLogFiles(const std::vector<uint64_t>& logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status NewLogFile(uint64_t number, std::unique_ptr<log::Writer>* result);
-  uint64_t NewFileNumber() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    return next_file_number_++;
-  }
+  uint64_t NewFileNumber() { return versions_->NewFileNumber(); }
   std::string OptionsFileContents() const;
   // Close; force: also with unreleased snapshots (the destructor).
   Status CloseImpl(bool force);
+
+  // ---- db_impl_flush.cc ----
+  // An empty memtable (refs 0) whose arena grows by an eighth of
+  // write_buffer_size at a time (at least 4 KiB, at most 64 KiB).
+  MemTable* NewMemTable() const;
+  // Schedules a flush on the HIGH pool if memtables wait and none runs.
+  void MaybeScheduleFlush() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  static void BGWorkFlush(void* db);
+  void BackgroundFlush();
+  // Writes every immutable memtable as one level-0 table, installs it with
+  // the log number of the oldest WAL still needed, and drops them.
+  Status FlushMemTables() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Builds mems (oldest first) into a new table; adds it to *edit unless
+  // empty. *number is the file's number, in pending_outputs_ (the caller
+  // erases it once the edit is applied or abandoned). Releases mutex_
+  // meanwhile.
+  Status WriteLevel0Table(const std::vector<MemTable*>& mems, VersionEdit* edit,
+                          uint64_t* number) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Waits (or, for no_slowdown groups, fails with Incomplete) while the
+  // memtable rule of the write stalls stops or delays writes; full: the
+  // active memtable is to be retired.
+  Status WaitForWriteRoom(WriteThread::WriteGroup* group, bool full)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // ---- db_impl_files.cc ----
+  // Deletes the files no longer needed: tables no live version holds and
+  // no job is writing, WALs below the log number, MANIFESTs below the live
+  // one. Failures are logged, never returned. Releases mutex_ meanwhile.
+  void DeleteObsoleteFiles() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_write.cc ----
   Status PrepareGroup(WriteThread::WriteGroup* group) override;
@@ -104,6 +144,13 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // ---- db_impl_read.cc ----
   Status AcquireReadView(const ReadOptions& options, ReadView* view);
   void ReleaseReadView(const ReadView& view);
+  // A point lookup through view (Get and MultiGet); *memtable_hit (if
+  // not null): a memtable decided it.
+  Status GetFromView(const ReadOptions& options, const ReadView& view,
+                     const Slice& key, std::string* value, bool* memtable_hit);
+  // Adds the range tombstones of table f to aggregator.
+  Status AddTableTombstones(const ReadOptions& options, const FileMetaData& f,
+                            RangeDelAggregator* aggregator);
 
   const Options options_;
   const std::string dbname_;
@@ -111,16 +158,35 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   const InternalKeyComparator icmp_;
   std::shared_ptr<Logger> info_log_;
 
+  const std::unique_ptr<TableCache> table_cache_;
+
   mutable port::Mutex mutex_;
+  // Its methods need mutex_ held, except NewFileNumber and LastSequence.
+  const std::unique_ptr<VersionSet> versions_;
   FileLock* db_lock_ = nullptr;
   bool opened_ GUARDED_BY(mutex_) = false;
   bool closing_ GUARDED_BY(mutex_) = false;
   Status bg_error_ GUARDED_BY(mutex_);
-  uint64_t next_file_number_ GUARDED_BY(mutex_) = 2;
   MemTable* mem_ GUARDED_BY(mutex_) = nullptr;
   MemTableList imm_ GUARDED_BY(mutex_);
   SnapshotList snapshots_ GUARDED_BY(mutex_);
   std::vector<uint64_t> live_logs_ GUARDED_BY(mutex_);
+  // Per immutable memtable, oldest first: the WAL started when it was
+  // retired. Once it is flushed, older WALs hold nothing needed.
+  std::deque<uint64_t> imm_next_logs_ GUARDED_BY(mutex_);
+  // Memtables retired and flushed since open (Flush waits on these).
+  uint64_t memtables_retired_ GUARDED_BY(mutex_) = 0;
+  uint64_t memtables_flushed_ GUARDED_BY(mutex_) = 0;
+  bool flush_scheduled_ GUARDED_BY(mutex_) = false;
+  // A Flush() wants the active memtable retired by the next group.
+  bool flush_requested_ GUARDED_BY(mutex_) = false;
+  // A disableWAL write went into a memtable: Close flushes.
+  bool has_unlogged_writes_ GUARDED_BY(mutex_) = false;
+  WriteController write_controller_ GUARDED_BY(mutex_);
+  // Signalled when a background flush finishes.
+  port::CondVar bg_cv_;
+  // Table files being written by a flush (not yet in a version).
+  std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
 
   // The WAL being written and its number.
   port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);

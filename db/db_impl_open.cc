@@ -59,6 +59,32 @@ static Options SanitizeOptions(const Options& options) {
   constexpr size_t kMinWriteBufferSize = 64 << 10;
   result.write_buffer_size =
       std::max(result.write_buffer_size, kMinWriteBufferSize);
+  // With one memtable, a full one would stop writes with nothing to
+  // flush.
+  result.max_write_buffer_number = std::max(result.max_write_buffer_number, 2);
+  return result;
+}
+
+static TableCacheOptions TableCacheOptionsFor(
+    const Options& options, const std::string& dbname,
+    const InternalKeyComparator* icmp) {
+  TableCacheOptions result;
+  result.env = options.env;
+  result.dbname = dbname;
+  result.table_factory = options.table_factory.get();
+  result.reader_options.icmp = icmp;
+  result.reader_options.prefix_extractor = options.prefix_extractor.get();
+  result.env_options = EnvOptions(options);
+  result.max_open_files = options.max_open_files;
+  return result;
+}
+
+static VersionSetOptions VersionSetOptionsFor(const Options& options) {
+  VersionSetOptions result;
+  result.num_levels = options.num_levels;
+  result.max_manifest_file_size = options.max_manifest_file_size;
+  result.use_fsync = options.use_fsync;
+  result.env_options = EnvOptions(options);
   return result;
 }
 
@@ -68,6 +94,12 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
       env_(options.env),
       icmp_(options.comparator),
       info_log_(options.info_log),
+      table_cache_(
+          new TableCache(TableCacheOptionsFor(options_, dbname_, &icmp_))),
+      versions_(new VersionSet(dbname_, env_, &icmp_, table_cache_.get(),
+                               VersionSetOptionsFor(options_))),
+      write_controller_(options.delayed_write_rate),
+      bg_cv_(&mutex_),
       write_thread_(WriteThreadOptions(options), this) {}
 
 DBImpl::~DBImpl() { CloseImpl(/*force=*/true); }
@@ -85,8 +117,9 @@ Status DBImpl::ValidateOptions(const Options& options) {
   if (options.max_write_buffer_number < 1) {
     return Status::InvalidArgument("Options::max_write_buffer_number < 1");
   }
-  if (options.num_levels < 1) {
-    return Status::InvalidArgument("Options::num_levels < 1");
+  if (options.num_levels < 1 || options.num_levels > config::kMaxNumLevels) {
+    return Status::InvalidArgument("Options::num_levels outside [1, ",
+                                   std::to_string(config::kMaxNumLevels) + "]");
   }
   if (options.table_factory == nullptr) {
     return Status::InvalidArgument("Options::table_factory is null");
@@ -160,8 +193,7 @@ Status DBImpl::Recover() {
     Status s = env_->CreateDirIfMissing(dbname_);
     if (!s.ok()) return s;
   }
-  Status s = env_->FileExists(IdentityFileName(dbname_));
-  bool exists = s.ok();
+  Status s = env_->FileExists(CurrentFileName(dbname_));
   if (s.IsNotFound()) {
     if (!options_.create_if_missing) {
       return Status::InvalidArgument(
@@ -187,19 +219,20 @@ Status DBImpl::Recover() {
   }
 
   // Re-check under the lock: another process may have created it.
-  exists = env_->FileExists(IdentityFileName(dbname_)).ok();
-  if (!exists) {
+  if (!env_->FileExists(CurrentFileName(dbname_)).ok()) {
     std::vector<std::string> children;
     s = env_->GetChildren(dbname_, &children);
     if (!s.ok()) return s;
     for (const std::string& child : children) {
       uint64_t number;
       FileType type;
-      if (ParseFileName(child, &number, &type) && type == FileType::kLogFile) {
+      if (ParseFileName(child, &number, &type) &&
+          (type == FileType::kLogFile || type == FileType::kTableFile ||
+           type == FileType::kDescriptorFile)) {
         return Status::Corruption(
-            dbname_,
-            ": holds WAL files but no IDENTITY (a DestroyDB cut "
-            "short?); not creating a DB over them");
+            dbname_, ": holds " + child +
+                         " but no CURRENT (a DestroyDB cut short?); not "
+                         "creating a DB over it");
       }
     }
     s = CreateNew();
@@ -209,28 +242,24 @@ Status DBImpl::Recover() {
                                    ": exists (error_if_exists is true)");
   }
 
-  std::vector<std::string> children;
-  s = env_->GetChildren(dbname_, &children);
-  if (!s.ok()) return s;
-  s = CheckOptionsFile(children);
+  bool save_manifest = false;
+  s = versions_->Recover(&save_manifest);
   if (!s.ok()) return s;
 
   std::vector<uint64_t> logs;
-  for (const std::string& child : children) {
-    uint64_t number;
-    FileType type;
-    if (!ParseFileName(child, &number, &type)) continue;
-    if (type == FileType::kInfoLogFile) continue;  // numbered by time
-    next_file_number_ = std::max(next_file_number_, number + 1);
-    if (type == FileType::kLogFile) logs.push_back(number);
-  }
-  std::sort(logs.begin(), logs.end());
-
-  mem_ = new MemTable(icmp_);
-  mem_->Ref();
-  bool rewrite = false;
-  s = RecoverLogFiles(logs, &rewrite);
+  s = FindLogFiles(&logs);
   if (!s.ok()) return s;
+
+  mem_ = NewMemTable();
+  mem_->Ref();
+  s = RecoverLogFiles(logs);
+  if (!s.ok()) return s;
+  // The MANIFEST may record a later sequence than the WALs hold (data
+  // dropped by a point-in-time recovery): numbering continues above both.
+  const SequenceNumber last =
+      std::max(versions_->LastSequence(), last_allocated_.load());
+  last_allocated_ = last_published_ = last;
+  versions_->SetLastSequence(last);
 
   const uint64_t log_number = NewFileNumber();
   {
@@ -240,8 +269,50 @@ Status DBImpl::Recover() {
   if (!s.ok()) return s;
   live_logs_ = logs;
   live_logs_.push_back(log_number);
-  if (rewrite) s = RewriteRecoveredData(logs);
-  return s;
+  // The recovered data goes into a level-0 table and the log number moves
+  // to the new WAL, so the replayed WALs become obsolete. That is also
+  // what keeps a recovery that dropped damaged records from meeting the
+  // damage again (a later point-in-time open would stop at it and lose
+  // every write made after this open): the damaged WAL is gone once the
+  // edit is durable, and until then it is replayed the same way.
+  // (A recovered MANIFEST is never appended to: this edit starts a new
+  // one.)
+  VersionEdit edit;
+  uint64_t table = 0;
+  if (mem_->num_entries() > 0) {
+    s = WriteLevel0Table({mem_}, &edit, &table);
+  }
+  edit.SetLogNumber(log_number);
+  if (s.ok()) s = versions_->LogAndApply(&edit, &mutex_);
+  pending_outputs_.erase(table);
+  if (!s.ok()) return s;
+  mem_->Unref();
+  mem_ = NewMemTable();
+  mem_->Ref();
+  DeleteObsoleteFiles();
+  return Status::OK();
+}
+
+Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
+  std::vector<std::string> children;
+  Status s = env_->GetChildren(dbname_, &children);
+  if (!s.ok()) return s;
+  const uint64_t min_log = versions_->LogNumber();
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(child, &number, &type)) continue;
+    if (type == FileType::kInfoLogFile) continue;  // numbered by time
+    // Files written after the MANIFEST's last edit (a WAL started at a
+    // switch) are numbered above what it records.
+    versions_->MarkFileNumberUsed(number);
+    // Older WALs are fully in tables (DeleteObsoleteFiles removes them).
+    if (type == FileType::kLogFile && number >= min_log) {
+      logs->push_back(number);
+    }
+  }
+  std::sort(logs->begin(), logs->end());
+  return Status::OK();
 }
 
 std::string DBImpl::OptionsFileContents() const {
@@ -253,9 +324,14 @@ std::string DBImpl::OptionsFileContents() const {
 }
 
 Status DBImpl::CreateNew() {
-  // OPTIONS first, IDENTITY last: IDENTITY marks a complete DB.
-  const uint64_t options_number = NewFileNumber();
-  Status s = WriteFileAtomically(env_, dbname_, NewFileNumber(),
+  // A VersionSet of its own numbers the new files; the DB's set then
+  // recovers what it wrote, as for any open. OPTIONS and IDENTITY first,
+  // CURRENT last: CURRENT marks a complete DB, so a crash before it
+  // leaves a directory the next open creates the DB in again.
+  VersionSet creator(dbname_, env_, &icmp_, table_cache_.get(),
+                     VersionSetOptionsFor(options_));
+  const uint64_t options_number = creator.NewFileNumber();
+  Status s = WriteFileAtomically(env_, dbname_, creator.NewFileNumber(),
                                  OptionsFileName(dbname_, options_number),
                                  OptionsFileContents());
   if (!s.ok()) return s;
@@ -265,52 +341,24 @@ Status DBImpl::CreateNew() {
   std::snprintf(id, sizeof(id), "%016llx%016llx\n",
                 static_cast<unsigned long long>(rnd.Next()),
                 static_cast<unsigned long long>(rnd.Next()));
-  s = WriteFileAtomically(env_, dbname_, NewFileNumber(),
+  s = WriteFileAtomically(env_, dbname_, creator.NewFileNumber(),
                           IdentityFileName(dbname_), id);
+  if (!s.ok()) return s;
+  // The first edit writes MANIFEST (a snapshot naming the comparator)
+  // and CURRENT.
+  port::Mutex mu;
+  VersionEdit edit;
+  {
+    MutexLock l(&mu);
+    s = creator.LogAndApply(&edit, &mu);
+  }
   if (s.ok()) {
     STRATA_LOG_INFO(info_log_, "created %s", dbname_.c_str());
   }
   return s;
 }
 
-Status DBImpl::CheckOptionsFile(const std::vector<std::string>& children) {
-  uint64_t newest = 0;
-  for (const std::string& child : children) {
-    uint64_t number;
-    FileType type;
-    if (ParseFileName(child, &number, &type) &&
-        type == FileType::kOptionsFile) {
-      newest = std::max(newest, number);
-    }
-  }
-  if (newest == 0) {
-    return Status::Corruption(dbname_, ": no OPTIONS file");
-  }
-  const std::string fname = OptionsFileName(dbname_, newest);
-  std::string contents;
-  Status s = ReadFileToString(env_, fname, &contents);
-  if (!s.ok()) return s;
-  const std::string key = "\ncomparator=";
-  const size_t pos = contents.find(key);
-  if (pos == std::string::npos) {
-    return Status::Corruption(fname, ": no comparator recorded");
-  }
-  const size_t start = pos + key.size();
-  const size_t end = contents.find('\n', start);
-  if (end == std::string::npos) {
-    return Status::Corruption(fname, ": truncated");
-  }
-  const std::string recorded = contents.substr(start, end - start);
-  if (recorded != options_.comparator->Name()) {
-    return Status::InvalidArgument(
-        dbname_ + ": created with comparator " + recorded,
-        std::string("but opened with ") + options_.comparator->Name());
-  }
-  return Status::OK();
-}
-
-Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
-                               bool* rewrite) {
+Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
   const WALRecoveryMode mode = options_.wal_recovery_mode;
   SequenceNumber max_sequence = 0;
   WriteBatch batch;
@@ -371,69 +419,15 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs,
         case WALRecoveryMode::kAbsoluteConsistency:
           return damage;
         case WALRecoveryMode::kPointInTimeRecovery:
-          *rewrite = true;
           last_allocated_ = last_published_ = max_sequence;
           return Status::OK();
         case WALRecoveryMode::kSkipAnyCorruptedRecords:
-          *rewrite = true;
           break;
       }
     }
   }
   last_allocated_ = last_published_ = max_sequence;
   return Status::OK();
-}
-
-Status DBImpl::RewriteRecoveredData(const std::vector<uint64_t>& old_logs) {
-  // Recovery dropped damaged data: the surviving state goes into the new
-  // WAL, which is synced before the old WALs are deleted, so that no later
-  // open meets the damage again (and stops before newer writes). A crash
-  // before the deletions leaves the old WALs, and the next open redoes
-  // this; replayed duplicates are ignored.
-  //
-  // Entries go out in sequence order, so the new WAL is itself a history
-  // whose every prefix is a past state. The old WALs go newest first, each
-  // deletion made durable before the next: while the damaged WAL exists,
-  // every WAL after it (the new one included) is still a later one that
-  // a point-in-time replay ignores, so no mix of old and rewritten data is
-  // ever replayed; once it is gone, the new WAL holds everything.
-  MutexLock l(&log_mutex_);
-  std::vector<std::pair<SequenceNumber, WriteBatch>> entries;
-  std::unique_ptr<InternalIterator> iter(mem_->NewIterator());
-  Status s;
-  for (iter->SeekToFirst(); s.ok() && iter->Valid(); iter->Next()) {
-    ParsedInternalKey ikey;
-    s = ParseInternalKey(iter->key(), &ikey);
-    if (!s.ok()) break;
-    WriteBatch batch;
-    if (ikey.type == kTypeValue) {
-      batch.Put(ikey.user_key, iter->value());
-    } else if (ikey.type == kTypeSingleDeletion) {
-      batch.SingleDelete(ikey.user_key);
-    } else {
-      batch.Delete(ikey.user_key);
-    }
-    WriteBatchInternal::SetSequence(&batch, ikey.sequence);
-    entries.emplace_back(ikey.sequence, std::move(batch));
-  }
-  if (s.ok()) s = iter->status();
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (size_t i = 0; s.ok() && i < entries.size(); i++) {
-    s = log_->AddRecord(WriteBatchInternal::Contents(&entries[i].second));
-  }
-  if (s.ok()) s = log_->file()->Sync(options_.use_fsync);
-  std::unique_ptr<Directory> dir;
-  if (s.ok()) s = env_->NewDirectory(dbname_, &dir);
-  for (size_t i = old_logs.size(); s.ok() && i > 0; i--) {
-    s = env_->RemoveFile(LogFileName(dbname_, old_logs[i - 1]));
-    if (s.ok()) s = dir->Fsync();
-  }
-  if (s.ok()) {
-    live_logs_.erase(live_logs_.begin(), live_logs_.end() - 1);
-    STRATA_LOG_INFO(info_log_, "WAL recovery: rewrote the recovered data");
-  }
-  return s;
 }
 
 Status DBImpl::NewLogFile(uint64_t number,
@@ -479,6 +473,18 @@ Status DBImpl::CloseImpl(bool force) {
   }
   Status s;
   {
+    MutexLock l(&mutex_);
+    while (flush_scheduled_) bg_cv_.Wait();
+    // Writes that skipped the WAL live only in memtables: a clean close
+    // puts them in a table.
+    if (was_open && has_unlogged_writes_ && bg_error_.ok()) {
+      if (mem_->num_entries() > 0) s = SwitchMemTable();
+      if (s.ok() && imm_.NumNotFlushed() > 0) s = FlushMemTables();
+      if (s.ok()) DeleteObsoleteFiles();
+      if (!s.ok()) SetBackgroundError(s);
+    }
+  }
+  {
     MutexLock l(&log_mutex_);
     if (log_ != nullptr) {
       s = log_->Close();
@@ -491,6 +497,7 @@ Status DBImpl::CloseImpl(bool force) {
     mem_ = nullptr;
   }
   imm_.RemoveOldest(imm_.NumNotFlushed());
+  imm_next_logs_.clear();
   if (db_lock_ != nullptr) {
     Status u = env_->UnlockFile(db_lock_);
     if (s.ok()) s = u;
@@ -512,15 +519,15 @@ Status DestroyDB(const std::string& name, const Options& options) {
   const std::string lock_name = LockFileName(name);
   s = env->LockFile(lock_name, &lock);
   if (!s.ok()) return s;
-  // IDENTITY first: a destroy cut short leaves no half DB that an open
+  // CURRENT first: a destroy cut short leaves no half DB that an open
   // would take for a whole one.
-  Status identity = env->RemoveFile(IdentityFileName(name));
-  if (!identity.ok() && !identity.IsNotFound()) s = identity;
+  Status current = env->RemoveFile(CurrentFileName(name));
+  if (!current.ok() && !current.IsNotFound()) s = current;
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
     if (ParseFileName(child, &number, &type) && type != FileType::kLockFile &&
-        type != FileType::kIdentityFile) {
+        type != FileType::kCurrentFile) {
       Status del = env->RemoveFile(name + "/" + child);
       if (s.ok() && !del.ok()) s = del;
     }

@@ -1,11 +1,18 @@
 // DBImpl: reads — Get, MultiGet, iterators, snapshots and properties.
 //
 // A read picks its sequence number (the snapshot's, or the newest
-// published), then references the memtables under the mutex and searches
-// them without it, newest first.
+// published), then references the memtables and the current version under
+// the mutex and searches them without it, newest first: the active
+// memtable, the immutable ones, then the tables level by level. Range
+// tombstones of every source that may cover the key are gathered first
+// (RangeDelAggregator); iterators hide what they delete through
+// NewRangeDelFilterIterator.
 
 #include "db/db_impl.h"
 #include "db/db_iter.h"
+#include "db/get_context.h"
+#include "db/range_del_aggregator.h"
+#include "db/range_del_filter_iterator.h"
 #include "memtable/memtable.h"
 #include "table/merging_iterator.h"
 #include "util/logging.h"
@@ -21,8 +28,9 @@ Status DBImpl::AcquireReadView(const ReadOptions& options, ReadView* view) {
   if (closing_ || mem_ == nullptr) {
     return Status::ShutdownInProgress("the DB is closed");
   }
-  // The sequence first: the memtables referenced next hold everything up
-  // to it (a switch only moves the full memtable to imm_).
+  // The sequence first: the memtables and version referenced next hold
+  // everything up to it (a switch only moves the full memtable to imm_,
+  // and a flush installs its table before it drops the memtables).
   view->sequence = options.snapshot != nullptr
                        ? options.snapshot->GetSequenceNumber()
                        : last_published_.load(std::memory_order_acquire);
@@ -30,6 +38,8 @@ Status DBImpl::AcquireReadView(const ReadOptions& options, ReadView* view) {
   view->mem->Ref();
   view->imm = imm_.current();
   view->imm->Ref();
+  view->version = versions_->current();
+  view->version->Ref();
   return Status::OK();
 }
 
@@ -37,6 +47,69 @@ void DBImpl::ReleaseReadView(const ReadView& view) {
   MutexLock l(&mutex_);
   view.mem->Unref();
   view.imm->Unref();
+  view.version->Unref();
+}
+
+Status DBImpl::AddTableTombstones(const ReadOptions& options,
+                                  const FileMetaData& f,
+                                  RangeDelAggregator* aggregator) {
+  Status added;
+  Status s =
+      table_cache_->WithTable(f.number, f.file_size, [&](TableReader* reader) {
+        std::unique_ptr<InternalIterator> t(
+            reader->NewRangeTombstoneIterator(options));
+        added = aggregator->AddTombstones(t.get());
+      });
+  return s.ok() ? added : s;
+}
+
+Status DBImpl::GetFromView(const ReadOptions& options, const ReadView& view,
+                           const Slice& key, std::string* value,
+                           bool* memtable_hit) {
+  const Comparator* ucmp = icmp_.user_comparator();
+  // Range tombstones first, from every source that may cover key: an
+  // entry older than the newest of them is deleted, whatever its source.
+  RangeDelAggregator tombstones =
+      RangeDelAggregator::ForRead(ucmp, view.sequence);
+  std::vector<MemTable*> mems(1, view.mem);
+  mems.insert(mems.end(), view.imm->memtables().begin(),
+              view.imm->memtables().end());
+  Status s;
+  for (MemTable* m : mems) {
+    std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
+    s = tombstones.AddTombstones(t.get());
+    if (!s.ok()) return s;
+  }
+  const Version* version = view.version;
+  for (int level = 0; level < version->num_levels(); level++) {
+    for (const FileMetaData* f : version->files(level)) {
+      if (ucmp->Compare(key, f->smallest.user_key()) < 0 ||
+          ucmp->Compare(key, f->largest.user_key()) > 0) {
+        continue;
+      }
+      s = AddTableTombstones(options, *f, &tombstones);
+      if (!s.ok()) return s;
+    }
+  }
+
+  LookupKey lkey(key, view.sequence);
+  GetContext context(ucmp, options_.merge_operator.get(), key,
+                     tombstones.MaxCoveringSeq(key), value);
+  for (MemTable* m : mems) {
+    std::unique_ptr<InternalIterator> it(m->NewIterator());
+    for (it->Seek(lkey.internal_key()); it->Valid(); it->Next()) {
+      if (ucmp->Compare(ExtractUserKey(it->key()), key) != 0) break;
+      if (!context.SaveValue(it->key(), it->value())) break;
+    }
+    if (context.done()) break;
+  }
+  if (memtable_hit != nullptr) *memtable_hit = context.done();
+  if (!context.done()) {
+    s = version->Get(options, lkey.internal_key(), table_cache_.get(), &context,
+                     &GetContext::SaveValueFunction);
+    if (!s.ok()) return s;
+  }
+  return context.Finish();
 }
 
 Status DBImpl::Get(const ReadOptions& options, const Slice& key,
@@ -46,14 +119,10 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   ReadView view;
   Status s = AcquireReadView(options, &view);
   if (!s.ok()) return s;
-  LookupKey lkey(key, view.sequence);
-  if (view.mem->Get(lkey, value, &s) || view.imm->Get(lkey, value, &s)) {
-    RecordTick(stats, MEMTABLE_HIT);
-  } else {
-    RecordTick(stats, MEMTABLE_MISS);
-    s = Status::NotFound();
-  }
+  bool memtable_hit = false;
+  s = GetFromView(options, view, key, value, &memtable_hit);
   ReleaseReadView(view);
+  RecordTick(stats, memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
   RecordTick(stats, NUMBER_KEYS_READ);
   if (s.ok()) RecordTick(stats, BYTES_READ, value->size());
   return s;
@@ -71,13 +140,8 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
   if (!s.ok()) return std::vector<Status>(keys.size(), s);
   std::vector<Status> result(keys.size());
   for (size_t i = 0; i < keys.size(); i++) {
-    LookupKey lkey(keys[i], view.sequence);
-    std::string* value = &(*values)[i];
-    if (!view.mem->Get(lkey, value, &result[i]) &&
-        !view.imm->Get(lkey, value, &result[i])) {
-      result[i] = Status::NotFound();
-    }
-    if (result[i].ok()) RecordTick(stats, BYTES_READ, value->size());
+    result[i] = GetFromView(options, view, keys[i], &(*values)[i], nullptr);
+    if (result[i].ok()) RecordTick(stats, BYTES_READ, (*values)[i].size());
   }
   RecordTick(stats, NUMBER_KEYS_READ, keys.size());
   ReleaseReadView(view);
@@ -91,14 +155,40 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   std::vector<InternalIterator*> children;
   children.push_back(view.mem->NewIterator());
   view.imm->AddIterators(&children);
+  view.version->AddIterators(options, table_cache_.get(), &children);
+
+  std::unique_ptr<RangeDelAggregator> tombstones(new RangeDelAggregator(
+      RangeDelAggregator::ForRead(icmp_.user_comparator(), view.sequence)));
+  std::vector<MemTable*> mems(1, view.mem);
+  mems.insert(mems.end(), view.imm->memtables().begin(),
+              view.imm->memtables().end());
+  for (MemTable* m : mems) {
+    std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
+    if (s.ok()) s = tombstones->AddTombstones(t.get());
+  }
+  for (int level = 0; s.ok() && level < view.version->num_levels(); level++) {
+    for (const FileMetaData* f : view.version->files(level)) {
+      s = AddTableTombstones(options, *f, tombstones.get());
+      if (!s.ok()) break;
+    }
+  }
   InternalIterator* merged = NewMergingIterator(&icmp_, std::move(children));
+  if (!s.ok()) {
+    delete merged;
+    ReleaseReadView(view);
+    return NewErrorIterator(s);
+  }
+  if (!tombstones->IsEmpty()) {
+    merged = NewRangeDelFilterIterator(merged, std::move(tombstones));
+  }
   const SliceTransform* prefix =
       options.prefix_same_as_start && !options.total_order_seek
           ? options_.prefix_extractor.get()
           : nullptr;
   return NewDBIterator(icmp_.user_comparator(), merged, view.sequence,
                        options.iterate_lower_bound, options.iterate_upper_bound,
-                       prefix, [this, view]() { ReleaseReadView(view); });
+                       prefix, options_.merge_operator.get(),
+                       [this, view]() { ReleaseReadView(view); });
 }
 
 const Snapshot* DBImpl::GetSnapshot() {

@@ -50,6 +50,18 @@ Status DB::Merge(const WriteOptions& options, const Slice& key,
 
 DB::~DB() = default;
 
+Status DBImpl::DeleteRange(const WriteOptions& options, const Slice& begin_key,
+                           const Slice& end_key) {
+  // As RocksDB: an empty range deletes nothing, a reversed one is an error.
+  const int order = icmp_.user_comparator()->Compare(begin_key, end_key);
+  if (order > 0) {
+    return Status::InvalidArgument("DeleteRange: the end key comes before ",
+                                   "the begin key");
+  }
+  if (order == 0) return Status::OK();
+  return DB::DeleteRange(options, begin_key, end_key);
+}
+
 Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("WriteOptions: sync and disableWAL");
@@ -57,13 +69,11 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (updates == nullptr) {
     return Status::InvalidArgument("DB::Write: the batch is null");
   }
-  // Refused here, before the batch can reach the WAL: a record recovery
-  // could not apply must never be written.
-  if (updates->HasMerge()) {
-    return Status::NotSupported("Merge is not supported by this version");
-  }
-  if (updates->HasDeleteRange()) {
-    return Status::NotSupported("DeleteRange is not supported by this version");
+  // Refused here, before the batch can reach the WAL: reads could never
+  // resolve the operands.
+  if (updates->HasMerge() && options_.merge_operator == nullptr) {
+    return Status::InvalidArgument(
+        "Merge needs Options::merge_operator, which is not set");
   }
   Statistics* stats = options_.statistics.get();
   StopWatch timer(env_, stats, DB_WRITE);
@@ -81,9 +91,22 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (!bg_error_.ok()) return bg_error_;
   Status s;
-  if (mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
-      mem_->num_entries() > 0) {
-    s = SwitchMemTable();
+  const bool full =
+      mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
+      mem_->num_entries() > 0;
+  if (full || (flush_requested_ && mem_->num_entries() > 0)) {
+    s = WaitForWriteRoom(group, /*full=*/true);
+    if (s.ok()) s = SwitchMemTable();
+    if (!s.ok()) return s;
+  } else {
+    flush_requested_ = false;  // nothing to flush
+  }
+  if (group->disable_wal()) {
+    for (WriteThread::Writer* w : *group) {
+      if (w->batch != nullptr && w->batch->Count() > 0) {
+        has_unlogged_writes_ = true;
+      }
+    }
   }
   write_mem_ = mem_;
   return s;
@@ -199,8 +222,12 @@ Status DBImpl::SwitchMemTable() {
   }
   live_logs_.push_back(number);
   imm_.Add(mem_);
+  imm_next_logs_.push_back(number);
+  memtables_retired_++;
+  flush_requested_ = false;
+  MaybeScheduleFlush();
   mem_->Unref();  // imm_ holds its own reference
-  mem_ = new MemTable(icmp_);
+  mem_ = NewMemTable();
   mem_->Ref();
   STRATA_LOG_INFO(info_log_, "memtable full: new WAL %llu",
                   static_cast<unsigned long long>(number));

@@ -8,10 +8,6 @@ namespace strata {
 
 namespace {
 
-Status Unsupported(const char* what) {
-  return Status::NotSupported(what, " is not supported by this version");
-}
-
 class MemTableInserter final : public WriteBatch::Handler {
  public:
   MemTableInserter(SequenceNumber sequence, MemTable* mem, bool concurrent,
@@ -30,11 +26,12 @@ class MemTableInserter final : public WriteBatch::Handler {
   Status SingleDeleteCF(uint32_t cf, const Slice& key) override {
     return Add(cf, kTypeSingleDeletion, key, Slice());
   }
-  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
-    return Unsupported("DeleteRange");
+  Status DeleteRangeCF(uint32_t cf, const Slice& begin,
+                       const Slice& end) override {
+    return Add(cf, kTypeRangeDeletion, begin, end);
   }
-  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
-    return Unsupported("Merge");
+  Status MergeCF(uint32_t cf, const Slice& key, const Slice& value) override {
+    return Add(cf, kTypeMerge, key, value);
   }
 
  private:
@@ -68,11 +65,11 @@ class SupportChecker final : public WriteBatch::Handler {
   Status SingleDeleteCF(uint32_t cf, const Slice&) override {
     return Check(cf);
   }
-  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
-    return Unsupported("DeleteRange");
+  Status DeleteRangeCF(uint32_t cf, const Slice&, const Slice&) override {
+    return Check(cf);
   }
-  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
-    return Unsupported("Merge");
+  Status MergeCF(uint32_t cf, const Slice&, const Slice&) override {
+    return Check(cf);
   }
 
  private:

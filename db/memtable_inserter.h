@@ -29,7 +29,7 @@ STRATA_EXPORT Status InsertBatchIntoMemTable(const WriteBatch* batch,
                                              bool ignore_duplicates);
 
 // OK if every record of batch can be applied; Corruption for a malformed
-// batch, NotSupported for Merge / DeleteRange.
+// batch, InvalidArgument for a column family other than 0.
 STRATA_EXPORT Status CheckBatchSupported(const WriteBatch* batch);
 
 }  // namespace strata

@@ -64,7 +64,12 @@ class MemTable::Iter : public InternalIterator {
 };
 
 MemTable::MemTable(const InternalKeyComparator& comparator)
+    : MemTable(comparator, ConcurrentArena::kDefaultBlockSize) {}
+
+MemTable::MemTable(const InternalKeyComparator& comparator,
+                   size_t arena_block_size)
     : comparator_(comparator),
+      arena_(arena_block_size),
       table_(comparator_, &arena_),
       range_del_table_(comparator_, &arena_) {}
 

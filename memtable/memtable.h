@@ -61,6 +61,10 @@ namespace strata {
 class STRATA_EXPORT MemTable {
  public:
   explicit MemTable(const InternalKeyComparator& comparator);
+  // arena_block_size: the chunk the arena takes at a time (the DB uses an
+  // eighth of write_buffer_size, so that a small buffer holds more than
+  // its first chunk).
+  MemTable(const InternalKeyComparator& comparator, size_t arena_block_size);
   MemTable(const MemTable&) = delete;
   MemTable& operator=(const MemTable&) = delete;
 

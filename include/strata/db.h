@@ -95,6 +95,11 @@ class STRATA_EXPORT DB {
   // a power loss.
   virtual Status SyncWAL() = 0;
 
+  // Writes the active memtable (and every older one) to a table, so that
+  // its writes no longer depend on the WAL. With options.wait, returns
+  // once they are in a table, or the error that stopped the flush.
+  virtual Status Flush(const FlushOptions& options) = 0;
+
   virtual const std::string& GetName() const = 0;
   virtual Env* GetEnv() const = 0;
 };

@@ -22,6 +22,7 @@
 namespace strata {
 
 class Comparator;
+class MergeOperator;
 class Slice;
 class SliceTransform;
 class Snapshot;
@@ -106,6 +107,10 @@ struct STRATA_EXPORT DBOptions {
   // fall behind (docs/write_path.md, "Stalls"); 0: 16 MiB/s.
   uint64_t delayed_write_rate = 0;
 
+  // A MANIFEST that has grown past this many bytes is replaced by a new
+  // one holding a snapshot of the DB's state (docs/versions.md).
+  uint64_t max_manifest_file_size = 1024 * 1024 * 1024;
+
   // Table files kept open by the table cache; -1: no limit.
   int max_open_files = -1;
 
@@ -132,6 +137,11 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // The order of keys. Default: BytewiseComparator(). Must have the same
   // Name() at every open of the DB.
   const Comparator* comparator;
+
+  // Combines merge operands (DB::Merge) with the value below them, on
+  // reads and in compactions (strata/merge_operator.h). Null: DB::Merge
+  // fails with InvalidArgument.
+  std::shared_ptr<MergeOperator> merge_operator = nullptr;
 
   // Bytes of updates a memtable collects before it becomes immutable.
   // At least 64 KiB: smaller values are raised to it.
@@ -230,6 +240,14 @@ struct STRATA_EXPORT WriteOptions {
 
   // Fail with Incomplete rather than wait when writes are stalled.
   bool no_slowdown = false;
+};
+
+struct STRATA_EXPORT FlushOptions {
+  // Wait until the flush is done (else it only starts it).
+  bool wait = true;
+  // Retire the memtable even if that stalls writes. strata always waits
+  // for room among the memtables first, so both values behave alike.
+  bool allow_write_stall = false;
 };
 
 }  // namespace strata

@@ -115,15 +115,20 @@ TEST(DBBasicTest, PutGetDeleteSingleDelete) {
   EXPECT_GE(h.db()->GetLatestSequenceNumber(), 6u);
 }
 
-TEST(DBBasicTest, UnsupportedOperationsAndMisuse) {
+TEST(DBBasicTest, RefusedOperationsAndMisuse) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());
-  EXPECT_TRUE(h.db()->Merge(WriteOptions(), "k", "v").IsNotSupported());
-  EXPECT_TRUE(h.db()->DeleteRange(WriteOptions(), "a", "b").IsNotSupported());
+  // No merge operator: merges are refused before reaching the WAL.
+  Status s = h.db()->Merge(WriteOptions(), "k", "v");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("merge_operator"));
+  EXPECT_TRUE(
+      h.db()->DeleteRange(WriteOptions(), "b", "a").IsInvalidArgument());
+  EXPECT_TRUE(h.db()->DeleteRange(WriteOptions(), "a", "a").ok());  // empty
   WriteBatch batch;
   batch.Put("x", "1");
   batch.Merge("k", "v");
-  EXPECT_TRUE(h.db()->Write(WriteOptions(), &batch).IsNotSupported());
+  EXPECT_TRUE(h.db()->Write(WriteOptions(), &batch).IsInvalidArgument());
   EXPECT_EQ("NOT_FOUND", h.Get("x"));  // nothing of the batch applied
   WriteOptions bad;
   bad.sync = true;
@@ -277,11 +282,15 @@ TEST(DBBasicTest, MemtableSwitchesKeepDataReadableAndDurable) {
     ASSERT_TRUE(h.Put(k, v).ok());
     model[k] = v;
   }
+  // Retired memtables went to tables; each one still unflushed keeps its
+  // WAL live.
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
   uint64_t imm = 0, wals = 0;
   ASSERT_TRUE(h.db()->GetIntProperty("strata.num-immutable-mem-table", &imm));
   ASSERT_TRUE(h.db()->GetIntProperty("strata.num-live-wal-files", &wals));
-  EXPECT_GT(imm, 1u);
-  EXPECT_EQ(imm + 1, wals);
+  EXPECT_EQ(0u, imm);
+  EXPECT_EQ(1u, wals);
+  EXPECT_GT(test::ListDBFiles(h.env(), h.name()).tables.size(), 1u);
   EXPECT_EQ(model, h.Contents());
   ASSERT_TRUE(h.Reopen().ok());
   EXPECT_EQ(model, h.Contents());
@@ -323,7 +332,8 @@ TEST(DBBasicTest, FilesAreLaidOutAsDocumented) {
   ASSERT_TRUE(h.Put("a", "1").ok());
   std::vector<std::string> children;
   ASSERT_TRUE(h.env()->GetChildren(h.name(), &children).ok());
-  int logs = 0, options = 0, identity = 0, lock = 0, info = 0;
+  int logs = 0, options = 0, identity = 0, lock = 0, info = 0, manifest = 0,
+      current = 0;
   for (const std::string& c : children) {
     uint64_t number;
     FileType type;
@@ -334,12 +344,16 @@ TEST(DBBasicTest, FilesAreLaidOutAsDocumented) {
     identity += type == FileType::kIdentityFile;
     lock += type == FileType::kLockFile;
     info += type == FileType::kInfoLogFile;
+    manifest += type == FileType::kDescriptorFile;
+    current += type == FileType::kCurrentFile;
   }
   EXPECT_EQ(1, logs);
   EXPECT_EQ(1, options);
   EXPECT_EQ(1, identity);
   EXPECT_EQ(1, lock);
   EXPECT_EQ(1, info);
+  EXPECT_EQ(1, manifest);
+  EXPECT_EQ(1, current);
 }
 
 TEST(DBBasicTest, DeletingWithLiveSnapshotsStillReleasesTheDB) {
@@ -370,15 +384,15 @@ TEST(DBBasicTest, FileNumbersStaySmallAcrossReopens) {
   }
 }
 
-TEST(DBBasicTest, WALsWithoutIdentityAreNotTakenForANewDB) {
+TEST(DBBasicTest, WALsWithoutCurrentAreNotTakenForANewDB) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());
   ASSERT_TRUE(h.Put("k", "v").ok());
   h.Close();
-  ASSERT_TRUE(h.env()->RemoveFile(h.name() + "/IDENTITY").ok());
+  ASSERT_TRUE(h.env()->RemoveFile(h.name() + "/CURRENT").ok());
   Status s = h.Open();
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-  EXPECT_NE(std::string::npos, s.ToString().find("IDENTITY"));
+  EXPECT_NE(std::string::npos, s.ToString().find("CURRENT"));
   ASSERT_TRUE(h.Destroy().ok());
   ASSERT_TRUE(h.Open().ok());
   EXPECT_EQ("NOT_FOUND", h.Get("k"));

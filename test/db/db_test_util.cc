@@ -1,5 +1,8 @@
 #include "test/db/db_test_util.h"
 
+#include "db/filename.h"
+#include "gtest/gtest.h"
+
 namespace strata {
 namespace test {
 
@@ -43,6 +46,22 @@ std::map<std::string, std::string> DBHolder::Contents(
     result[it->key().ToString()] = it->value().ToString();
   }
   if (!it->status().ok()) result["<error>"] = it->status().ToString();
+  return result;
+}
+
+DBFiles ListDBFiles(Env* env, const std::string& dbname) {
+  DBFiles result;
+  std::vector<std::string> children;
+  EXPECT_TRUE(env->GetChildren(dbname, &children).ok());
+  for (const std::string& c : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(c, &number, &type)) continue;
+    if (type == FileType::kLogFile) result.logs.push_back(number);
+    if (type == FileType::kDescriptorFile) result.manifests.push_back(number);
+    if (type == FileType::kTableFile) result.tables.push_back(number);
+    if (type == FileType::kCurrentFile) result.current = true;
+  }
   return result;
 }
 

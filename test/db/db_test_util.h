@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "strata/db.h"
 #include "test/util/temp_dir.h"
@@ -49,6 +50,13 @@ class DBHolder {
   Options options_;
   std::unique_ptr<DB> db_;
 };
+
+// The numbered files in a DB's directory, by kind.
+struct DBFiles {
+  std::vector<uint64_t> logs, manifests, tables;
+  bool current = false;
+};
+DBFiles ListDBFiles(Env* env, const std::string& dbname);
 
 }  // namespace test
 }  // namespace strata

@@ -1,0 +1,68 @@
+// GetContext: the state of one point lookup while it meets the versions of
+// its key newest first, source after source (memtables, then tables
+// through Version::Get), and what the lookup returns.
+//
+// A version decides the lookup unless it is a merge operand: a value (the
+// operands met so far are merged onto it), a deletion or single deletion
+// (the operands merge onto nothing), or a version older than the newest
+// range tombstone covering the key (max_covering_seq, from a
+// RangeDelAggregator over every source), which reads as a deletion. Merge
+// operands are collected until a deciding version or the end of the
+// sources; Finish merges them then.
+//
+// Thread safety: one lookup, one thread.
+
+#ifndef STRATA_DB_GET_CONTEXT_H_
+#define STRATA_DB_GET_CONTEXT_H_
+
+#include <string>
+
+#include "db/dbformat.h"
+#include "db/merge_helper.h"
+#include "strata/comparator.h"
+#include "strata/export.h"
+#include "strata/merge_operator.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class STRATA_EXPORT GetContext {
+ public:
+  // user_key must outlive the context; merge_operator may be null (a
+  // merge operand then fails the lookup with InvalidArgument); value
+  // receives the result.
+  GetContext(const Comparator* ucmp, const MergeOperator* merge_operator,
+             const Slice& user_key, SequenceNumber max_covering_seq,
+             std::string* value);
+  GetContext(const GetContext&) = delete;
+  GetContext& operator=(const GetContext&) = delete;
+
+  // Takes the next older version of the key (an entry of another user key
+  // is ignored). Returns false once the lookup is decided.
+  bool SaveValue(const Slice& internal_key, const Slice& value);
+  // SaveValue as a GetEntryFunction; arg is the GetContext.
+  static bool SaveValueFunction(void* arg, const Slice& internal_key,
+                                const Slice& value);
+
+  bool done() const { return done_; }
+  // After the last source: OK with *value set, NotFound, or the error met.
+  Status Finish();
+
+ private:
+  // Ends the lookup with the operands merged onto base (null: none).
+  void FinishWith(const Slice* base);
+
+  const Comparator* const ucmp_;
+  const MergeOperator* const merge_operator_;
+  const Slice user_key_;
+  const SequenceNumber max_covering_seq_;
+  std::string* const value_;
+  MergeContext operands_;
+  Status status_ = Status::NotFound();
+  bool done_ = false;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_GET_CONTEXT_H_

@@ -1,0 +1,201 @@
+// Flush: memtables become level-0 tables, reads go through them, and the
+// WALs and MANIFESTs they make obsolete are deleted.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/filename.h"
+#include "gtest/gtest.h"
+#include "strata/env.h"
+#include "test/db/db_test_util.h"
+#include "test/util/fault_injection_env.h"
+
+namespace strata {
+namespace {
+
+using test::DBHolder;
+
+using test::ListDBFiles;
+
+TEST(DBFlushTest, FlushedDataIsReadFromTablesAndSurvivesReopen) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("a", "1").ok());
+  ASSERT_TRUE(h.Put("b", "2").ok());
+  ASSERT_TRUE(h.Put("c", "3").ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(h.Delete("b").ok());  // in the memtable, shadows the table
+  ASSERT_TRUE(h.Put("c", "4").ok());
+  EXPECT_EQ("1", h.Get("a"));
+  EXPECT_EQ("NOT_FOUND", h.Get("b"));
+  EXPECT_EQ("4", h.Get("c"));
+  const std::map<std::string, std::string> expected = {{"a", "1"}, {"c", "4"}};
+  EXPECT_EQ(expected, h.Contents());
+  std::vector<std::string> values;
+  std::vector<Status> st =
+      h.db()->MultiGet(ReadOptions(), {"a", "b", "c"}, &values);
+  EXPECT_TRUE(st[0].ok());
+  EXPECT_TRUE(st[1].IsNotFound());
+  EXPECT_EQ("4", values[2]);
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  EXPECT_EQ(2u, ListDBFiles(h.env(), h.name()).tables.size());
+  ASSERT_TRUE(h.Reopen().ok());
+  EXPECT_EQ(expected, h.Contents());
+  EXPECT_EQ("NOT_FOUND", h.Get("b"));
+}
+
+TEST(DBFlushTest, FlushDeletesObsoleteWALsAndManifests) {
+  DBHolder h;
+  h.options().write_buffer_size = 64 << 10;
+  ASSERT_TRUE(h.Open().ok());
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 2000; i++) {
+      ASSERT_TRUE(h.Put("k" + std::to_string(i), std::string(50, 'x')).ok());
+    }
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+    const test::DBFiles f = ListDBFiles(h.env(), h.name());
+    // Everything is in tables: only the WAL being written is left.
+    EXPECT_EQ(1u, f.logs.size());
+    EXPECT_EQ(1u, f.manifests.size());
+    EXPECT_GT(f.tables.size(), 1u);
+    uint64_t wals = 0;
+    ASSERT_TRUE(h.db()->GetIntProperty("strata.num-live-wal-files", &wals));
+    EXPECT_EQ(1u, wals);
+    ASSERT_TRUE(h.Reopen().ok());
+  }
+  EXPECT_EQ(std::string(50, 'x'), h.Get("k1999"));
+}
+
+TEST(DBFlushTest, SnapshotsStayExactAcrossFlushes) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  std::map<std::string, std::string> model;
+  std::vector<std::pair<const Snapshot*, std::map<std::string, std::string>>>
+      saved;
+  for (int round = 0; round < 5; round++) {
+    for (int i = 0; i < 50; i++) {
+      const std::string k = "k" + std::to_string((i * 7 + round) % 40);
+      if (i % 5 == round % 5) {
+        ASSERT_TRUE(h.Delete(k).ok());
+        model.erase(k);
+      } else {
+        const std::string v = std::to_string(round * 100 + i);
+        ASSERT_TRUE(h.Put(k, v).ok());
+        model[k] = v;
+      }
+    }
+    saved.emplace_back(h.db()->GetSnapshot(), model);
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+    for (const auto& s : saved) {
+      EXPECT_EQ(s.second, h.Contents(s.first));
+      for (const auto& kv : s.second) {
+        EXPECT_EQ(kv.second, h.Get(kv.first, s.first));
+      }
+    }
+  }
+  EXPECT_EQ(model, h.Contents());
+  for (const auto& s : saved) h.db()->ReleaseSnapshot(s.first);
+}
+
+TEST(DBFlushTest, UnloggedWritesSurviveACleanClose) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  WriteOptions no_wal;
+  no_wal.disableWAL = true;
+  ASSERT_TRUE(h.db()->Put(no_wal, "a", "1").ok());
+  ASSERT_TRUE(h.Put("b", "2").ok());
+  ASSERT_TRUE(h.db()->Put(no_wal, "c", "3").ok());
+  h.Close();
+  EXPECT_EQ(1u, ListDBFiles(h.env(), h.name()).tables.size());
+  ASSERT_TRUE(h.Open().ok());
+  EXPECT_EQ("1", h.Get("a"));
+  EXPECT_EQ("2", h.Get("b"));
+  EXPECT_EQ("3", h.Get("c"));
+}
+
+TEST(DBFlushTest, FlushWithoutWaitFinishesInTheBackground) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("a", "1").ok());
+  FlushOptions fo;
+  fo.wait = false;
+  ASSERT_TRUE(h.db()->Flush(fo).ok());
+  EXPECT_EQ("1", h.Get("a"));  // in a memtable or a table, never lost
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());  // waits for it too
+  uint64_t imm = 1;
+  ASSERT_TRUE(h.db()->GetIntProperty("strata.num-immutable-mem-table", &imm));
+  EXPECT_EQ(0u, imm);
+  EXPECT_EQ(1u, ListDBFiles(h.env(), h.name()).tables.size());
+}
+
+class DBFlushFaultTest : public testing::Test {
+ protected:
+  DBFlushFaultTest()
+      : base_(NewMemEnv(Env::Default())), env_(base_.get()), h_(&env_) {}
+
+  std::unique_ptr<Env> base_;
+  test::FaultInjectionEnv env_;
+  DBHolder h_;
+};
+
+TEST_F(DBFlushFaultTest, FailedFlushStopsWritesAndReopenLosesNothing) {
+  ASSERT_TRUE(h_.Open().ok());
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 100; i++) {
+    const std::string k = "k" + std::to_string(i);
+    ASSERT_TRUE(h_.Put(k, "v" + std::to_string(i)).ok());
+    model[k] = "v" + std::to_string(i);
+  }
+  ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  for (int i = 0; i < 50; i++) {
+    const std::string k = "k" + std::to_string(i);
+    ASSERT_TRUE(h_.Put(k, "w" + std::to_string(i)).ok());
+    model[k] = "w" + std::to_string(i);
+  }
+  const test::DBFiles before = ListDBFiles(&env_, h_.name());
+  env_.FailAll(test::IOKind::kWrite, Status::NoSpace("injected"));
+  Status s = h_.db()->Flush(FlushOptions());
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  // The DB is read-only with the reason; reads still work.
+  s = h_.Put("after", "x");
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  EXPECT_EQ("w7", h_.Get("k7"));
+  EXPECT_EQ(model, h_.Contents());
+  env_.ClearFailures();
+  // No partial table was left or installed.
+  EXPECT_EQ(before.tables, ListDBFiles(&env_, h_.name()).tables);
+  ASSERT_TRUE(h_.Reopen().ok());
+  EXPECT_EQ(model, h_.Contents());
+  ASSERT_TRUE(h_.Put("after", "x").ok());
+  ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  model["after"] = "x";
+  ASSERT_TRUE(h_.Reopen().ok());
+  EXPECT_EQ(model, h_.Contents());
+}
+
+TEST_F(DBFlushFaultTest, PowerLossAfterFlushesKeepsSyncedWrites) {
+  h_.options().write_buffer_size = 64 << 10;
+  ASSERT_TRUE(h_.Open().ok());
+  std::map<std::string, std::string> model;
+  WriteOptions sync;
+  sync.sync = true;
+  for (int i = 0; i < 3000; i++) {
+    const std::string k = "k" + std::to_string(i % 500);
+    const std::string v = std::to_string(i) + std::string(80, 'p');
+    ASSERT_TRUE(h_.db()->Put(i % 100 == 99 ? sync : WriteOptions(), k, v).ok());
+    model[k] = v;
+  }
+  ASSERT_TRUE(h_.db()->SyncWAL().ok());
+  h_.Close();
+  // Whatever was not synced is gone; flushed tables and synced WALs stay.
+  ASSERT_TRUE(env_.DropUnsyncedFileData().ok());
+  ASSERT_TRUE(env_.DeleteFilesCreatedAfterLastDirSync().ok());
+  env_.ResetState();
+  ASSERT_TRUE(h_.Open().ok());
+  EXPECT_EQ(model, h_.Contents());
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,107 @@
+// Opening a DB on versions: CURRENT marks the DB, the MANIFEST records
+// it, and the file counter is the VersionSet's.
+
+#include <string>
+#include <vector>
+
+#include "db/filename.h"
+#include "gtest/gtest.h"
+#include "strata/env.h"
+#include "test/db/db_test_util.h"
+
+namespace strata {
+namespace {
+
+using test::DBHolder;
+
+test::DBFiles List(DBHolder& h) { return test::ListDBFiles(h.env(), h.name()); }
+
+TEST(DBOpenTest, ReopensKeepOneManifestNamedByCurrent) {
+  DBHolder h;
+  uint64_t last_manifest = 0;
+  for (int i = 0; i < 4; i++) {
+    ASSERT_TRUE(h.Open().ok());
+    ASSERT_TRUE(h.Put("k" + std::to_string(i), "v").ok());
+    const test::DBFiles l = List(h);
+    ASSERT_TRUE(l.current);
+    ASSERT_EQ(1u, l.manifests.size());
+    EXPECT_GT(l.manifests[0], last_manifest);  // a new one at each open
+    last_manifest = l.manifests[0];
+    std::string current;
+    ASSERT_TRUE(
+        ReadFileToString(h.env(), CurrentFileName(h.name()), &current).ok());
+    EXPECT_EQ(DescriptorFileName(h.name(), last_manifest),
+              h.name() + "/" + current.substr(0, current.size() - 1));
+    // WALs and MANIFESTs share one counter: no number is used twice.
+    for (uint64_t log : l.logs) EXPECT_NE(log, last_manifest);
+    h.Close();
+  }
+  ASSERT_TRUE(h.Open().ok());
+  for (int i = 0; i < 4; i++) EXPECT_EQ("v", h.Get("k" + std::to_string(i)));
+}
+
+TEST(DBOpenTest, CurrentNotIdentityMarksTheDB) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("k", "v").ok());
+  h.Close();
+  // IDENTITY is informative only now.
+  ASSERT_TRUE(h.env()->RemoveFile(IdentityFileName(h.name())).ok());
+  h.options().create_if_missing = false;
+  ASSERT_TRUE(h.Open().ok());
+  EXPECT_EQ("v", h.Get("k"));
+  h.Close();
+  // Without CURRENT the directory is no DB; its WALs are not replayed
+  // into a new one.
+  ASSERT_TRUE(h.env()->RemoveFile(CurrentFileName(h.name())).ok());
+  Status s = h.Open();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  h.options().create_if_missing = true;
+  s = h.Open();
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+}
+
+TEST(DBOpenTest, CreationCutShortBeforeCurrentIsRedone) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  h.Close();
+  // As if the creating process died after OPTIONS and IDENTITY.
+  const test::DBFiles l = List(h);
+  ASSERT_TRUE(h.env()->RemoveFile(CurrentFileName(h.name())).ok());
+  for (uint64_t m : l.manifests) {
+    ASSERT_TRUE(h.env()->RemoveFile(DescriptorFileName(h.name(), m)).ok());
+  }
+  for (uint64_t w : l.logs) {
+    ASSERT_TRUE(h.env()->RemoveFile(LogFileName(h.name(), w)).ok());
+  }
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("a", "1").ok());
+  ASSERT_TRUE(h.Reopen().ok());
+  EXPECT_EQ("1", h.Get("a"));
+}
+
+TEST(DBOpenTest, DamagedManifestFailsTheOpen) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("k", "v").ok());
+  h.Close();
+  const test::DBFiles l = List(h);
+  ASSERT_EQ(1u, l.manifests.size());
+  const std::string fname = DescriptorFileName(h.name(), l.manifests[0]);
+  std::string contents;
+  ASSERT_TRUE(ReadFileToString(h.env(), fname, &contents).ok());
+  contents[contents.size() / 2] ^= 0x40;
+  ASSERT_TRUE(WriteStringToFile(h.env(), contents, fname, true).ok());
+  Status s = h.Open();
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("MANIFEST")) << s.ToString();
+}
+
+TEST(DBOpenTest, NumLevelsBeyondTheFormatIsRefused) {
+  DBHolder h;
+  h.options().num_levels = 65;
+  EXPECT_TRUE(h.Open().IsInvalidArgument());
+}
+
+}  // namespace
+}  // namespace strata
