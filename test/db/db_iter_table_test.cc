@@ -56,11 +56,7 @@ class DBIterTablesTest : public testing::Test {
       sorted.emplace_back(
           InternalKey(e.key, e.sequence, e.type).Encode().ToString(), e.value);
     }
-    std::sort(sorted.begin(), sorted.end(),
-              [this](const std::pair<std::string, std::string>& a,
-                     const std::pair<std::string, std::string>& b) {
-                return icmp_.Compare(a.first, b.first) < 0;
-              });
+    test::SortTableEntries(icmp_, &sorted);
     TableBuilderOptions bopts;
     bopts.icmp = &icmp_;
     bopts.prefix_extractor = prefix_.get();
@@ -207,7 +203,8 @@ TEST_F(DBIterTablesTest, PrefixSeeksSkipTablesWithoutLosingKeys) {
     std::unique_ptr<Iterator> it(NewDBIterator(
         BytewiseComparator(), NewMergingIterator(&icmp_, std::move(children)),
         kMaxSequenceNumber, use_lower ? &lower : nullptr,
-        use_upper ? &upper : nullptr, prefix_.get(), nullptr));
+        use_upper ? &upper : nullptr, prefix_.get(), /*merge_operator=*/nullptr,
+        nullptr));
     test::PrefixModelWalk(it.get(), model, 2, use_lower ? &lower_key : nullptr,
                           use_upper ? &upper_key : nullptr, &rnd, 150,
                           [&random_key](Random*) { return random_key(); });

@@ -51,19 +51,11 @@ class VersionReadTest : public testing::Test {
     if (version_ != nullptr) version_->Unref();
   }
 
-  void SortEntries(Entries* entries) const {
-    std::sort(
-        entries->begin(), entries->end(),
-        [this](const Entries::value_type& a, const Entries::value_type& b) {
-          return icmp_.Compare(a.first, b.first) < 0;
-        });
-  }
-
   // Writes entries (any order) as table number, adding it to *edit.
   void AddTable(VersionEdit* edit, int level, uint64_t number,
                 Entries entries) {
     ASSERT_FALSE(entries.empty());
-    SortEntries(&entries);
+    test::SortTableEntries(icmp_, &entries);
     TableBuilderOptions bopts;
     bopts.icmp = &icmp_;
     bopts.prefix_extractor = prefix_.get();
@@ -161,7 +153,7 @@ TEST_F(VersionReadTest, GetAndIteratorsAgainstModel) {
     VersionEdit edit;
     uint64_t number = 100 * (round + 1);
     for (int t = 0; t < 2; t++) {
-      SortEntries(&thirds[t]);
+      test::SortTableEntries(icmp_, &thirds[t]);
       for (const Entries& run : SplitSorted(thirds[t], 3)) {
         AddTable(&edit, 2 - t, number++, run);
       }
@@ -178,7 +170,7 @@ TEST_F(VersionReadTest, GetAndIteratorsAgainstModel) {
     version_ = nullptr;
     Install(edit);
     TableCache* cache = Cache(/*max_open_files=*/rnd.OneIn(2) ? 2 : -1);
-    SortEntries(&all);
+    test::SortTableEntries(icmp_, &all);
 
     // Get: every version of the key visible at the read sequence, newest
     // first; stopping at the first gives the newest.
@@ -258,7 +250,7 @@ TEST_F(VersionReadTest, LevelIteratorAgainstModel) {
                                                i + 1, kTypeValue));
     all.emplace_back(ikey, "value" + std::to_string(i));
   }
-  SortEntries(&all);
+  test::SortTableEntries(icmp_, &all);
   VersionEdit edit;
   uint64_t number = 10;
   for (const Entries& run : SplitSorted(all, 9)) {

@@ -53,11 +53,16 @@ TableEntries RandomTableEntries(uint32_t seed, int num_user_keys,
       seq += 1 + rnd.Uniform(1000);  // next (older) version: lower sequence
     }
   }
-  std::sort(entries.begin(), entries.end(),
+  SortTableEntries(icmp, &entries);
+  return entries;
+}
+
+void SortTableEntries(const InternalKeyComparator& icmp,
+                      TableEntries* entries) {
+  std::sort(entries->begin(), entries->end(),
             [&icmp](const auto& a, const auto& b) {
               return icmp.Compare(a.first, b.first) < 0;
             });
-  return entries;
 }
 
 Status BuildTable(Env* env, const std::string& fname,

@@ -26,6 +26,9 @@ namespace test {
 // Internal key -> value, sorted by the internal key comparator.
 using TableEntries = std::vector<std::pair<std::string, std::string>>;
 
+// Sorts entries by icmp, as a table needs them.
+void SortTableEntries(const InternalKeyComparator& icmp, TableEntries* entries);
+
 // num_user_keys random user keys (shared prefixes, lengths 1..24), each
 // with 1..3 versions (descending sequence numbers, some deletions and
 // merges); values up to 100 bytes, and with large_values one in 50 of
