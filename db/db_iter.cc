@@ -434,15 +434,6 @@ Iterator* NewDBIterator(const Comparator* user_comparator,
                         InternalIterator* internal, SequenceNumber sequence,
                         const Slice* lower_bound, const Slice* upper_bound,
                         const SliceTransform* prefix_extractor,
-                        std::function<void()> cleanup) {
-  return new DBIter(user_comparator, internal, sequence, lower_bound,
-                    upper_bound, prefix_extractor, nullptr, std::move(cleanup));
-}
-
-Iterator* NewDBIterator(const Comparator* user_comparator,
-                        InternalIterator* internal, SequenceNumber sequence,
-                        const Slice* lower_bound, const Slice* upper_bound,
-                        const SliceTransform* prefix_extractor,
                         const MergeOperator* merge_operator,
                         std::function<void()> cleanup) {
   return new DBIter(user_comparator, internal, sequence, lower_bound,

@@ -53,14 +53,8 @@ STRATA_EXPORT Iterator* NewDBIterator(const Comparator* user_comparator,
                                       std::function<void()> cleanup);
 
 // As above, confining seeks to the target's prefix by prefix_extractor
-// (not owned; null: no confinement).
-STRATA_EXPORT Iterator* NewDBIterator(
-    const Comparator* user_comparator, InternalIterator* internal,
-    SequenceNumber sequence, const Slice* lower_bound, const Slice* upper_bound,
-    const SliceTransform* prefix_extractor, std::function<void()> cleanup);
-
-// As above, resolving merge operands with merge_operator (not owned; null:
-// a merge operand is an error).
+// (not owned; null: no confinement), and resolving merge operands with
+// merge_operator (not owned; null: a merge operand is an error).
 STRATA_EXPORT Iterator* NewDBIterator(
     const Comparator* user_comparator, InternalIterator* internal,
     SequenceNumber sequence, const Slice* lower_bound, const Slice* upper_bound,

@@ -222,7 +222,8 @@ TEST_F(DBIterTest, PrefixSameAsStartAgainstModel) {
     }
     std::unique_ptr<Iterator> it(NewDBIterator(
         BytewiseComparator(), new test::VectorIterator(&icmp_, entries),
-        kMaxSequenceNumber, nullptr, nullptr, &prefix, nullptr));
+        kMaxSequenceNumber, nullptr, nullptr, &prefix,
+        /*merge_operator=*/nullptr, nullptr));
 
     test::PrefixModelWalk(it.get(), model, 2, nullptr, nullptr, &rnd, 100,
                           [&random_key](Random*) { return random_key(); });
