@@ -124,15 +124,17 @@ BlockBasedTable::BlockBasedTable(const BlockBasedTableOptions& table_options,
       file_size_(file_size),
       cache_(table_options.no_block_cache ? nullptr
                                           : table_options.block_cache.get()) {
-  if (cache_ != nullptr) PutFixed64(&cache_prefix_, cache_->NewId());
+  if (cache_ != nullptr) cache_id_ = cache_->NewId();
 }
 
 BlockBasedTable::~BlockBasedTable() {
   // The cached index and filter of a closed table are never used again.
   if (cache_ != nullptr && table_options_.cache_index_and_filter_blocks) {
-    cache_->Erase(CacheKey(CachedKind::kIndex, footer_.index_handle.offset()));
+    cache_->Erase(
+        CacheKey(CachedKind::kIndex, footer_.index_handle.offset()).slice());
     if (has_filter_) {
-      cache_->Erase(CacheKey(CachedKind::kFilter, filter_handle_.offset()));
+      cache_->Erase(
+          CacheKey(CachedKind::kFilter, filter_handle_.offset()).slice());
     }
   }
 }
@@ -169,10 +171,12 @@ std::string BlockBasedTable::BlockWhere(uint64_t offset) const {
   return BlockLocation(file_->file_name(), offset);
 }
 
-std::string BlockBasedTable::CacheKey(CachedKind kind, uint64_t offset) const {
-  std::string key = cache_prefix_;
-  key.push_back(static_cast<char>(kind));
-  PutVarint64(&key, offset);
+BlockBasedTable::CacheKeyBuffer BlockBasedTable::CacheKey(
+    CachedKind kind, uint64_t offset) const {
+  CacheKeyBuffer key;
+  EncodeFixed64(key.data, cache_id_);
+  key.data[8] = static_cast<char>(kind);
+  key.size = EncodeVarint64(key.data + 9, offset) - key.data;
   return key;
 }
 
@@ -355,7 +359,8 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
     return Status::OK();
   };
   return LoadThroughCache(
-      cache_, CacheKey(CachedKind::kIndex, handle.offset()), /*fill=*/true,
+      cache_, CacheKey(CachedKind::kIndex, handle.offset()).slice(),
+      /*fill=*/true,
       table_options_.cache_index_and_filter_blocks_with_high_priority
           ? Cache::Priority::HIGH
           : Cache::Priority::LOW,
@@ -378,7 +383,7 @@ Status BlockBasedTable::GetFilter(
         return Status::OK();
       };
   return LoadThroughCache(
-      cache_, CacheKey(CachedKind::kFilter, filter_handle_.offset()),
+      cache_, CacheKey(CachedKind::kFilter, filter_handle_.offset()).slice(),
       /*fill=*/true,
       table_options_.cache_index_and_filter_blocks_with_high_priority
           ? Cache::Priority::HIGH
@@ -407,9 +412,9 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
     *charge = owned ? (*block)->usable_size() : 0;
     return Status::OK();
   };
-  return LoadThroughCache(cache_, CacheKey(CachedKind::kData, handle.offset()),
-                          read_options.fill_cache, Cache::Priority::LOW, make,
-                          out);
+  return LoadThroughCache(
+      cache_, CacheKey(CachedKind::kData, handle.offset()).slice(),
+      read_options.fill_cache, Cache::Priority::LOW, make, out);
 }
 
 InternalIterator* BlockBasedTable::NewIndexIterator() const {

@@ -128,7 +128,14 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   // handles name one block as two kinds must not make one kind's entry be
   // taken for another's.
   enum class CachedKind : char { kData = 'd', kIndex = 'i', kFilter = 'f' };
-  std::string CacheKey(CachedKind kind, uint64_t offset) const;
+  // cache id (fixed64) | kind | varint64 offset, built on the stack: a
+  // lookup of every block goes through it.
+  struct CacheKeyBuffer {
+    char data[8 + 1 + 10];
+    size_t size = 0;
+    Slice slice() const { return Slice(data, size); }
+  };
+  CacheKeyBuffer CacheKey(CachedKind kind, uint64_t offset) const;
   // "<file>: block at <offset>"
   std::string BlockWhere(uint64_t offset) const;
 
@@ -138,8 +145,8 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   const SliceTransform* const reader_prefix_extractor_;
   const std::unique_ptr<RandomAccessFileReader> file_;
   const uint64_t file_size_;
-  Cache* const cache_;  // null: no block cache
-  std::string cache_prefix_;
+  Cache* const cache_;     // null: no block cache
+  uint64_t cache_id_ = 0;  // from cache_->NewId()
   // Reads are served from the file's own memory (mmap).
   bool file_in_memory_ = false;
   Footer footer_;
