@@ -8,6 +8,9 @@
 // (RangeDelAggregator); iterators hide what they delete through
 // NewRangeDelFilterIterator.
 
+#include <algorithm>
+#include <cstdio>
+
 #include "db/db_impl.h"
 #include "db/db_iter.h"
 #include "db/get_context.h"
@@ -15,6 +18,7 @@
 #include "db/range_del_filter_iterator.h"
 #include "memtable/memtable.h"
 #include "table/merging_iterator.h"
+#include "table/table_properties.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 #include "util/stop_watch.h"
@@ -207,14 +211,38 @@ SequenceNumber DBImpl::GetLatestSequenceNumber() const {
 }
 
 bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
-  MutexLock l(&mutex_);
-  if (mem_ == nullptr) return false;
-  MemTableListVersion* imm = imm_.current();
-  if (property == "strata.cur-size-all-mem-tables") {
-    *value = mem_->ApproximateMemoryUsage() + imm->ApproximateMemoryUsage();
-  } else if (property == "strata.num-immutable-mem-table") {
-    *value = static_cast<uint64_t>(imm->NumMemTables());
-  } else if (property == "strata.estimate-num-keys") {
+  const Slice level_prefix("strata.num-files-at-level");
+  Version* version;
+  {
+    MutexLock l(&mutex_);
+    if (mem_ == nullptr) return false;
+    MemTableListVersion* imm = imm_.current();
+    if (property == "strata.cur-size-all-mem-tables") {
+      *value = mem_->ApproximateMemoryUsage() + imm->ApproximateMemoryUsage();
+      return true;
+    } else if (property == "strata.num-immutable-mem-table") {
+      *value = static_cast<uint64_t>(imm->NumMemTables());
+      return true;
+    } else if (property == "strata.num-snapshots") {
+      *value = snapshots_.count();
+      return true;
+    } else if (property == "strata.num-live-wal-files") {
+      *value = live_logs_.size();
+      return true;
+    } else if (property.starts_with(level_prefix)) {
+      uint64_t level = 0;
+      Slice rest(property.data() + level_prefix.size(),
+                 property.size() - level_prefix.size());
+      if (!ConsumeDecimalNumber(&rest, &level) || !rest.empty() ||
+          level >= static_cast<uint64_t>(versions_->NumberLevels())) {
+        return false;
+      }
+      *value = static_cast<uint64_t>(
+          versions_->NumLevelFiles(static_cast<int>(level)));
+      return true;
+    } else if (property != "strata.estimate-num-keys") {
+      return false;
+    }
     // Entries minus deletions (each deletion hides at most one entry).
     uint64_t entries = mem_->num_entries();
     uint64_t deletes = mem_->num_deletes();
@@ -222,18 +250,49 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
       entries += m->num_entries();
       deletes += m->num_deletes();
     }
-    *value = entries > 2 * deletes ? entries - 2 * deletes : 0;
-  } else if (property == "strata.num-snapshots") {
-    *value = snapshots_.count();
-  } else if (property == "strata.num-live-wal-files") {
-    *value = live_logs_.size();
-  } else {
-    return false;
+    *value = entries - std::min(entries, 2 * deletes);
+    version = versions_->current();
+    version->Ref();
   }
+  // The tables' counts: from the flush that wrote them, or (for tables
+  // recovered from the MANIFEST, which does not record them) from their
+  // properties, read without the mutex.
+  uint64_t entries = 0, deletes = 0;
+  for (int level = 0; level < version->num_levels(); level++) {
+    for (const FileMetaData* f : version->files(level)) {
+      if (f->num_entries > 0) {
+        entries += f->num_entries;
+        deletes += f->num_deletions;
+        continue;
+      }
+      table_cache_->WithTable(f->number, f->file_size, [&](TableReader* r) {
+        std::shared_ptr<const TableProperties> props = r->GetTableProperties();
+        if (props == nullptr) return;
+        entries += props->num_entries;
+        deletes += props->num_deletions;
+      });
+    }
+  }
+  *value += entries - std::min(entries, 2 * deletes);
+  MutexLock l(&mutex_);
+  version->Unref();
   return true;
 }
 
 bool DBImpl::GetProperty(const Slice& property, std::string* value) {
+  if (property == "strata.levelstats") {
+    MutexLock l(&mutex_);
+    if (mem_ == nullptr) return false;
+    *value = "Level Files Size(MB)\n--------------------\n";
+    for (int level = 0; level < versions_->NumberLevels(); level++) {
+      char line[100];
+      std::snprintf(line, sizeof(line), "%5d %5d %8.2f\n", level,
+                    versions_->NumLevelFiles(level),
+                    versions_->NumLevelBytes(level) / 1048576.0);
+      value->append(line);
+    }
+    return true;
+  }
   uint64_t number;
   if (!GetIntProperty(property, &number)) return false;
   *value = NumberToString(number);

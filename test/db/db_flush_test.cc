@@ -130,6 +130,52 @@ TEST(DBFlushTest, FlushWithoutWaitFinishesInTheBackground) {
   EXPECT_EQ(1u, ListDBFiles(h.env(), h.name()).tables.size());
 }
 
+TEST(DBFlushTest, PropertiesCountTables) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  for (int t = 0; t < 3; t++) {
+    for (int i = 0; i < 10; i++) {
+      ASSERT_TRUE(h.Put("k" + std::to_string(t * 10 + i), "v").ok());
+    }
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  }
+  ASSERT_TRUE(h.Put("m", "v").ok());  // one more key, in the memtable
+  uint64_t v = 0;
+  ASSERT_TRUE(h.db()->GetIntProperty("strata.num-files-at-level0", &v));
+  EXPECT_EQ(3u, v);
+  ASSERT_TRUE(h.db()->GetIntProperty("strata.num-files-at-level1", &v));
+  EXPECT_EQ(0u, v);
+  EXPECT_FALSE(h.db()->GetIntProperty("strata.num-files-at-level99", &v));
+  EXPECT_FALSE(h.db()->GetIntProperty("strata.num-files-at-levelx", &v));
+  ASSERT_TRUE(h.db()->GetIntProperty("strata.num-immutable-mem-table", &v));
+  EXPECT_EQ(0u, v);
+  ASSERT_TRUE(h.db()->GetIntProperty("strata.estimate-num-keys", &v));
+  EXPECT_EQ(31u, v);
+  std::string stats;
+  ASSERT_TRUE(h.db()->GetProperty("strata.levelstats", &stats));
+  EXPECT_NE(std::string::npos, stats.find("    0     3 ")) << stats;
+  EXPECT_NE(std::string::npos, stats.find("    6     0 ")) << stats;
+  ASSERT_TRUE(h.db()->GetProperty("strata.num-files-at-level0", &stats));
+  EXPECT_EQ("3", stats);
+  // Recovered tables' counts come from their properties.
+  ASSERT_TRUE(h.Reopen().ok());
+  ASSERT_TRUE(h.db()->GetIntProperty("strata.estimate-num-keys", &v));
+  EXPECT_EQ(31u, v);
+}
+
+TEST(DBFlushTest, StrayTablesAreDeletedAfterAFlush) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  // As if a flush died before installing its table.
+  const std::string stray = TableFileName(h.name(), 1);
+  ASSERT_TRUE(WriteStringToFile(h.env(), "partial", stray, false).ok());
+  ASSERT_TRUE(h.Put("a", "1").ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  EXPECT_TRUE(h.env()->FileExists(stray).IsNotFound());
+  EXPECT_EQ(1u, ListDBFiles(h.env(), h.name()).tables.size());
+  EXPECT_EQ("1", h.Get("a"));
+}
+
 class DBFlushFaultTest : public testing::Test {
  protected:
   DBFlushFaultTest()
@@ -173,6 +219,21 @@ TEST_F(DBFlushFaultTest, FailedFlushStopsWritesAndReopenLosesNothing) {
   model["after"] = "x";
   ASSERT_TRUE(h_.Reopen().ok());
   EXPECT_EQ(model, h_.Contents());
+}
+
+TEST_F(DBFlushFaultTest, FailedDeletionsAreNotFatal) {
+  ASSERT_TRUE(h_.Open().ok());
+  ASSERT_TRUE(h_.Put("a", "1").ok());
+  env_.FailAll(test::IOKind::kDelete, Status::IOError("injected delete"));
+  ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(h_.Put("b", "2").ok());                        // writes go on
+  EXPECT_EQ(2u, ListDBFiles(&env_, h_.name()).logs.size());  // one left over
+  env_.ClearFailures();
+  ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  EXPECT_EQ(1u, ListDBFiles(&env_, h_.name()).logs.size());  // retried
+  ASSERT_TRUE(h_.Reopen().ok());
+  EXPECT_EQ("1", h_.Get("a"));
+  EXPECT_EQ("2", h_.Get("b"));
 }
 
 TEST_F(DBFlushFaultTest, PowerLossAfterFlushesKeepsSyncedWrites) {

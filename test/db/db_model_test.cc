@@ -1,6 +1,7 @@
-// The DB against a model (std::map): random puts, deletes and batches,
-// snapshots checked long after they were taken, iterators walked in both
-// directions, and reopens — rerun under several option sets.
+// The DB against a model (std::map): random puts, deletes, merges
+// (string append), range deletions and batches, snapshots checked long
+// after they were taken (held across flushes), iterators walked in both
+// directions, flushes and reopens — rerun under several option sets.
 
 #include <map>
 #include <memory>
@@ -9,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "strata/db.h"
+#include "strata/merge_operator.h"
 #include "test/db/db_test_util.h"
 #include "test/db/model_walk.h"
 #include "util/random.h"
@@ -51,6 +53,7 @@ class DBModelTest : public testing::TestWithParam<Config> {
       : mem_env_(GetParam() == Config::kMemEnv ? NewMemEnv(Env::Default())
                                                : nullptr),
         h_(mem_env_ ? mem_env_.get() : Env::Default()) {
+    h_.options().merge_operator = MergeOperators::CreateStringAppendOperator();
     switch (GetParam()) {
       case Config::kTinyMemtables:
         h_.options().write_buffer_size = 64 << 10;
@@ -107,10 +110,26 @@ TEST_P(DBModelTest, RandomOperations) {
           std::string(rnd.Uniform(200), 'v') + std::to_string(step);
       ASSERT_TRUE(h_.db()->Put(write_options_, k, v).ok());
       model[k] = v;
-    } else if (op < 60) {
+    } else if (op < 52) {
       const std::string k = RandomKey(&rnd);
       ASSERT_TRUE(h_.db()->Delete(write_options_, k).ok());
       model.erase(k);
+    } else if (op < 57) {
+      const std::string k = RandomKey(&rnd);
+      const std::string v = "m" + std::to_string(step);
+      ASSERT_TRUE(h_.db()->Merge(write_options_, k, v).ok());
+      auto found = model.find(k);
+      if (found == model.end()) {
+        model[k] = v;
+      } else {
+        found->second += "," + v;  // the string-append operator
+      }
+    } else if (op < 60) {
+      const std::string b = RandomKey(&rnd), e = RandomKey(&rnd);
+      if (b < e) {
+        ASSERT_TRUE(h_.db()->DeleteRange(write_options_, b, e).ok());
+        model.erase(model.lower_bound(b), model.lower_bound(e));
+      }
     } else if (op < 75) {
       WriteBatch batch;
       const int n = 1 + rnd.Uniform(10);
@@ -142,8 +161,11 @@ TEST_P(DBModelTest, RandomOperations) {
         h_.db()->ReleaseSnapshot(snaps[i].snapshot);
         snaps.erase(snaps.begin() + i);
       }
-    } else if (op < 98) {
+    } else if (op < 96) {
       ASSERT_NO_FATAL_FAILURE(CheckIterator(model, nullptr, &rnd));
+    } else if (op < 98) {
+      // Held snapshots must stay exact across the flush.
+      ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
     } else {
       for (const Snap& s : snaps) {
         ASSERT_EQ(s.model, h_.Contents(s.snapshot));
