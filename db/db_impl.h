@@ -3,6 +3,7 @@
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
 //   db_impl_flush.cc  memtable flushes, Flush, write stalls
 //   db_impl_files.cc  deleting obsolete files
+//   db_impl_compaction.cc  compactions, CompactRange
 //   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
 //
 // State and locking. mutex_ guards the memtables, the snapshot list, the
@@ -69,6 +70,10 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   bool GetIntProperty(const Slice& property, uint64_t* value) override;
   Status SyncWAL() override;
   Status Flush(const FlushOptions& options) override;
+  Status CompactRange(const CompactRangeOptions& options, const Slice* begin,
+                      const Slice* end) override;
+  Status GetApproximateSizes(const Range* ranges, int n, uint64_t* sizes,
+                             SizeApproximationFlags include_flags) override;
   const std::string& GetName() const override { return dbname_; }
   Env* GetEnv() const override { return env_; }
 

@@ -299,4 +299,10 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
   return true;
 }
 
+Status DBImpl::GetApproximateSizes(const Range* /*ranges*/, int /*n*/,
+                                   uint64_t* /*sizes*/,
+                                   SizeApproximationFlags /*include_flags*/) {
+  return Status::NotSupported("GetApproximateSizes: not implemented yet");
+}
+
 }  // namespace strata

@@ -26,6 +26,15 @@
 
 namespace strata {
 
+// A range of user keys: [start, limit).
+struct STRATA_EXPORT Range {
+  Slice start;
+  Slice limit;
+
+  Range() = default;
+  Range(const Slice& s, const Slice& l) : start(s), limit(l) {}
+};
+
 class STRATA_EXPORT DB {
  public:
   // Opens the DB in directory name. On success *dbptr is the DB, which the
@@ -99,6 +108,21 @@ class STRATA_EXPORT DB {
   // its writes no longer depend on the WAL. With options.wait, returns
   // once they are in a table, or the error that stopped the flush.
   virtual Status Flush(const FlushOptions& options) = 0;
+
+  // Compacts the keys in [*begin, *end] (null: unbounded) through every
+  // level: the memtables are flushed, then each level's files in the range
+  // are merged into the next, down to the deepest level holding part of
+  // the range. Blocks until done; returns the first error.
+  virtual Status CompactRange(const CompactRangeOptions& options,
+                              const Slice* begin, const Slice* end) = 0;
+
+  // sizes[i] = the approximate bytes the keys in [ranges[i].start,
+  // ranges[i].limit) take: in table files (by their position in each
+  // table's index) and/or in the memtables, per include_flags.
+  virtual Status GetApproximateSizes(
+      const Range* ranges, int n, uint64_t* sizes,
+      SizeApproximationFlags include_flags =
+          SizeApproximationFlags::INCLUDE_FILES) = 0;
 
   virtual const std::string& GetName() const = 0;
   virtual Env* GetEnv() const = 0;

@@ -250,6 +250,31 @@ struct STRATA_EXPORT FlushOptions {
   bool allow_write_stall = false;
 };
 
+struct STRATA_EXPORT CompactRangeOptions {
+  // No automatic compaction starts while this one runs (running ones
+  // finish first), so the range ends fully compacted.
+  bool exclusive_manual_compaction = true;
+};
+
+// How GetApproximateSizes counts (flags may be or-ed).
+enum class SizeApproximationFlags : uint8_t {
+  NONE = 0,
+  INCLUDE_MEMTABLES = 1 << 0,
+  INCLUDE_FILES = 1 << 1,
+};
+
+inline SizeApproximationFlags operator|(SizeApproximationFlags a,
+                                        SizeApproximationFlags b) {
+  return static_cast<SizeApproximationFlags>(static_cast<uint8_t>(a) |
+                                             static_cast<uint8_t>(b));
+}
+
+inline SizeApproximationFlags operator&(SizeApproximationFlags a,
+                                        SizeApproximationFlags b) {
+  return static_cast<SizeApproximationFlags>(static_cast<uint8_t>(a) &
+                                             static_cast<uint8_t>(b));
+}
+
 }  // namespace strata
 
 #endif  // STRATA_INCLUDE_OPTIONS_H_
