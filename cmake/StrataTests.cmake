@@ -173,6 +173,7 @@ strata_add_test(db_test SOURCES
 
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
+  test/db/db_compaction_test.cc
   test/db/db_flush_test.cc
   test/db/db_merge_range_del_test.cc
   test/db/db_open_test.cc

@@ -5,7 +5,6 @@
 
 #include "db/filename.h"
 #include "db/table_cache.h"
-#include "env/file_writer.h"
 #include "strata/table.h"
 #include "table/table_properties.h"
 
@@ -34,38 +33,101 @@ Status VerifyTable(const BuildTableOptions& options, const FileMetaData& meta,
   return s;
 }
 
-// Adds the tombstones to builder and widens meta's boundaries over them.
-Status AddRangeTombstones(const InternalKeyComparator& icmp,
-                          InternalIterator* iter, TableBuilder* builder,
-                          FileMetaData* meta) {
-  for (; iter->Valid(); iter->Next()) {
-    ParsedInternalKey parsed;
-    Status s = ParseInternalKey(iter->key(), &parsed);
-    if (!s.ok()) return s;
-    if (parsed.type != kTypeRangeDeletion) {
-      return Status::Corruption("range tombstone iterator yields a ",
-                                "non-tombstone entry");
-    }
-    builder->Add(iter->key(), iter->value());
-    InternalKey begin;
-    begin.DecodeFrom(iter->key());
-    const InternalKey end(iter->value(), kMaxSequenceNumber,
-                          kTypeRangeDeletion);
-    if (meta->smallest.Encode().empty() ||
-        icmp.Compare(begin.Encode(), meta->smallest.Encode()) < 0) {
-      meta->smallest = begin;
-    }
-    if (meta->largest.Encode().empty() ||
-        icmp.Compare(end.Encode(), meta->largest.Encode()) > 0) {
-      meta->largest = end;
-    }
-    meta->smallest_seqno = std::min(meta->smallest_seqno, parsed.sequence);
-    meta->largest_seqno = std::max(meta->largest_seqno, parsed.sequence);
-  }
-  return iter->status();
+}  // namespace
+
+TableFileBuilder::TableFileBuilder(const BuildTableOptions& options,
+                                   FileMetaData* meta)
+    : options_(options),
+      meta_(meta),
+      fname_(TableFileName(options.dbname, meta->number)) {
+  meta_->file_size = 0;
 }
 
-}  // namespace
+TableFileBuilder::~TableFileBuilder() {
+  if (finished_ || writer_ == nullptr) return;
+  if (builder_ != nullptr) builder_->Abandon();
+  writer_->Close();
+  options_.env->RemoveFile(fname_);
+}
+
+Status TableFileBuilder::Open() {
+  std::unique_ptr<WritableFile> file;
+  Status s = options_.env->NewWritableFile(fname_, &file, options_.env_options);
+  if (!s.ok()) return s;
+  writer_ = std::make_unique<WritableFileWriter>(std::move(file), fname_,
+                                                 options_.env_options);
+  builder_.reset(options_.table_factory->NewTableBuilder(
+      options_.builder_options, writer_.get()));
+  return builder_->status();
+}
+
+Status TableFileBuilder::Add(const Slice& key, const Slice& value) {
+  ParsedInternalKey parsed;
+  Status s = ParseInternalKey(key, &parsed);
+  if (!s.ok()) return s;
+  meta_->UpdateBoundaries(key, parsed.sequence);
+  builder_->Add(key, value);
+  points_++;
+  return builder_->status();
+}
+
+Status TableFileBuilder::AddTombstone(const Slice& key, const Slice& value) {
+  ParsedInternalKey parsed;
+  Status s = ParseInternalKey(key, &parsed);
+  if (!s.ok()) return s;
+  if (parsed.type != kTypeRangeDeletion) {
+    return Status::Corruption("range tombstone iterator yields a ",
+                              "non-tombstone entry");
+  }
+  builder_->Add(key, value);
+  const InternalKeyComparator& icmp = *options_.builder_options.icmp;
+  InternalKey begin;
+  begin.DecodeFrom(key);
+  const InternalKey end(value, kMaxSequenceNumber, kTypeRangeDeletion);
+  if (meta_->smallest.Encode().empty() ||
+      icmp.Compare(begin.Encode(), meta_->smallest.Encode()) < 0) {
+    meta_->smallest = begin;
+  }
+  if (meta_->largest.Encode().empty() ||
+      icmp.Compare(end.Encode(), meta_->largest.Encode()) > 0) {
+    meta_->largest = end;
+  }
+  meta_->smallest_seqno = std::min(meta_->smallest_seqno, parsed.sequence);
+  meta_->largest_seqno = std::max(meta_->largest_seqno, parsed.sequence);
+  return builder_->status();
+}
+
+uint64_t TableFileBuilder::NumEntries() const { return builder_->NumEntries(); }
+
+uint64_t TableFileBuilder::FileSize() const { return builder_->FileSize(); }
+
+Status TableFileBuilder::Finish() {
+  Status s = builder_->Finish();
+  if (s.ok()) {
+    meta_->file_size = builder_->FileSize();
+    const TableProperties props = builder_->GetTableProperties();
+    meta_->num_entries = props.num_entries;
+    meta_->num_deletions = props.num_deletions;
+    s = writer_->Sync(options_.use_fsync);
+  }
+  const Status close = writer_->Close();
+  if (s.ok()) s = close;
+  if (s.ok() && options_.table_cache != nullptr) {
+    s = VerifyTable(options_, *meta_, points_);
+  }
+  if (s.ok()) {
+    finished_ = true;
+    return s;
+  }
+  // Nothing partial may survive: the caller installs only what is OK.
+  if (options_.table_cache != nullptr) {
+    options_.table_cache->Evict(meta_->number);
+  }
+  options_.env->RemoveFile(fname_);
+  meta_->file_size = 0;
+  finished_ = true;  // abandoned and removed
+  return s;
+}
 
 Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
                   FileMetaData* meta) {
@@ -84,54 +146,20 @@ Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
     return s;
   }
 
-  const std::string fname = TableFileName(options.dbname, meta->number);
-  std::unique_ptr<WritableFile> file;
-  Status s = options.env->NewWritableFile(fname, &file, options.env_options);
-  if (!s.ok()) return s;
-  WritableFileWriter writer(std::move(file), fname, options.env_options);
-  std::unique_ptr<TableBuilder> builder(
-      options.table_factory->NewTableBuilder(options.builder_options, &writer));
-  for (; iter->Valid() && builder->status().ok(); iter->Next()) {
-    const Slice key = iter->key();
-    ParsedInternalKey parsed;
-    s = ParseInternalKey(key, &parsed);
-    if (!s.ok()) break;
-    meta->UpdateBoundaries(key, parsed.sequence);
-    builder->Add(key, iter->value());
+  TableFileBuilder table(options, meta);
+  Status s = table.Open();
+  for (; s.ok() && iter->Valid(); iter->Next()) {
+    s = table.Add(iter->key(), iter->value());
   }
   if (s.ok()) s = iter->status();
-  if (s.ok() && range_del_iter != nullptr) {
-    s = AddRangeTombstones(*options.builder_options.icmp, range_del_iter,
-                           builder.get(), meta);
+  if (range_del_iter != nullptr) {
+    for (; s.ok() && range_del_iter->Valid(); range_del_iter->Next()) {
+      s = table.AddTombstone(range_del_iter->key(), range_del_iter->value());
+    }
+    if (s.ok()) s = range_del_iter->status();
   }
-  if (s.ok()) s = builder->status();
-  if (s.ok()) {
-    s = builder->Finish();
-  } else {
-    builder->Abandon();
-  }
-  if (s.ok()) {
-    meta->file_size = builder->FileSize();
-    const TableProperties props = builder->GetTableProperties();
-    meta->num_entries = props.num_entries;
-    meta->num_deletions = props.num_deletions;
-    s = writer.Sync(options.use_fsync);
-  }
-  const Status close = writer.Close();
-  if (s.ok()) s = close;
-  if (s.ok() && options.table_cache != nullptr) {
-    s = VerifyTable(options, *meta,
-                    builder->NumEntries() -
-                        builder->GetTableProperties().num_range_deletions);
-  }
-  if (!s.ok()) {
-    // Nothing partial may survive: the caller installs only what is OK.
-    if (options.table_cache != nullptr)
-      options.table_cache->Evict(meta->number);
-    options.env->RemoveFile(fname);
-    meta->file_size = 0;
-  }
-  return s;
+  if (s.ok()) s = table.Finish();
+  return s;  // on error the table's destructor deletes the file
 }
 
 }  // namespace strata

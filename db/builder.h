@@ -1,11 +1,14 @@
-// BuildTable: writes the entries of an internal iterator (a memtable being
-// flushed) as table file meta->number, the way flush does.
+// TableFileBuilder and BuildTable: write table file meta->number from
+// sorted entries, the way flush (one table from a memtable's iterator:
+// BuildTable) and compaction (tables cut as the entries come:
+// TableFileBuilder) do.
 //
-// The table is complete and durable when BuildTable returns OK: built,
-// synced, closed, then opened again through the table cache and read back
-// (every entry), so a table that could not be read is never installed.
-// On any error the file is deleted and the error returned; an input with
-// no entries writes no file (meta->file_size stays 0) and returns OK.
+// A table is complete and durable when Finish (or BuildTable) returns OK:
+// built, synced, closed, then opened again through the table cache and
+// read back (every entry), so a table that could not be read is never
+// installed. On any error the file is deleted and the error returned;
+// BuildTable with no entries writes no file (meta->file_size stays 0) and
+// returns OK.
 //
 // Thread safety: runs on one thread (a background job); the iterator is
 // that thread's.
@@ -13,9 +16,11 @@
 #ifndef STRATA_DB_BUILDER_H_
 #define STRATA_DB_BUILDER_H_
 
+#include <memory>
 #include <string>
 
 #include "db/file_metadata.h"
+#include "env/file_writer.h"
 #include "strata/env.h"
 #include "strata/export.h"
 #include "strata/status.h"
@@ -40,6 +45,45 @@ struct STRATA_EXPORT BuildTableOptions {
   TableCache* table_cache = nullptr;
 };
 
+// One table file being written. Fills *meta (size, smallest/largest keys
+// and sequences, counts) from what is added; meta->number names the file.
+class STRATA_EXPORT TableFileBuilder {
+ public:
+  // options and meta must outlive the builder.
+  TableFileBuilder(const BuildTableOptions& options, FileMetaData* meta);
+  TableFileBuilder(const TableFileBuilder&) = delete;
+  TableFileBuilder& operator=(const TableFileBuilder&) = delete;
+  // Deletes the file unless Finish returned OK.
+  ~TableFileBuilder();
+
+  // Creates the file.
+  Status Open();
+  // A point entry. REQUIRES: opened; keys in increasing internal-key
+  // order; status() OK.
+  Status Add(const Slice& key, const Slice& value);
+  // A range tombstone (key (begin, seq, kTypeRangeDeletion), value: end),
+  // any order. meta's boundaries then cover it: smallest at most
+  // (begin, seq), largest at least (end, kMaxSequenceNumber) — a
+  // tombstone reaches up to end, so a read of any key it covers must
+  // visit the file.
+  Status AddTombstone(const Slice& key, const Slice& value);
+  // Entries (points and tombstones) added.
+  uint64_t NumEntries() const;
+  // Bytes written so far.
+  uint64_t FileSize() const;
+  // Finishes, syncs, closes and verifies the file; on error deletes it.
+  Status Finish();
+
+ private:
+  const BuildTableOptions& options_;
+  FileMetaData* const meta_;
+  const std::string fname_;
+  std::unique_ptr<WritableFileWriter> writer_;
+  std::unique_ptr<TableBuilder> builder_;
+  uint64_t points_ = 0;
+  bool finished_ = false;
+};
+
 // Fills meta (size, smallest/largest keys and sequences, counts) from what
 // was written; meta->number names the file.
 STRATA_EXPORT Status BuildTable(const BuildTableOptions& options,
@@ -47,11 +91,8 @@ STRATA_EXPORT Status BuildTable(const BuildTableOptions& options,
 
 // As above, and also writes the range tombstones of range_del_iter (keys
 // (begin, seq, kTypeRangeDeletion), values: end; any order; may be null)
-// into the table's range-deletion block. meta's boundaries then cover
-// every tombstone: smallest at most (begin, seq), largest at least
-// (end, kMaxSequenceNumber) — a tombstone reaches up to end, so a read of
-// any key it covers must visit the file. A table of tombstones only is
-// written too.
+// into the table's range-deletion block (TableFileBuilder::AddTombstone).
+// A table of tombstones only is written too.
 STRATA_EXPORT Status BuildTable(const BuildTableOptions& options,
                                 InternalIterator* iter,
                                 InternalIterator* range_del_iter,

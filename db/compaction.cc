@@ -70,6 +70,22 @@ bool Compaction::ShouldStopBefore(const Slice& internal_key) {
   return false;
 }
 
+bool Compaction::IsBottommost() const {
+  InternalKey smallest, largest;
+  GetRange(&smallest, &largest);
+  const Comparator* ucmp = icmp_->user_comparator();
+  const Slice lo = smallest.user_key(), hi = largest.user_key();
+  for (const auto& files : lower_levels_) {
+    for (const FileMetaData* f : files) {
+      if (ucmp->Compare(f->largest.user_key(), lo) >= 0 &&
+          ucmp->Compare(f->smallest.user_key(), hi) <= 0) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 bool Compaction::IsBaseLevelForKey(const Slice& user_key) const {
   const Comparator* ucmp = icmp_->user_comparator();
   for (const auto& files : lower_levels_) {

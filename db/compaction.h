@@ -114,6 +114,11 @@ class STRATA_EXPORT Compaction {
   // of it needs no sequence number.
   bool IsBaseLevelForKey(const Slice& user_key) const;
 
+  // No file in a level below output_level overlaps the user-key range of
+  // the inputs: the output holds the oldest data of its range, so
+  // tombstones no snapshot needs can go.
+  bool IsBottommost() const;
+
   // Sets being_compacted on every input file.
   void MarkFilesBeingCompacted(bool being_compacted);
 

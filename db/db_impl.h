@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "db/compaction_picker.h"
 #include "db/dbformat.h"
 #include "db/log_writer.h"
 #include "db/snapshot_impl.h"
@@ -76,6 +77,10 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
                              SizeApproximationFlags include_flags) override;
   const std::string& GetName() const override { return dbname_; }
   Env* GetEnv() const override { return env_; }
+
+  // Waits until no flush or compaction is running or needed (tests and
+  // tools that want a settled tree); the background error if there is one.
+  Status WaitForBackgroundWork();
 
   // The options after sanitizing; InvalidArgument for options no DB can
   // run with (checked before anything is touched on disk).
@@ -129,6 +134,26 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // active memtable is to be retired.
   Status WaitForWriteRoom(WriteThread::WriteGroup* group, bool full)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // ---- db_impl_compaction.cc ----
+  // Compactions that may run at once: RocksDB's split of
+  // max_background_jobs (a quarter, at least one, for flushes).
+  int MaxCompactions() const;
+  // Schedules compactions on the LOW pool while a level needs one and
+  // slots are free.
+  void MaybeScheduleCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  static void BGWorkCompaction(void* db);
+  void BackgroundCompaction();
+  // view of version v's files.
+  void BuildFilesView(const Version* v, LevelFilesView* view) const;
+  // Runs c (picked from version base, its files marked being compacted)
+  // and installs the result; unmarks the files. Releases mutex_ meanwhile.
+  Status RunCompaction(Compaction* c) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // One level of CompactRange: every step of level's files in [begin,
+  // end] into the next level. *output_level: where they went (-1: no
+  // file of level was in the range).
+  Status CompactLevelRange(int level, const Slice* begin, const Slice* end,
+                           int* output_level) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_files.cc ----
   // Deletes the files no longer needed: tables no live version holds and
@@ -188,10 +213,20 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // A disableWAL write went into a memtable: Close flushes.
   bool has_unlogged_writes_ GUARDED_BY(mutex_) = false;
   WriteController write_controller_ GUARDED_BY(mutex_);
-  // Signalled when a background flush finishes.
+  // Signalled when a background flush or compaction finishes.
   port::CondVar bg_cv_;
-  // Table files being written by a flush (not yet in a version).
+  // Table files being written by a flush or compaction (not yet in a
+  // version).
   std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
+  const CompactionPicker picker_;
+  // Compactions scheduled or running on the LOW pool.
+  int bg_compactions_scheduled_ GUARDED_BY(mutex_) = 0;
+  // CompactRange calls running, and those of them that keep automatic
+  // compactions from starting.
+  int manual_compactions_ GUARDED_BY(mutex_) = 0;
+  int exclusive_manual_compactions_ GUARDED_BY(mutex_) = 0;
+  // Set by Close: running compactions stop early.
+  std::atomic<bool> shutting_down_{false};
 
   // The WAL being written and its number.
   port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);

@@ -1,13 +1,257 @@
-// DBImpl: compactions on the LOW pool and CompactRange
-// (docs/compaction.md).
+// DBImpl: compactions — automatic ones on the LOW pool, CompactRange —
+// and installing their results (docs/compaction.md, "In the DB").
+//
+// A compaction is picked under mutex_ from the current version, which it
+// keeps referenced; its input files are marked being_compacted, so no
+// other compaction takes them. It runs without the mutex
+// (CompactionJob), then installs one edit that removes the inputs and
+// adds the outputs. A trivial move installs its edit at once. A failed
+// compaction installs nothing, deletes its outputs and becomes the
+// background error (unless it stopped because the DB is closing).
 
+#include <algorithm>
+
+#include "db/compaction_job.h"
 #include "db/db_impl.h"
+#include "util/logging.h"
+#include "util/mutexlock.h"
 
 namespace strata {
 
-Status DBImpl::CompactRange(const CompactRangeOptions& /*options*/,
-                            const Slice* /*begin*/, const Slice* /*end*/) {
-  return Status::NotSupported("CompactRange: compactions are not wired in");
+int DBImpl::MaxCompactions() const {
+  const int jobs = std::max(options_.max_background_jobs, 2);
+  return jobs - std::max(jobs / 4, 1);
+}
+
+void DBImpl::BuildFilesView(const Version* v, LevelFilesView* view) const {
+  view->icmp = &icmp_;
+  view->files.resize(v->num_levels());
+  for (int level = 0; level < v->num_levels(); level++) {
+    view->files[level] = v->files(level);
+  }
+}
+
+void DBImpl::MaybeScheduleCompaction() {
+  mutex_.AssertHeld();
+  if (closing_ || !bg_error_.ok() || options_.disable_auto_compactions ||
+      exclusive_manual_compactions_ > 0) {
+    return;
+  }
+  LevelFilesView view;
+  BuildFilesView(versions_->current(), &view);
+  // A compaction scheduled but not yet picking counts as taking the
+  // work, so a burst of calls does not schedule one per call.
+  if (bg_compactions_scheduled_ < MaxCompactions() &&
+      picker_.NeedsCompaction(view)) {
+    bg_compactions_scheduled_++;
+    env_->Schedule(&DBImpl::BGWorkCompaction, this, Env::LOW);
+  }
+}
+
+void DBImpl::BGWorkCompaction(void* db) {
+  static_cast<DBImpl*>(db)->BackgroundCompaction();
+}
+
+void DBImpl::BackgroundCompaction() {
+  MutexLock l(&mutex_);
+  if (!closing_ && bg_error_.ok() && exclusive_manual_compactions_ == 0) {
+    std::unique_ptr<Compaction> c;
+    Version* base = versions_->current();
+    base->Ref();
+    LevelFilesView view;
+    BuildFilesView(base, &view);
+    c = picker_.PickCompaction(view);
+    if (c != nullptr) {
+      c->MarkFilesBeingCompacted(true);
+      // More work may be free beside this one.
+      bg_compactions_scheduled_--;
+      MaybeScheduleCompaction();
+      bg_compactions_scheduled_++;
+      Status s = RunCompaction(c.get());
+      if (!s.ok() && !s.IsShutdownInProgress()) SetBackgroundError(s);
+    }
+    base->Unref();
+    bg_compactions_scheduled_--;
+    // The result may need another. (With nothing picked, the inputs are
+    // busy: the compaction holding them schedules when it finishes.)
+    if (c != nullptr) MaybeScheduleCompaction();
+  } else {
+    bg_compactions_scheduled_--;
+  }
+  bg_cv_.SignalAll();
+}
+
+Status DBImpl::RunCompaction(Compaction* c) {
+  mutex_.AssertHeld();
+  STRATA_LOG_INFO(info_log_, "compacting %s", c->Summary().c_str());
+  VersionEdit edit;
+  Status s;
+  if (c->IsTrivialMove()) {
+    FileMetaData* f = c->inputs(0)[0];
+    edit.RemoveFile(c->level(), f->number);
+    edit.AddFile(c->output_level(), *f);
+    s = versions_->LogAndApply(&edit, &mutex_);
+    c->MarkFilesBeingCompacted(false);
+    STRATA_LOG_INFO(info_log_, "moved table %llu to L%d: %s: %s",
+                    static_cast<unsigned long long>(f->number),
+                    c->output_level(), s.ToString().c_str(),
+                    versions_->LevelSummary().c_str());
+    return s;
+  }
+
+  CompactionJobOptions options;
+  options.build.env = env_;
+  options.build.dbname = dbname_;
+  options.build.table_factory = options_.table_factory.get();
+  options.build.builder_options.icmp = &icmp_;
+  options.build.builder_options.compression = options_.compression;
+  options.build.builder_options.prefix_extractor =
+      options_.prefix_extractor.get();
+  options.build.builder_options.creation_time = env_->NowMicros() / 1000000;
+  options.build.env_options = EnvOptions(options_);
+  options.build.use_fsync = options_.use_fsync;
+  options.build.table_cache = table_cache_.get();
+  options.merge_operator = options_.merge_operator.get();
+  options.statistics = options_.statistics.get();
+  options.shutting_down = &shutting_down_;
+  options.new_file_number = [this]() {
+    MutexLock l(&mutex_);
+    const uint64_t number = versions_->NewFileNumber();
+    pending_outputs_.insert(number);
+    return number;
+  };
+  // Versions a reader may still see: every snapshot, and the published
+  // sequence (writes allocated but not yet published stay apart).
+  std::vector<SequenceNumber> snapshots = snapshots_.Sequences();
+  snapshots.push_back(last_published_.load(std::memory_order_acquire));
+  std::sort(snapshots.begin(), snapshots.end());
+  CompactionJob job(options, c, std::move(snapshots),
+                    last_allocated_.load(std::memory_order_acquire));
+
+  mutex_.Unlock();
+  s = job.Run();
+  mutex_.Lock();
+
+  if (s.ok()) {
+    job.AddToEdit(&edit);
+    s = versions_->LogAndApply(&edit, &mutex_);
+    if (!s.ok()) job.RemoveOutputs();
+  }
+  for (uint64_t number : job.file_numbers()) pending_outputs_.erase(number);
+  c->MarkFilesBeingCompacted(false);
+  const CompactionJobStats& stats = job.stats();
+  if (s.ok()) {
+    STRATA_LOG_INFO(
+        info_log_,
+        "compacted to L%d: %d+%d files (%llu bytes) -> %d files (%llu "
+        "bytes), %llu records in, %llu out, %llu us: %s",
+        c->output_level(), stats.files_in_level, stats.files_in_output_level,
+        static_cast<unsigned long long>(stats.bytes_read_level +
+                                        stats.bytes_read_output_level),
+        stats.files_out, static_cast<unsigned long long>(stats.bytes_written),
+        static_cast<unsigned long long>(stats.records.num_input_records),
+        static_cast<unsigned long long>(stats.records.num_output_records),
+        static_cast<unsigned long long>(stats.micros),
+        versions_->LevelSummary().c_str());
+    DeleteObsoleteFiles();
+  } else {
+    STRATA_LOG_ERROR(info_log_, "compaction to L%d failed: %s",
+                     c->output_level(), s.ToString().c_str());
+  }
+  return s;
+}
+
+Status DBImpl::CompactLevelRange(int level, const Slice* begin,
+                                 const Slice* end, int* output_level) {
+  mutex_.AssertHeld();
+  *output_level = -1;
+  std::string resume;  // where the next step starts (after a cut step)
+  Slice resume_slice;
+  const Slice* from = begin;
+  for (;;) {
+    if (!bg_error_.ok()) return bg_error_;
+    if (closing_) return Status::ShutdownInProgress("the DB is closing");
+    Version* base = versions_->current();
+    base->Ref();
+    LevelFilesView view;
+    BuildFilesView(base, &view);
+    InternalKey compaction_end;
+    bool conflict = false;
+    std::unique_ptr<Compaction> c = picker_.CompactRange(
+        view, level, from, end, &compaction_end, &conflict);
+    Status s;
+    if (c != nullptr) {
+      *output_level = c->output_level();
+      c->MarkFilesBeingCompacted(true);
+      s = RunCompaction(c.get());
+    } else if (conflict) {
+      bg_cv_.Wait();  // a running compaction holds some inputs
+    }
+    base->Unref();
+    if (!s.ok()) {
+      if (!s.IsShutdownInProgress()) SetBackgroundError(s);
+      return s;
+    }
+    if (c == nullptr && !conflict) return Status::OK();
+    if (c != nullptr) {
+      if (compaction_end.Encode().empty()) return Status::OK();
+      resume = compaction_end.user_key().ToString();
+      resume_slice = resume;
+      from = &resume_slice;
+    }
+  }
+}
+
+Status DBImpl::CompactRange(const CompactRangeOptions& options,
+                            const Slice* begin, const Slice* end) {
+  if (begin != nullptr && end != nullptr &&
+      icmp_.user_comparator()->Compare(*begin, *end) > 0) {
+    return Status::InvalidArgument("CompactRange: begin is after end");
+  }
+  Status s = Flush(FlushOptions());
+  if (!s.ok()) return s;
+
+  MutexLock l(&mutex_);
+  if (closing_) return Status::ShutdownInProgress("the DB is closing");
+  manual_compactions_++;
+  if (options.exclusive_manual_compaction) {
+    exclusive_manual_compactions_++;
+    // Automatic compactions finish first: the range ends fully compacted.
+    while (bg_compactions_scheduled_ > 0) bg_cv_.Wait();
+  }
+  // Level by level, down to the deepest level holding part of the range;
+  // L0 always goes down (its files overlap each other).
+  const int last = versions_->NumberLevels() - 1;
+  for (int level = 0; s.ok() && level < last; level++) {
+    int deepest = 0;
+    for (int l = 1; l <= last; l++) {
+      if (versions_->current()->OverlapInLevel(l, begin, end)) deepest = l;
+    }
+    if (level > 0 && level >= deepest) break;
+    int output_level;
+    s = CompactLevelRange(level, begin, end, &output_level);
+    // L0 goes to the base level; the levels above it are empty.
+    if (level == 0 && output_level > 1) level = output_level - 1;
+  }
+  if (options.exclusive_manual_compaction) exclusive_manual_compactions_--;
+  manual_compactions_--;
+  MaybeScheduleCompaction();
+  bg_cv_.SignalAll();
+  return s;
+}
+
+Status DBImpl::WaitForBackgroundWork() {
+  MutexLock l(&mutex_);
+  for (;;) {
+    if (!bg_error_.ok()) return bg_error_;
+    if (closing_) return Status::ShutdownInProgress("the DB is closing");
+    MaybeScheduleFlush();
+    MaybeScheduleCompaction();
+    if (!flush_scheduled_ && bg_compactions_scheduled_ == 0) {
+      return Status::OK();  // nothing needed, or nothing can start
+    }
+    bg_cv_.Wait();
+  }
 }
 
 }  // namespace strata

@@ -57,6 +57,7 @@ void DBImpl::BackgroundFlush() {
       SetBackgroundError(s);
     } else {
       DeleteObsoleteFiles();
+      MaybeScheduleCompaction();  // L0 grew
     }
   }
   flush_scheduled_ = false;
@@ -158,9 +159,10 @@ Status DBImpl::WaitForWriteRoom(WriteThread::WriteGroup* group, bool full) {
     WriteStallInputs in;
     in.num_unflushed_memtables = imm_.NumNotFlushed() + (full ? 1 : 0);
     in.max_write_buffer_number = options_.max_write_buffer_number;
-    // The level-0 rules come with compaction: until then L0 only grows,
-    // and a stall on it would never end.
-    in.disable_auto_compactions = true;
+    in.num_l0_files = versions_->NumLevelFiles(0);
+    in.level0_slowdown_writes_trigger = options_.level0_slowdown_writes_trigger;
+    in.level0_stop_writes_trigger = options_.level0_stop_writes_trigger;
+    in.disable_auto_compactions = options_.disable_auto_compactions;
     std::string reason;
     const WriteStallCondition c = ComputeWriteStall(in, &reason);
     write_controller_.SetCondition(c);

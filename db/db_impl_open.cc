@@ -100,6 +100,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
                                VersionSetOptionsFor(options_))),
       write_controller_(options.delayed_write_rate),
       bg_cv_(&mutex_),
+      picker_(CompactionPickerOptions::FromOptions(options_)),
       write_thread_(WriteThreadOptions(options), this) {}
 
 DBImpl::~DBImpl() { CloseImpl(/*force=*/true); }
@@ -117,8 +118,8 @@ Status DBImpl::ValidateOptions(const Options& options) {
   if (options.max_write_buffer_number < 1) {
     return Status::InvalidArgument("Options::max_write_buffer_number < 1");
   }
-  if (options.num_levels < 1 || options.num_levels > config::kMaxNumLevels) {
-    return Status::InvalidArgument("Options::num_levels outside [1, ",
+  if (options.num_levels < 2 || options.num_levels > config::kMaxNumLevels) {
+    return Status::InvalidArgument("Options::num_levels outside [2, ",
                                    std::to_string(config::kMaxNumLevels) + "]");
   }
   if (options.table_factory == nullptr) {
@@ -182,6 +183,9 @@ Status DBImpl::Open() {
   Status s = Recover();
   if (s.ok()) {
     opened_ = true;
+    env_->IncBackgroundThreadsIfNeeded(1, Env::HIGH);
+    env_->IncBackgroundThreadsIfNeeded(MaxCompactions(), Env::LOW);
+    MaybeScheduleCompaction();  // the tree as recovered may need one
     STRATA_LOG_INFO(info_log_, "opened %s at sequence %llu", dbname_.c_str(),
                     static_cast<unsigned long long>(last_published_.load()));
   }
@@ -474,7 +478,13 @@ Status DBImpl::CloseImpl(bool force) {
   Status s;
   {
     MutexLock l(&mutex_);
-    while (flush_scheduled_) bg_cv_.Wait();
+    // Running compactions stop at their next check; their outputs are
+    // deleted and nothing is installed.
+    shutting_down_.store(true, std::memory_order_release);
+    while (flush_scheduled_ || bg_compactions_scheduled_ > 0 ||
+           manual_compactions_ > 0) {
+      bg_cv_.Wait();
+    }
     // Writes that skipped the WAL live only in memtables: a clean close
     // puts them in a table.
     if (was_open && has_unlogged_writes_ && bg_error_.ok()) {

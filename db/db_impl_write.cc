@@ -100,6 +100,13 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     if (!s.ok()) return s;
   } else {
     flush_requested_ = false;  // nothing to flush
+    // The level-0 rules of the write stalls hold for every group.
+    if (!options_.disable_auto_compactions &&
+        versions_->NumLevelFiles(0) >=
+            options_.level0_slowdown_writes_trigger) {
+      s = WaitForWriteRoom(group, /*full=*/false);
+      if (!s.ok()) return s;
+    }
   }
   if (group->disable_wal()) {
     for (WriteThread::Writer* w : *group) {

@@ -9,6 +9,7 @@
 #define STRATA_DB_SNAPSHOT_IMPL_H_
 
 #include <cassert>
+#include <vector>
 
 #include "strata/snapshot.h"
 
@@ -56,6 +57,17 @@ class SnapshotList {
     s->next_->prev_ = s;
     count_++;
     return s;
+  }
+
+  // The snapshots' sequence numbers, ascending (what a compaction keeps
+  // versions for).
+  std::vector<SequenceNumber> Sequences() const {
+    std::vector<SequenceNumber> result;
+    result.reserve(count_);
+    for (const SnapshotImpl* s = head_.next_; s != &head_; s = s->next_) {
+      result.push_back(s->sequence_);
+    }
+    return result;
   }
 
   void Delete(const SnapshotImpl* s) {

@@ -1,0 +1,248 @@
+#include "db/compaction_job.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "db/filename.h"
+#include "db/level_iterator.h"
+#include "db/range_del_aggregator.h"
+#include "db/table_cache.h"
+#include "table/merging_iterator.h"
+#include "table/table_reader.h"
+#include "util/stop_watch.h"
+
+namespace strata {
+
+// One output file being written.
+class CompactionJob::Output {
+ public:
+  Output(const BuildTableOptions& options, uint64_t number, const Slice* lower)
+      : has_lower_(lower != nullptr),
+        lower_(lower != nullptr ? lower->ToString() : std::string()) {
+    meta_.number = number;
+    builder_ = std::make_unique<TableFileBuilder>(options, &meta_);
+  }
+
+  TableFileBuilder* builder() { return builder_.get(); }
+  FileMetaData* meta() { return &meta_; }
+  // Where this output's share of the range tombstones starts (null:
+  // unbounded), kept as a copy: the key it came from moves on.
+  const Slice* lower() const { return has_lower_ ? &lower_slice_ : nullptr; }
+
+ private:
+  const bool has_lower_;
+  const std::string lower_;
+  const Slice lower_slice_{lower_};
+  FileMetaData meta_;
+  std::unique_ptr<TableFileBuilder> builder_;
+};
+
+CompactionJob::CompactionJob(const CompactionJobOptions& options,
+                             Compaction* compaction,
+                             std::vector<SequenceNumber> snapshots,
+                             SequenceNumber last_sequence)
+    : options_(options),
+      compaction_(compaction),
+      snapshots_(std::move(snapshots)),
+      last_sequence_(last_sequence),
+      bottommost_(compaction->IsBottommost()) {}
+
+InternalIterator* CompactionJob::NewInputIterator() const {
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  ro.fill_cache = false;  // the inputs are about to go away
+  TableCache* cache = options_.build.table_cache;
+  const InternalKeyComparator* icmp = options_.build.builder_options.icmp;
+  std::vector<InternalIterator*> children;
+  for (int which = 0; which < 2; which++) {
+    const std::vector<FileMetaData*>& files = compaction_->inputs(which);
+    if (files.empty()) continue;
+    const int level =
+        which == 0 ? compaction_->level() : compaction_->output_level();
+    if (level == 0) {
+      for (const FileMetaData* f : files) {
+        children.push_back(cache->NewIterator(ro, f->number, f->file_size));
+      }
+    } else {
+      children.push_back(NewLevelIterator(ro, cache, icmp, &files));
+    }
+  }
+  return NewMergingIterator(icmp, std::move(children));
+}
+
+Status CompactionJob::AddInputTombstones(RangeDelAggregator* aggregator) const {
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  ro.fill_cache = false;
+  for (int which = 0; which < 2; which++) {
+    for (const FileMetaData* f : compaction_->inputs(which)) {
+      Status added;
+      Status s = options_.build.table_cache->WithTable(
+          f->number, f->file_size, [&](TableReader* reader) {
+            std::unique_ptr<InternalIterator> t(
+                reader->NewRangeTombstoneIterator(ro));
+            added = aggregator->AddTombstones(t.get());
+          });
+      if (s.ok()) s = added;
+      if (!s.ok()) return s;
+    }
+  }
+  return Status::OK();
+}
+
+Status CompactionJob::Run() {
+  const uint64_t start = options_.build.env->NowMicros();
+  for (int which = 0; which < 2; which++) {
+    uint64_t bytes = 0;
+    for (const FileMetaData* f : compaction_->inputs(which)) {
+      bytes += f->file_size;
+    }
+    const int files = static_cast<int>(compaction_->inputs(which).size());
+    if (which == 0) {
+      stats_.bytes_read_level = bytes;
+      stats_.files_in_level = files;
+    } else {
+      stats_.bytes_read_output_level = bytes;
+      stats_.files_in_output_level = files;
+    }
+  }
+
+  const Comparator* ucmp =
+      options_.build.builder_options.icmp->user_comparator();
+  RangeDelAggregator tombstones =
+      RangeDelAggregator::ForCompaction(ucmp, snapshots_);
+  Status s = AddInputTombstones(&tombstones);
+  if (s.ok()) {
+    std::unique_ptr<InternalIterator> input(NewInputIterator());
+    s = WriteOutputs(input.get(), &tombstones);
+  }
+  if (s.ok() && !outputs_.empty()) {
+    // The outputs' names must be durable before an edit names them.
+    std::unique_ptr<Directory> dir;
+    s = options_.build.env->NewDirectory(options_.build.dbname, &dir);
+    if (s.ok()) s = dir->Fsync();
+  }
+  if (!s.ok()) RemoveOutputs();
+  for (const FileMetaData& f : outputs_) stats_.bytes_written += f.file_size;
+  stats_.files_out = static_cast<int>(outputs_.size());
+  stats_.micros = options_.build.env->NowMicros() - start;
+  if (s.ok()) RecordStatistics();
+  return s;
+}
+
+Status CompactionJob::WriteOutputs(InternalIterator* input,
+                                   RangeDelAggregator* tombstones) {
+  const Comparator* ucmp =
+      options_.build.builder_options.icmp->user_comparator();
+  CompactionIterator::CoveredFunction covered;
+  if (!tombstones->IsEmpty()) covered = tombstones->ShouldDeleteFunction();
+  CompactionIterator iter(input, ucmp, snapshots_, last_sequence_, bottommost_,
+                          options_.merge_operator, covered);
+  std::unique_ptr<Output> output;
+  std::string last_user_key;
+  bool cut_pending = false;
+  Status s;
+  uint64_t n = 0;
+  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+    if ((++n & 1023) == 0 && options_.shutting_down != nullptr &&
+        options_.shutting_down->load(std::memory_order_acquire)) {
+      s = Status::ShutdownInProgress("compaction stopped: the DB is closing");
+      break;
+    }
+    const Slice key = iter.key();
+    const Slice user_key = ExtractUserKey(key);
+    // ShouldStopBefore sees every key: it tracks the grandparents passed.
+    const bool stop = compaction_->ShouldStopBefore(key);
+    if (output != nullptr) {
+      if (stop || output->builder()->FileSize() >=
+                      compaction_->max_output_file_size()) {
+        cut_pending = true;
+      }
+      // A user key's versions stay in one file.
+      if (cut_pending && ucmp->Compare(user_key, last_user_key) != 0) {
+        s = FinishOutput(output.get(), *tombstones, &user_key);
+        if (!s.ok()) break;
+        output.reset();
+        cut_pending = false;
+      }
+    }
+    if (output == nullptr) {
+      const uint64_t number = options_.new_file_number();
+      file_numbers_.push_back(number);
+      // The first output takes every tombstone before its first key.
+      output = std::make_unique<Output>(options_.build, number,
+                                        outputs_.empty() ? nullptr : &user_key);
+      s = output->builder()->Open();
+      if (!s.ok()) break;
+    }
+    s = output->builder()->Add(key, iter.value());
+    if (!s.ok()) break;
+    last_user_key.assign(user_key.data(), user_key.size());
+  }
+  if (s.ok()) s = iter.status();
+  stats_.records = iter.stats();
+  if (!s.ok()) return s;  // output's destructor deletes its file
+
+  if (output == nullptr && outputs_.empty() &&
+      !tombstones->TombstonesForOutput(nullptr, nullptr, bottommost_).empty()) {
+    // Only range tombstones survive: they still hide data below.
+    const uint64_t number = options_.new_file_number();
+    file_numbers_.push_back(number);
+    output = std::make_unique<Output>(options_.build, number, nullptr);
+    s = output->builder()->Open();
+    if (!s.ok()) return s;
+  }
+  if (output != nullptr) s = FinishOutput(output.get(), *tombstones, nullptr);
+  return s;
+}
+
+Status CompactionJob::FinishOutput(Output* output,
+                                   const RangeDelAggregator& tombstones,
+                                   const Slice* upper) {
+  Status s;
+  for (const RangeTombstone& t :
+       tombstones.TombstonesForOutput(output->lower(), upper, bottommost_)) {
+    const InternalKey begin(t.begin, t.seq, kTypeRangeDeletion);
+    s = output->builder()->AddTombstone(begin.Encode(), t.end);
+    if (!s.ok()) return s;
+  }
+  s = output->builder()->Finish();
+  if (s.ok()) outputs_.push_back(*output->meta());
+  return s;
+}
+
+void CompactionJob::AddToEdit(VersionEdit* edit) const {
+  std::vector<CompactionInputFile> deletions;
+  compaction_->AddInputDeletions(&deletions);
+  for (const CompactionInputFile& d : deletions) {
+    edit->RemoveFile(d.level, d.number);
+  }
+  for (const FileMetaData& f : outputs_) {
+    edit->AddFile(compaction_->output_level(), f);
+  }
+}
+
+void CompactionJob::RemoveOutputs() {
+  for (const FileMetaData& f : outputs_) {
+    options_.build.table_cache->Evict(f.number);
+    options_.build.env->RemoveFile(
+        TableFileName(options_.build.dbname, f.number));
+  }
+  outputs_.clear();
+}
+
+void CompactionJob::RecordStatistics() const {
+  Statistics* stats = options_.statistics;
+  if (stats == nullptr) return;
+  RecordTick(stats, COMPACT_READ_BYTES,
+             stats_.bytes_read_level + stats_.bytes_read_output_level);
+  RecordTick(stats, COMPACT_WRITE_BYTES, stats_.bytes_written);
+  RecordTick(stats, COMPACTION_KEY_DROP_NEWER_ENTRY,
+             stats_.records.num_dropped_hidden);
+  RecordTick(stats, COMPACTION_KEY_DROP_OBSOLETE,
+             stats_.records.num_dropped_obsolete_tombstones);
+  stats->recordInHistogram(COMPACTION_TIME, stats_.micros);
+}
+
+}  // namespace strata

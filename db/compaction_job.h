@@ -1,0 +1,123 @@
+// CompactionJob: runs one Compaction that is not a trivial move — reads
+// its input files, drops what no reader can see (CompactionIterator with
+// the inputs' range tombstones), and writes the result as new table files
+// of the output level (docs/compaction.md, "Running a compaction").
+//
+// Output files are cut at max_output_file_size and where
+// Compaction::ShouldStopBefore says, but never between two entries of
+// one user key, so no user key spans two files of the output level. Each
+// output holds the range tombstones of its key range
+// (RangeDelAggregator::TombstonesForOutput): from the previous output's
+// cut (or unbounded) up to the next output's first key (or unbounded).
+// Every output is synced and read back before Run returns OK
+// (TableFileBuilder); on any error every output written is deleted, so a
+// failed compaction leaves no file behind and installs nothing.
+//
+// The job does not touch the version set: the caller installs the result
+// (AddToEdit) under the DB mutex.
+//
+// Thread safety: Run runs without the DB mutex, on one thread; the
+// Compaction's input files must stay referenced (their version held) and
+// marked being_compacted until the job is installed or abandoned.
+
+#ifndef STRATA_DB_COMPACTION_JOB_H_
+#define STRATA_DB_COMPACTION_JOB_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "db/builder.h"
+#include "db/compaction.h"
+#include "db/compaction_iterator.h"
+#include "db/dbformat.h"
+#include "db/file_metadata.h"
+#include "db/version_edit.h"
+#include "strata/export.h"
+#include "strata/merge_operator.h"
+#include "strata/statistics.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class RangeDelAggregator;
+
+struct STRATA_EXPORT CompactionJobOptions {
+  // Where outputs go and how they are built; build.table_cache (required)
+  // also opens the inputs.
+  BuildTableOptions build;
+  const MergeOperator* merge_operator = nullptr;  // may be null
+  Statistics* statistics = nullptr;               // may be null
+  // A fresh file number, registered as a pending output so the DB does not
+  // delete the file as obsolete meanwhile. Called from Run.
+  std::function<uint64_t()> new_file_number;
+  // Set when the DB is closing: Run stops with ShutdownInProgress.
+  const std::atomic<bool>* shutting_down = nullptr;
+};
+
+// What one job read and wrote.
+struct CompactionJobStats {
+  uint64_t micros = 0;
+  uint64_t bytes_read_level = 0;         // from compaction->level()
+  uint64_t bytes_read_output_level = 0;  // from compaction->output_level()
+  uint64_t bytes_written = 0;
+  int files_in_level = 0;
+  int files_in_output_level = 0;
+  int files_out = 0;
+  CompactionIteratorStats records;
+};
+
+class STRATA_EXPORT CompactionJob {
+ public:
+  // snapshots: ascending; last_sequence: at least the newest sequence in
+  // any input. compaction must outlive the job.
+  CompactionJob(const CompactionJobOptions& options, Compaction* compaction,
+                std::vector<SequenceNumber> snapshots,
+                SequenceNumber last_sequence);
+  CompactionJob(const CompactionJob&) = delete;
+  CompactionJob& operator=(const CompactionJob&) = delete;
+
+  // Reads the inputs and writes the outputs (none if nothing survives).
+  Status Run();
+
+  // After an OK Run: removes the input files and adds the outputs at the
+  // output level.
+  void AddToEdit(VersionEdit* edit) const;
+
+  // Deletes the outputs (the install failed). Safe to call after a failed
+  // Run (which has deleted them already).
+  void RemoveOutputs();
+
+  const std::vector<FileMetaData>& outputs() const { return outputs_; }
+  // Every file number Run took (the caller's pending outputs), including
+  // those of outputs a failure deleted.
+  const std::vector<uint64_t>& file_numbers() const { return file_numbers_; }
+  const CompactionJobStats& stats() const { return stats_; }
+
+ private:
+  class Output;
+
+  // Builds the merged iterator over every input file.
+  InternalIterator* NewInputIterator() const;
+  // Adds every input file's range tombstones to *aggregator.
+  Status AddInputTombstones(RangeDelAggregator* aggregator) const;
+  Status WriteOutputs(InternalIterator* input, RangeDelAggregator* tombstones);
+  // Finishes the open output with the tombstones of [lower, upper).
+  Status FinishOutput(Output* output, const RangeDelAggregator& tombstones,
+                      const Slice* upper);
+  void RecordStatistics() const;
+
+  const CompactionJobOptions options_;
+  Compaction* const compaction_;
+  const std::vector<SequenceNumber> snapshots_;
+  const SequenceNumber last_sequence_;
+  const bool bottommost_;
+  std::vector<FileMetaData> outputs_;
+  std::vector<uint64_t> file_numbers_;
+  CompactionJobStats stats_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_COMPACTION_JOB_H_

@@ -1,0 +1,276 @@
+// Compactions in the DB: automatic ones shaping the tree, CompactRange,
+// trivial moves, what compactions drop and keep (overwrites, deletions,
+// range deletions, merges, snapshots), and a compaction that fails.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "gtest/gtest.h"
+#include "strata/db.h"
+#include "strata/merge_operator.h"
+#include "test/db/db_test_util.h"
+#include "test/util/fault_injection_env.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+using test::DBHolder;
+
+std::string Key(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "key%06d", i);
+  return buf;
+}
+
+uint64_t IntProperty(DB* db, const std::string& name) {
+  uint64_t v = 0;
+  EXPECT_TRUE(db->GetIntProperty(name, &v)) << name;
+  return v;
+}
+
+uint64_t FilesAtLevel(DB* db, int level) {
+  return IntProperty(db, "strata.num-files-at-level" + std::to_string(level));
+}
+
+Status Settle(DB* db) {
+  return static_cast<DBImpl*>(db)->WaitForBackgroundWork();
+}
+
+// Tiny buffers and files: a few hundred KB of writes make several levels.
+void UseTinyOptions(Options* o) {
+  o->write_buffer_size = 4 << 10;
+  o->level0_file_num_compaction_trigger = 2;
+  o->target_file_size_base = 64 << 10;
+  o->max_bytes_for_level_base = 128 << 10;
+  o->max_bytes_for_level_multiplier = 4;
+  o->compression = kNoCompression;
+}
+
+TEST(DBCompactionTest, AutomaticCompactionsShapeTheTree) {
+  DBHolder h;
+  UseTinyOptions(&h.options());
+  ASSERT_TRUE(h.Open().ok());
+  std::map<std::string, std::string> model;
+  Random rnd(301);
+  for (int i = 0; i < 20000; i++) {
+    const std::string k = Key(rnd.Uniform(5000));
+    const std::string v = std::string(50 + rnd.Uniform(50), 'a' + i % 26);
+    ASSERT_TRUE(h.Put(k, v).ok());
+    model[k] = v;
+  }
+  ASSERT_TRUE(Settle(h.db()).ok());
+  EXPECT_LT(FilesAtLevel(h.db(), 0), 2u);
+  int levels_used = 0;
+  for (int level = 1; level < 7; level++) {
+    if (FilesAtLevel(h.db(), level) > 0) levels_used++;
+  }
+  EXPECT_GE(levels_used, 2) << h.db()->GetName();
+  EXPECT_EQ(model, h.Contents());
+  ASSERT_TRUE(h.Reopen().ok());
+  EXPECT_EQ(model, h.Contents());
+  for (int i = 0; i < 5000; i += 97)
+    EXPECT_EQ(model.count(Key(i)) ? model[Key(i)] : "NOT_FOUND", h.Get(Key(i)));
+}
+
+TEST(DBCompactionTest, CompactRangeDropsDeletedData) {
+  DBHolder h;
+  UseTinyOptions(&h.options());
+  h.options().disable_auto_compactions = true;
+  ASSERT_TRUE(h.Open().ok());
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 1000; i++) {
+      ASSERT_TRUE(h.Put(Key(i), "v" + std::to_string(round)).ok());
+    }
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  }
+  for (int i = 0; i < 1000; i += 2) ASSERT_TRUE(h.Delete(Key(i)).ok());
+  ASSERT_TRUE(h.db()->DeleteRange(WriteOptions(), Key(500), Key(600)).ok());
+  EXPECT_GE(FilesAtLevel(h.db(), 0), 3u);  // no automatic compaction
+
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  EXPECT_EQ(0u, FilesAtLevel(h.db(), 0));
+  // One level holds everything; the bottommost compaction dropped every
+  // overwritten version and tombstone.
+  int nonempty = 0;
+  for (int level = 1; level < 7; level++) {
+    if (FilesAtLevel(h.db(), level) > 0) nonempty++;
+  }
+  EXPECT_EQ(1, nonempty);
+  EXPECT_EQ(450u, IntProperty(h.db(), "strata.estimate-num-keys"));
+  std::map<std::string, std::string> expected;
+  for (int i = 1; i < 1000; i += 2) {
+    if (i < 500 || i >= 600) expected[Key(i)] = "v2";
+  }
+  EXPECT_EQ(expected, h.Contents());
+  ASSERT_TRUE(h.Reopen().ok());
+  EXPECT_EQ(expected, h.Contents());
+}
+
+TEST(DBCompactionTest, CompactRangeOfPartOfTheKeys) {
+  DBHolder h;
+  UseTinyOptions(&h.options());
+  h.options().disable_auto_compactions = true;
+  ASSERT_TRUE(h.Open().ok());
+  for (int i = 0; i < 2000; i++) ASSERT_TRUE(h.Put(Key(i), "v").ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  const std::string b = Key(100), e = Key(200);
+  Slice begin(b), end(e);
+  EXPECT_TRUE(h.db()
+                  ->CompactRange(CompactRangeOptions(), &end, &begin)
+                  .IsInvalidArgument());
+  ASSERT_TRUE(h.db()->CompactRange(CompactRangeOptions(), &begin, &end).ok());
+  // L0 files overlapping the range went down with everything they hold.
+  EXPECT_GT(FilesAtLevel(h.db(), 1), 0u);
+  EXPECT_EQ("v", h.Get(Key(150)));
+  EXPECT_EQ("v", h.Get(Key(1999)));
+  EXPECT_EQ(2000u, h.Contents().size());
+}
+
+TEST(DBCompactionTest, TrivialMoveKeepsTheFile) {
+  DBHolder h;
+  h.options().disable_auto_compactions = true;
+  ASSERT_TRUE(h.Open().ok());
+  for (int i = 0; i < 100; i++) ASSERT_TRUE(h.Put(Key(i), "v").ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  const std::vector<uint64_t> before =
+      test::ListDBFiles(h.env(), h.name()).tables;
+  ASSERT_EQ(1u, before.size());
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  EXPECT_EQ(0u, FilesAtLevel(h.db(), 0));
+  EXPECT_EQ(1u, FilesAtLevel(h.db(), 1));
+  // Moved, not rewritten: the same file number.
+  EXPECT_EQ(before, test::ListDBFiles(h.env(), h.name()).tables);
+  ASSERT_TRUE(h.Reopen().ok());
+  EXPECT_EQ(1u, FilesAtLevel(h.db(), 1));
+  EXPECT_EQ(100u, h.Contents().size());
+}
+
+TEST(DBCompactionTest, MergesAreResolvedByCompaction) {
+  DBHolder h;
+  UseTinyOptions(&h.options());
+  h.options().disable_auto_compactions = true;
+  h.options().merge_operator = MergeOperators::CreateUInt64AddOperator();
+  ASSERT_TRUE(h.Open().ok());
+  std::string one;
+  for (int i = 0; i < 8; i++) one.push_back(i == 0 ? 1 : 0);
+  for (int round = 0; round < 5; round++) {
+    for (int i = 0; i < 200; i++) {
+      ASSERT_TRUE(h.db()->Merge(WriteOptions(), Key(i), one).ok());
+    }
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  }
+  const Snapshot* snap = h.db()->GetSnapshot();
+  for (int i = 0; i < 200; i++) {
+    ASSERT_TRUE(h.db()->Merge(WriteOptions(), Key(i), one).ok());
+  }
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  std::string v;
+  ASSERT_TRUE(h.db()->Get(ReadOptions(), Key(7), &v).ok());
+  ASSERT_EQ(8u, v.size());
+  EXPECT_EQ(6, v[0]);
+  ReadOptions at_snap;
+  at_snap.snapshot = snap;
+  ASSERT_TRUE(h.db()->Get(at_snap, Key(7), &v).ok());
+  EXPECT_EQ(5, v[0]);
+  // The snapshot's stripe keeps its own merged value.
+  EXPECT_EQ(400u, IntProperty(h.db(), "strata.estimate-num-keys"));
+  h.db()->ReleaseSnapshot(snap);
+  for (int i = 0; i < 200; i++) {
+    ASSERT_TRUE(h.db()->Merge(WriteOptions(), Key(i), one).ok());
+  }
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  // Once nothing needs the operands, one full value per key is left.
+  EXPECT_EQ(200u, IntProperty(h.db(), "strata.estimate-num-keys"));
+  ASSERT_TRUE(h.db()->Get(ReadOptions(), Key(199), &v).ok());
+  EXPECT_EQ(7, v[0]);
+}
+
+TEST(DBCompactionTest, SnapshotsStayExactThroughCompactions) {
+  DBHolder h;
+  UseTinyOptions(&h.options());
+  ASSERT_TRUE(h.Open().ok());
+  std::map<std::string, std::string> model;
+  struct Held {
+    const Snapshot* snapshot;
+    std::map<std::string, std::string> model;
+  };
+  std::vector<Held> held;
+  Random rnd(17);
+  for (int i = 0; i < 30000; i++) {
+    const std::string k = Key(rnd.Uniform(2000));
+    if (rnd.OneIn(5)) {
+      ASSERT_TRUE(h.Delete(k).ok());
+      model.erase(k);
+    } else {
+      const std::string v = std::to_string(i) + std::string(40, 'x');
+      ASSERT_TRUE(h.Put(k, v).ok());
+      model[k] = v;
+    }
+    if (i % 5000 == 0) held.push_back({h.db()->GetSnapshot(), model});
+  }
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  ASSERT_TRUE(Settle(h.db()).ok());
+  EXPECT_EQ(model, h.Contents());
+  for (const Held& s : held) {
+    EXPECT_EQ(s.model, h.Contents(s.snapshot));
+    h.db()->ReleaseSnapshot(s.snapshot);
+  }
+}
+
+class DBCompactionFaultTest : public testing::Test {
+ protected:
+  DBCompactionFaultTest()
+      : base_(NewMemEnv(Env::Default())), env_(base_.get()), h_(&env_) {}
+
+  std::unique_ptr<Env> base_;
+  test::FaultInjectionEnv env_;
+  DBHolder h_;
+};
+
+TEST_F(DBCompactionFaultTest, NoSpaceLeavesTheDBReadableAndRecoverable) {
+  UseTinyOptions(&h_.options());
+  h_.options().disable_auto_compactions = true;
+  ASSERT_TRUE(h_.Open().ok());
+  std::map<std::string, std::string> model;
+  for (int round = 0; round < 4; round++) {
+    for (int i = 0; i < 500; i++) {
+      const std::string v = "r" + std::to_string(round) + std::string(60, 'y');
+      ASSERT_TRUE(h_.Put(Key(i * 3 + round), v).ok());
+      model[Key(i * 3 + round)] = v;
+    }
+    ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  }
+  const std::vector<uint64_t> tables =
+      test::ListDBFiles(&env_, h_.name()).tables;
+
+  env_.FailAll(test::IOKind::kWrite,
+               Status::NoSpace("injected: the disk is full"));
+  Status s = h_.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  env_.ClearFailures();
+  // Nothing was installed, no partial output is left, reads work, writes
+  // get the error.
+  EXPECT_EQ(tables, test::ListDBFiles(&env_, h_.name()).tables);
+  EXPECT_EQ(model, h_.Contents());
+  EXPECT_TRUE(h_.Put("new", "v").IsNoSpace());
+
+  ASSERT_TRUE(h_.Reopen().ok());
+  EXPECT_EQ(model, h_.Contents());
+  ASSERT_TRUE(
+      h_.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  EXPECT_EQ(0u, FilesAtLevel(h_.db(), 0));
+  EXPECT_EQ(model, h_.Contents());
+}
+
+}  // namespace
+}  // namespace strata
