@@ -1,7 +1,8 @@
 // The DB against a model (std::map): random puts, deletes, merges
 // (string append), range deletions and batches, snapshots checked long
 // after they were taken (held across flushes), iterators walked in both
-// directions, flushes and reopens — rerun under several option sets.
+// directions, flushes, compactions (automatic and CompactRange) and reopens
+// — rerun under several option sets, two of them building deep trees.
 
 #include <map>
 #include <memory>
@@ -27,6 +28,8 @@ enum class Config {
   kSyncWrites,
   kNoAdaptiveYield,
   kDirectReadsOptions,  // options for later engines must not disturb this one
+  kManyLevels,          // 4 KiB memtables, 2-file L0 trigger, 64 KiB files
+  kDynamicLevels,       // the same with level_compaction_dynamic_level_bytes
 };
 
 const char* ConfigName(Config c) {
@@ -43,6 +46,10 @@ const char* ConfigName(Config c) {
       return "NoAdaptiveYield";
     case Config::kDirectReadsOptions:
       return "DirectReadsOptions";
+    case Config::kManyLevels:
+      return "ManyLevels";
+    case Config::kDynamicLevels:
+      return "DynamicLevels";
   }
   return "?";
 }
@@ -68,13 +75,50 @@ class DBModelTest : public testing::TestWithParam<Config> {
         h_.options().use_direct_reads = true;
         h_.options().use_direct_io_for_flush_and_compaction = true;
         break;
+      case Config::kManyLevels:
+      case Config::kDynamicLevels:
+        h_.options().write_buffer_size = 4 << 10;
+        h_.options().level0_file_num_compaction_trigger = 2;
+        h_.options().target_file_size_base = 64 << 10;
+        h_.options().max_bytes_for_level_base = 16 << 10;
+        h_.options().max_bytes_for_level_multiplier = 2;
+        h_.options().level_compaction_dynamic_level_bytes =
+            GetParam() == Config::kDynamicLevels;
+        h_.options().compression = kNoCompression;  // the values compress
+        key_space_ = 2000;
+        break;
       default:
         break;
     }
   }
 
   std::string RandomKey(Random* rnd) {
-    return "key" + std::to_string(rnd->Uniform(200));
+    return "key" + std::to_string(rnd->Uniform(key_space_));
+  }
+
+  // A random range to compact: mostly part of the keys, sometimes all.
+  Status CompactRandomRange(Random* rnd) {
+    if (rnd->OneIn(4)) {
+      return h_.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr);
+    }
+    std::string b = RandomKey(rnd), e = RandomKey(rnd);
+    if (e < b) std::swap(b, e);
+    const Slice begin(b), end(e);
+    CompactRangeOptions options;
+    options.exclusive_manual_compaction = rnd->OneIn(2);
+    return h_.db()->CompactRange(options, rnd->OneIn(5) ? nullptr : &begin,
+                                 &end);
+  }
+
+  int NonEmptyLevels() {
+    int n = 0;
+    for (int level = 0; level < h_.options().num_levels; level++) {
+      uint64_t files = 0;
+      EXPECT_TRUE(h_.db()->GetIntProperty(
+          "strata.num-files-at-level" + std::to_string(level), &files));
+      if (files > 0) n++;
+    }
+    return n;
   }
 
   // Walks a fresh iterator randomly and compares every position with the
@@ -90,6 +134,7 @@ class DBModelTest : public testing::TestWithParam<Config> {
   std::unique_ptr<Env> mem_env_;
   test::DBHolder h_;
   WriteOptions write_options_;
+  int key_space_ = 200;
 };
 
 TEST_P(DBModelTest, RandomOperations) {
@@ -125,7 +170,11 @@ TEST_P(DBModelTest, RandomOperations) {
         found->second += "," + v;  // the string-append operator
       }
     } else if (op < 60) {
-      const std::string b = RandomKey(&rnd), e = RandomKey(&rnd);
+      // Ranges of about a tenth of the keys, so data stays.
+      const int n = rnd.Uniform(key_space_);
+      const std::string b = "key" + std::to_string(n);
+      const std::string e =
+          "key" + std::to_string(n + 1 + rnd.Uniform(key_space_ / 10));
       if (b < e) {
         ASSERT_TRUE(h_.db()->DeleteRange(write_options_, b, e).ok());
         model.erase(model.lower_bound(b), model.lower_bound(e));
@@ -163,9 +212,11 @@ TEST_P(DBModelTest, RandomOperations) {
       }
     } else if (op < 96) {
       ASSERT_NO_FATAL_FAILURE(CheckIterator(model, nullptr, &rnd));
-    } else if (op < 98) {
-      // Held snapshots must stay exact across the flush.
+    } else if (op < 97) {
+      // Held snapshots must stay exact across flushes and compactions.
       ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+    } else if (op < 98) {
+      ASSERT_TRUE(CompactRandomRange(&rnd).ok());
     } else {
       for (const Snap& s : snaps) {
         ASSERT_EQ(s.model, h_.Contents(s.snapshot));
@@ -181,19 +232,25 @@ TEST_P(DBModelTest, RandomOperations) {
     h_.db()->ReleaseSnapshot(s.snapshot);
   }
   ASSERT_EQ(model, h_.Contents());
+  if (key_space_ > 200) {
+    // The tiny options must really have built a deep tree.
+    std::string levels;
+    h_.db()->GetProperty("strata.levelstats", &levels);
+    EXPECT_GE(NonEmptyLevels(), 3) << levels;
+  }
   ASSERT_TRUE(h_.Reopen().ok());
   ASSERT_EQ(model, h_.Contents());
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, DBModelTest,
-                         testing::Values(Config::kDefault,
-                                         Config::kTinyMemtables,
-                                         Config::kMemEnv, Config::kSyncWrites,
-                                         Config::kNoAdaptiveYield,
-                                         Config::kDirectReadsOptions),
-                         [](const testing::TestParamInfo<Config>& info) {
-                           return std::string(ConfigName(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Configs, DBModelTest,
+    testing::Values(Config::kDefault, Config::kTinyMemtables, Config::kMemEnv,
+                    Config::kSyncWrites, Config::kNoAdaptiveYield,
+                    Config::kDirectReadsOptions, Config::kManyLevels,
+                    Config::kDynamicLevels),
+    [](const testing::TestParamInfo<Config>& info) {
+      return std::string(ConfigName(info.param));
+    });
 
 }  // namespace
 }  // namespace strata
