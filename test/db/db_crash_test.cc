@@ -29,7 +29,73 @@ std::string AckName(const std::string& dir, int thread) {
   return dir + "/ack" + std::to_string(thread);
 }
 
-// args: db, ack directory, threads, sync (0/1), write_buffer_size.
+// Options for a tree that flushes and compacts all the time.
+void UseBusyTreeOptions(Options* options) {
+  options->write_buffer_size = 16 << 10;
+  options->level0_file_num_compaction_trigger = 2;
+  options->target_file_size_base = 64 << 10;
+  options->max_bytes_for_level_base = 128 << 10;
+  options->max_bytes_for_level_multiplier = 2;
+  options->compression = kNoCompression;
+}
+
+// A writable file that ends the process (as a kill would: nothing more
+// reaches the disk) at its first Sync, or at its first Append.
+class DyingFile : public WritableFile {
+ public:
+  DyingFile(std::unique_ptr<WritableFile> target, bool at_append)
+      : target_(std::move(target)), at_append_(at_append) {}
+  Status Append(const Slice& data) override {
+    if (at_append_) std::_Exit(kDiedOnPurpose);
+    return target_->Append(data);
+  }
+  Status PositionedAppend(const Slice& data, uint64_t offset) override {
+    if (at_append_) std::_Exit(kDiedOnPurpose);
+    return target_->PositionedAppend(data, offset);
+  }
+  Status Truncate(uint64_t size) override { return target_->Truncate(size); }
+  Status Close() override { return target_->Close(); }
+  Status Flush() override { return target_->Flush(); }
+  Status Sync() override { std::_Exit(kDiedOnPurpose); }
+  Status Fsync() override { std::_Exit(kDiedOnPurpose); }
+  bool use_direct_io() const override { return target_->use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return target_->GetRequiredBufferAlignment();
+  }
+  uint64_t GetFileSize() override { return target_->GetFileSize(); }
+
+  static constexpr int kDiedOnPurpose = 9;
+
+ private:
+  std::unique_ptr<WritableFile> target_;
+  const bool at_append_;
+};
+
+// Ends the process inside the writing of its n-th table file (a flush's
+// or a compaction's output).
+class DieAtTableEnv : public EnvWrapper {
+ public:
+  DieAtTableEnv(Env* target, int n, bool at_append)
+      : EnvWrapper(target), n_(n), at_append_(at_append) {}
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& options) override {
+    Status s = target()->NewWritableFile(f, r, options);
+    if (s.ok() && f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0 &&
+        ++tables_ == n_) {
+      *r = std::make_unique<DyingFile>(std::move(*r), at_append_);
+    }
+    return s;
+  }
+
+ private:
+  const int n_;
+  const bool at_append_;
+  std::atomic<int> tables_{0};
+};
+
+// args: db, ack directory, threads, sync (0/1), write_buffer_size, and
+// optionally "tree" (UseBusyTreeOptions) and the table to die in
+// ("<n>" dies at its first Sync, "<n>a" at its first Append; "0": never).
 // Writes forever; each thread appends its index to its ack file after
 // each acknowledged Put.
 STRATA_TEST_CHILD(CrashWriter) {
@@ -37,6 +103,16 @@ STRATA_TEST_CHILD(CrashWriter) {
   Options options;
   options.create_if_missing = true;
   options.write_buffer_size = std::stoul(args.at(4));
+  std::unique_ptr<Env> dying_env;
+  if (args.size() > 5 && args.at(5) == "tree") {
+    UseBusyTreeOptions(&options);
+    const std::string& die = args.at(6);
+    if (die != "0") {
+      dying_env = std::make_unique<DieAtTableEnv>(env, std::stoi(die),
+                                                  die.back() == 'a');
+      options.env = dying_env.get();
+    }
+  }
   DB* db = nullptr;
   if (!DB::Open(options, args.at(0), &db).ok()) return 2;
   const int threads = std::stoi(args.at(2));
@@ -75,35 +151,71 @@ int LastAck(Env* env, const std::string& fname) {
       contents.substr(start == std::string::npos ? 0 : start + 1, end));
 }
 
-void CrashAndCheck(int threads, bool sync, size_t write_buffer_size,
-                   int rounds) {
+// Whether the DB's info LOG shows a compaction started and not finished
+// (the process died inside it).
+bool CompactionInFlight(Env* env, const std::string& dbname) {
+  std::string log;
+  if (!ReadFileToString(env, dbname + "/LOG", &log).ok()) return false;
+  auto count = [&log](const char* what) {
+    int n = 0;
+    for (size_t pos = log.find(what); pos != std::string::npos;
+         pos = log.find(what, pos + 1)) {
+      n++;
+    }
+    return n;
+  };
+  return count("compacting ") > count("compacted to ") + count("moved table ") +
+                                    count("compaction to ");
+}
+
+enum class Mode {
+  kPlain,      // default options, killed from outside
+  kBusyTree,   // flushing and compacting all the time, killed from outside
+  kDieInTable  // busy tree; the child dies inside a table file's writing
+};
+
+void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
+                   Mode mode = Mode::kPlain) {
   Env* env = Env::Default();
   test::TempDir dir(env);
   const std::string dbname = dir.File("db");
+  int died_in_compaction = 0;
   for (int round = 0; round < rounds; round++) {
     // Each round starts a fresh ack set; keys of earlier rounds are
     // rewritten with the same values, so the checks still hold.
     for (int t = 0; t < threads; t++) env->RemoveFile(AckName(dir.path(), t));
-    std::unique_ptr<test::Subprocess> child;
-    ASSERT_TRUE(test::Subprocess::Start(
-                    "CrashWriter",
-                    {dbname, dir.path(), std::to_string(threads),
-                     sync ? "1" : "0", std::to_string(write_buffer_size)},
-                    &child)
-                    .ok());
-    // Let it write a while: until every thread has acknowledged a few
-    // hundred writes (or a generous time limit).
-    const int target = 300 + round * 100;
-    for (int wait = 0; wait < 6000; wait++) {
-      int min_ack = target;
-      for (int t = 0; t < threads; t++) {
-        min_ack = std::min(min_ack, LastAck(env, AckName(dir.path(), t)));
-      }
-      if (min_ack >= target) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::vector<std::string> args = {dbname, dir.path(),
+                                     std::to_string(threads), sync ? "1" : "0",
+                                     std::to_string(write_buffer_size)};
+    if (mode != Mode::kPlain) {
+      args.push_back("tree");
+      // Tables 3, 7, 11, ...: early ones are flushes, later ones mostly
+      // compaction outputs; odd rounds die mid-write, even ones just
+      // before the table is synced and installed.
+      args.push_back(mode == Mode::kBusyTree ? "0"
+                                             : std::to_string(3 + 4 * round) +
+                                                   (round % 2 == 1 ? "a" : ""));
     }
-    child->Kill();
-    EXPECT_EQ(-1, child->Wait());
+    std::unique_ptr<test::Subprocess> child;
+    ASSERT_TRUE(test::Subprocess::Start("CrashWriter", args, &child).ok());
+    if (mode == Mode::kDieInTable) {
+      EXPECT_EQ(DyingFile::kDiedOnPurpose, child->Wait());
+      if (CompactionInFlight(env, dbname)) died_in_compaction++;
+    } else {
+      // Let it write a while: until every thread has acknowledged a few
+      // hundred writes (or a generous time limit).
+      const int target = 300 + round * 100;
+      for (int wait = 0; wait < 6000; wait++) {
+        int min_ack = target;
+        for (int t = 0; t < threads; t++) {
+          min_ack = std::min(min_ack, LastAck(env, AckName(dir.path(), t)));
+        }
+        if (min_ack >= target) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+      child->Kill();
+      EXPECT_EQ(-1, child->Wait());
+    }
 
     std::vector<int> acked(threads);
     for (int t = 0; t < threads; t++) {
@@ -111,6 +223,7 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size,
       ASSERT_GT(acked[t], 0) << "the writer never got going";
     }
     Options options;
+    if (mode != Mode::kPlain) UseBusyTreeOptions(&options);
     std::unique_ptr<DB> db;
     Status s = DB::Open(options, dbname, &db);
     for (int i = 0; i < 500 && s.IsBusy(); i++) {  // Windows: lock release
@@ -136,6 +249,9 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size,
       }
     }
   }
+  if (mode == Mode::kDieInTable) {
+    EXPECT_GE(died_in_compaction, 1) << "no round died inside a compaction";
+  }
 }
 
 TEST(DBCrashTest, KilledSingleWriterLosesNoAcknowledgedWrite) {
@@ -149,6 +265,16 @@ TEST(DBCrashTest, KilledGroupWritersLoseNoAcknowledgedWrite) {
 
 TEST(DBCrashTest, KilledSyncWritersLoseNoAcknowledgedWrite) {
   CrashAndCheck(3, /*sync=*/true, 1 << 20, 1);
+}
+
+TEST(DBCrashTest, KilledDuringFlushesAndCompactionsLosesNothing) {
+  CrashAndCheck(2, /*sync=*/false, 16 << 10, 3, Mode::kBusyTree);
+}
+
+TEST(DBCrashTest, DyingInsideTableWritesLosesNothing) {
+  // Each round dies in a later table: flush outputs first, then
+  // compaction outputs, mid-write or just before the sync.
+  CrashAndCheck(2, /*sync=*/false, 16 << 10, 4, Mode::kDieInTable);
 }
 
 }  // namespace
