@@ -44,7 +44,8 @@ class LevelIterator final : public InternalIterator {
   void Seek(const Slice& target) override {
     OpenFile(FindFile(*icmp_, files_, target));
     if (file_ != nullptr) file_->Seek(target);
-    if (confined_ && Exhausted()) {
+    if (confined_ && Exhausted() &&
+        !IsTombstoneBound(files_[index_]->largest)) {
       OpenFile(files_.size());  // see ConfinedSeekMissed
       return;
     }
@@ -67,7 +68,8 @@ class LevelIterator final : public InternalIterator {
     }
     OpenFile(i);
     if (file_ != nullptr) file_->SeekForPrev(target);
-    if (confined_ && Exhausted()) {
+    if (confined_ && Exhausted() &&
+        !IsTombstoneBound(files_[index_]->smallest)) {
       OpenFile(files_.size());  // see ConfinedSeekMissed
       return;
     }
@@ -97,7 +99,14 @@ class LevelIterator final : public InternalIterator {
   // prefix (keys of one prefix are contiguous, and the file ends at or
   // after the target), and so do all later files: the level holds none,
   // and the walk stops instead of opening the next files. SeekForPrev
-  // mirrors this.
+  // mirrors this. Not so when the file's boundary was widened over a
+  // range tombstone (IsTombstoneBound): its points may end before the
+  // target's prefix does, and the next file may hold keys of it.
+  static bool IsTombstoneBound(const InternalKey& bound) {
+    ParsedInternalKey parsed;
+    return ParseInternalKey(bound.Encode(), &parsed).ok() &&
+           parsed.type == kTypeRangeDeletion;
+  }
 
   // file_ is done without error, so the walk may go on to a neighbour.
   bool Exhausted() const {

@@ -51,9 +51,12 @@ class VersionReadTest : public testing::Test {
     if (version_ != nullptr) version_->Unref();
   }
 
-  // Writes entries (any order) as table number, adding it to *edit.
-  void AddTable(VersionEdit* edit, int level, uint64_t number,
-                Entries entries) {
+  // Writes entries (any order) as table number, adding it to *edit; its
+  // boundaries are widened to *smallest / *largest if given (as a range
+  // tombstone in the table would widen them).
+  void AddTable(VersionEdit* edit, int level, uint64_t number, Entries entries,
+                const InternalKey* smallest = nullptr,
+                const InternalKey* largest = nullptr) {
     ASSERT_FALSE(entries.empty());
     test::SortTableEntries(icmp_, &entries);
     TableBuilderOptions bopts;
@@ -69,6 +72,8 @@ class VersionReadTest : public testing::Test {
     for (const auto& e : entries) {
       f.UpdateBoundaries(e.first, ExtractSequence(e.first));
     }
+    if (smallest != nullptr) f.smallest = *smallest;
+    if (largest != nullptr) f.largest = *largest;
     edit->AddFile(level, f);
   }
 
@@ -384,6 +389,36 @@ TEST_F(VersionReadTest, LevelIteratorPassesPrefixConfinement) {
   iter->Seek(ac);
   ASSERT_TRUE(iter->Valid());
   EXPECT_EQ("ad1", ExtractUserKey(iter->key()).ToString());
+}
+
+TEST_F(VersionReadTest, ConfinedSeeksPassTombstoneWidenedBounds) {
+  auto entry = [](const std::string& k) {
+    return Entries::value_type(
+        InternalKey(k, 1, kTypeValue).Encode().ToString(), "v" + k);
+  };
+  // Table 1's points end at ab1 but a tombstone widened it to ad1; table
+  // 3's points start at af1 but a tombstone widened it down to ad5.
+  const InternalKey wide_end("ad1", kMaxSequenceNumber, kTypeRangeDeletion);
+  const InternalKey wide_start("ad5", 2, kTypeRangeDeletion);
+  VersionEdit edit;
+  AddTable(&edit, 1, 1, {entry("aa1"), entry("ab1")}, nullptr, &wide_end);
+  AddTable(&edit, 1, 2, {entry("ad1"), entry("ad2")});
+  AddTable(&edit, 1, 3, {entry("af1"), entry("ag1")}, &wide_start, nullptr);
+  Install(edit);
+  ReadOptions ro;
+  ro.prefix_same_as_start = true;
+  std::unique_ptr<InternalIterator> iter(
+      NewLevelIterator(ro, Cache(-1), &icmp_, &version_->files(1)));
+  iter->SetSeekConfinedToPrefix(true);
+  // The seek lands in table 1, which has nothing of prefix "ad"; table 2
+  // has.
+  iter->Seek(InternalKey("ad0", 9, kValueTypeForSeek).Encode());
+  ASSERT_TRUE(iter->Valid()) << iter->status().ToString();
+  EXPECT_EQ("ad1", ExtractUserKey(iter->key()).ToString());
+  // Backwards: lands in table 3, whose points all lie after ad7.
+  iter->SeekForPrev(InternalKey("ad7", 9, kValueTypeForSeek).Encode());
+  ASSERT_TRUE(iter->Valid()) << iter->status().ToString();
+  EXPECT_EQ("ad2", ExtractUserKey(iter->key()).ToString());
 }
 
 }  // namespace
