@@ -85,10 +85,6 @@ class STRATA_EXPORT CompactionJob {
   // output level.
   void AddToEdit(VersionEdit* edit) const;
 
-  // Deletes the outputs (the install failed). Safe to call after a failed
-  // Run (which has deleted them already).
-  void RemoveOutputs();
-
   const std::vector<FileMetaData>& outputs() const { return outputs_; }
   // Every file number Run took (the caller's pending outputs), including
   // those of outputs a failure deleted.
@@ -107,6 +103,9 @@ class STRATA_EXPORT CompactionJob {
   Status FinishOutput(Output* output, const RangeDelAggregator& tombstones,
                       const Slice* upper);
   void RecordStatistics() const;
+  // Deletes the outputs (Run's failure path). Never after a failed
+  // install: the edit may be in the MANIFEST all the same.
+  void RemoveOutputs();
 
   const CompactionJobOptions options_;
   Compaction* const compaction_;

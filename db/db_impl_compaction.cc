@@ -134,8 +134,10 @@ Status DBImpl::RunCompaction(Compaction* c) {
 
   if (s.ok()) {
     job.AddToEdit(&edit);
+    // A failed LogAndApply may still have put the edit in the MANIFEST
+    // CURRENT names: the outputs stay. The next successful one writes a
+    // new MANIFEST without them, and they become obsolete files.
     s = versions_->LogAndApply(&edit, &mutex_);
-    if (!s.ok()) job.RemoveOutputs();
   }
   for (uint64_t number : job.file_numbers()) pending_outputs_.erase(number);
   c->MarkFilesBeingCompacted(false);
