@@ -2,9 +2,13 @@
 // trivial moves, what compactions drop and keep (overwrites, deletions,
 // range deletions, merges, snapshots), and a compaction that fails.
 
+#include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/db_impl.h"
@@ -12,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/merge_operator.h"
+#include "strata/statistics.h"
 #include "test/db/db_test_util.h"
 #include "test/util/fault_injection_env.h"
 #include "util/random.h"
@@ -225,6 +230,72 @@ TEST(DBCompactionTest, SnapshotsStayExactThroughCompactions) {
     EXPECT_EQ(s.model, h.Contents(s.snapshot));
     h.db()->ReleaseSnapshot(s.snapshot);
   }
+}
+
+// Occupies every thread of env's LOW pool until released (or destroyed),
+// so no compaction can start.
+class LowPoolBlocker {
+ public:
+  explicit LowPoolBlocker(Env* env) {
+    const int threads = env->GetBackgroundThreads(Env::LOW);
+    for (int i = 0; i < threads; i++) env->Schedule(&Block, this, Env::LOW);
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [&] { return blocked_ == threads; });
+  }
+  ~LowPoolBlocker() { Release(); }
+
+  void Release() {
+    std::lock_guard<std::mutex> l(mu_);
+    released_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  static void Block(void* arg) {
+    auto* self = static_cast<LowPoolBlocker*>(arg);
+    std::unique_lock<std::mutex> l(self->mu_);
+    self->blocked_++;
+    self->cv_.notify_all();
+    self->cv_.wait(l, [self] { return self->released_; });
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int blocked_ = 0;
+  bool released_ = false;
+};
+
+TEST(DBCompactionTest, Level0StallsWritesUntilCompactionsCatchUp) {
+  DBHolder h;
+  h.options().level0_file_num_compaction_trigger = 2;
+  h.options().level0_slowdown_writes_trigger = 3;
+  h.options().level0_stop_writes_trigger = 4;
+  h.options().statistics = CreateDBStatistics();
+  ASSERT_TRUE(h.Open().ok());
+  LowPoolBlocker blocker(h.env());
+  for (int i = 0; i < 4; i++) {
+    ASSERT_TRUE(h.Put(Key(i), "v").ok());
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  }
+  ASSERT_EQ(4u, FilesAtLevel(h.db(), 0));  // the stop trigger
+
+  WriteOptions no_slowdown;
+  no_slowdown.no_slowdown = true;
+  EXPECT_TRUE(h.db()->Put(no_slowdown, "x", "v").IsIncomplete());
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    EXPECT_TRUE(h.Put("y", "v").ok());
+    done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(done.load()) << "a write went through a stopped L0";
+  blocker.Release();  // the compaction runs, L0 drains, the writer goes on
+  writer.join();
+  EXPECT_TRUE(done.load());
+  EXPECT_EQ("v", h.Get("y"));
+  EXPECT_EQ("NOT_FOUND", h.Get("x"));
+  EXPECT_LT(FilesAtLevel(h.db(), 0), 4u);
+  EXPECT_GT(h.options().statistics->getTickerCount(STALL_MICROS), 0u);
 }
 
 class DBCompactionFaultTest : public testing::Test {
