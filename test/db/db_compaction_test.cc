@@ -42,6 +42,17 @@ uint64_t FilesAtLevel(DB* db, int level) {
   return IntProperty(db, "strata.num-files-at-level" + std::to_string(level));
 }
 
+uint64_t TableBytes(const DBHolder& h) {
+  uint64_t total = 0;
+  for (uint64_t number : test::ListDBFiles(h.env(), h.name()).tables) {
+    uint64_t size = 0;
+    EXPECT_TRUE(
+        h.env()->GetFileSize(TableFileName(h.name(), number), &size).ok());
+    total += size;
+  }
+  return total;
+}
+
 Status Settle(DB* db) {
   return static_cast<DBImpl*>(db)->WaitForBackgroundWork();
 }
@@ -230,6 +241,36 @@ TEST(DBCompactionTest, SnapshotsStayExactThroughCompactions) {
     EXPECT_EQ(s.model, h.Contents(s.snapshot));
     h.db()->ReleaseSnapshot(s.snapshot);
   }
+}
+
+TEST(DBCompactionTest, SingleDeletesMeetTheirPutsInCompaction) {
+  DBHolder h;
+  h.options().disable_auto_compactions = true;
+  h.options().compression = kNoCompression;
+  ASSERT_TRUE(h.Open().ok());
+  const std::string value(100, 'v');
+  for (int i = 0; i < 100; i++) ASSERT_TRUE(h.Put(Key(i), value).ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  const Snapshot* snap = h.db()->GetSnapshot();
+  for (int i = 0; i < 100; i += 2) {
+    ASSERT_TRUE(h.db()->SingleDelete(WriteOptions(), Key(i)).ok());
+  }
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  // The snapshot still sees every put; the pairs stay for it.
+  EXPECT_EQ(100u, h.Contents(snap).size());
+  EXPECT_EQ(50u, h.Contents().size());
+  const uint64_t with_pairs = TableBytes(h);
+  h.db()->ReleaseSnapshot(snap);
+  ASSERT_TRUE(h.Put(Key(1000), "v").ok());  // something for L0
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  // Now each single deletion and its put vanish together: 51 entries
+  // instead of 151, half the values.
+  EXPECT_LT(TableBytes(h) * 10, with_pairs * 7);
+  EXPECT_EQ("NOT_FOUND", h.Get(Key(0)));
+  EXPECT_EQ(value, h.Get(Key(1)));
 }
 
 // Occupies every thread of env's LOW pool until released (or destroyed),
