@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "db/builder.h"
 #include "db/compaction_picker.h"
 #include "db/dbformat.h"
 #include "db/log_writer.h"
@@ -123,6 +124,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // Writes every immutable memtable as one level-0 table, installs it with
   // the log number of the oldest WAL still needed, and drops them.
   Status FlushMemTables() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // How flushes and compactions write tables.
+  BuildTableOptions NewTableOptions() const;
   // Builds mems (oldest first) into a new table; adds it to *edit unless
   // empty. *number is the file's number, in pending_outputs_ (the caller
   // erases it once the edit is applied or abandoned). Releases mutex_

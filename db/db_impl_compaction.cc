@@ -100,17 +100,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
   }
 
   CompactionJobOptions options;
-  options.build.env = env_;
-  options.build.dbname = dbname_;
-  options.build.table_factory = options_.table_factory.get();
-  options.build.builder_options.icmp = &icmp_;
-  options.build.builder_options.compression = options_.compression;
-  options.build.builder_options.prefix_extractor =
-      options_.prefix_extractor.get();
-  options.build.builder_options.creation_time = env_->NowMicros() / 1000000;
-  options.build.env_options = EnvOptions(options_);
-  options.build.use_fsync = options_.use_fsync;
-  options.build.table_cache = table_cache_.get();
+  options.build = NewTableOptions();
   options.merge_operator = options_.merge_operator.get();
   options.statistics = options_.statistics.get();
   options.shutting_down = &shutting_down_;

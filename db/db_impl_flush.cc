@@ -124,18 +124,7 @@ Status DBImpl::WriteLevel0Table(const std::vector<MemTable*>& mems,
   std::unique_ptr<InternalIterator> range_iter(
       tombstones.empty() ? nullptr
                          : NewMergingIterator(&icmp_, std::move(tombstones)));
-  BuildTableOptions options;
-  options.env = env_;
-  options.dbname = dbname_;
-  options.table_factory = options_.table_factory.get();
-  options.builder_options.icmp = &icmp_;
-  options.builder_options.compression = options_.compression;
-  options.builder_options.prefix_extractor = options_.prefix_extractor.get();
-  options.builder_options.creation_time = env_->NowMicros() / 1000000;
-  options.env_options = EnvOptions(options_);
-  options.use_fsync = options_.use_fsync;
-  options.table_cache = table_cache_.get();
-  Status s = BuildTable(options, iter.get(), range_iter.get(), &meta);
+  Status s = BuildTable(NewTableOptions(), iter.get(), range_iter.get(), &meta);
   if (s.ok() && meta.file_size > 0) {
     // The table's name must be durable before an edit names it.
     std::unique_ptr<Directory> dir;
@@ -147,6 +136,21 @@ Status DBImpl::WriteLevel0Table(const std::vector<MemTable*>& mems,
   mutex_.Lock();
   if (s.ok() && meta.file_size > 0) edit->AddFile(0, meta);
   return s;
+}
+
+BuildTableOptions DBImpl::NewTableOptions() const {
+  BuildTableOptions options;
+  options.env = env_;
+  options.dbname = dbname_;
+  options.table_factory = options_.table_factory.get();
+  options.builder_options.icmp = &icmp_;
+  options.builder_options.compression = options_.compression;
+  options.builder_options.prefix_extractor = options_.prefix_extractor.get();
+  options.builder_options.creation_time = env_->NowMicros() / 1000000;
+  options.env_options = EnvOptions(options_);
+  options.use_fsync = options_.use_fsync;
+  options.table_cache = table_cache_.get();
+  return options;
 }
 
 Status DBImpl::WaitForWriteRoom(WriteThread::WriteGroup* group, bool full) {
