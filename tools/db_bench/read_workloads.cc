@@ -36,6 +36,7 @@ void Benchmark::ReadRandom(ThreadState* thread) {
   int64_t found = 0;
   int64_t bytes = 0;
   while (!duration.Done(1)) {
+    DrawDbChoice(thread);
     key_format_.Encode(RandomKeyNumber(thread), flags_.num, &key[0]);
     read++;
     const Status s = db_->Get(read_options_, key, &value);
@@ -117,6 +118,7 @@ void Benchmark::MultiReadRandom(ThreadState* thread) {
   int64_t found = 0;
   int64_t bytes = 0;
   while (!duration.Done(entries_per_batch_)) {
+    DrawDbChoice(thread);
     for (std::string& k : key_bytes) {
       key_format_.Encode(RandomKeyNumber(thread), flags_.num, &k[0]);
     }
@@ -160,6 +162,7 @@ void Benchmark::ReadRandomWriteRandom(ThreadState* thread) {
   int get_weight = 0;
   int put_weight = 0;
   while (!duration.Done(1)) {
+    DrawDbChoice(thread);
     key_format_.Encode(RandomKeyNumber(thread), flags_.num, &key[0]);
     if (get_weight == 0 && put_weight == 0) {
       get_weight = flags_.readwritepercent;

@@ -375,7 +375,7 @@ Status Benchmark::RunThreads(int n, const std::string& name, Method method) {
   std::vector<std::unique_ptr<ThreadState>> states;
   for (int i = 0; i < n; i++) {
     const uint64_t seed = static_cast<uint64_t>(flags_.seed) +
-                          static_cast<uint64_t>(total_thread_count_++);
+                          static_cast<uint64_t>(++total_thread_count_);
     states.emplace_back(new ThreadState(
         i, seed, Stats(i, &flags_, env_, db_.get(), reporter_.get()), &shared));
   }

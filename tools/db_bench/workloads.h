@@ -120,6 +120,10 @@ class Benchmark {
   void ReadWhileWriting(ThreadState* thread);
   void ReadRandomWriteRandom(ThreadState* thread);
   uint64_t RandomKeyNumber(ThreadState* thread) const;
+  // RocksDB draws a random number to pick one of several DBs before each
+  // operation (or batch) of most workloads; strata has one DB, but draws
+  // it too so that the keys that follow are RocksDB's.
+  static void DrawDbChoice(ThreadState* thread);
 
   const Flags flags_;
   Env* const env_;
@@ -127,7 +131,8 @@ class Benchmark {
   std::unique_ptr<DB> db_;
   std::unique_ptr<ReporterAgent> reporter_;
   std::unique_ptr<WriteRateLimiter> write_rate_limiter_;
-  // Seeds thread i of the run's k-th thread as flags.seed + k, as RocksDB.
+  // The run's k-th thread (k from 1, across benchmarks) is seeded with
+  // flags.seed + k, as RocksDB's.
   int total_thread_count_ = 0;
 
   // The current benchmark's parameters (RocksDB's per-benchmark copies of
@@ -174,6 +179,10 @@ struct Benchmark::ThreadState {
   // Set by Fail: the workload stops.
   bool failed = false;
 };
+
+inline void Benchmark::DrawDbChoice(ThreadState* thread) {
+  thread->rand.Next();
+}
 
 }  // namespace bench
 }  // namespace strata

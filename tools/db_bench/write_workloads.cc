@@ -43,6 +43,7 @@ void Benchmark::DoWrite(ThreadState* thread, KeyOrder order) {
   WriteBatch batch;
   int64_t bytes = 0;
   while (!duration.Done(entries_per_batch_)) {
+    DrawDbChoice(thread);
     batch.Clear();
     int64_t batch_bytes = 0;
     for (int64_t j = 0; j < entries_per_batch_; j++) {
@@ -77,6 +78,7 @@ void Benchmark::DoDelete(ThreadState* thread, bool seq) {
   WriteBatch batch;
   uint64_t i = 0;
   while (!duration.Done(entries_per_batch_)) {
+    DrawDbChoice(thread);
     batch.Clear();
     for (int64_t j = 0; j < entries_per_batch_; j++) {
       const uint64_t k =
@@ -104,6 +106,7 @@ void Benchmark::BGWriter(ThreadState* thread) {
   SharedState* shared = thread->shared;
   int64_t bytes = 0;
   while (shared->done.load(std::memory_order_acquire) + 1 < shared->total) {
+    DrawDbChoice(thread);
     key_format_.Encode(thread->rand.Next() % static_cast<uint64_t>(flags_.num),
                        flags_.num, &key[0]);
     const Status s = db_->Put(
