@@ -188,11 +188,11 @@ const std::vector<FlagSpec>& FlagTable() {
       {"prefix_size", &F::prefix_size, "0",
        "Prefix length of keys (fixed-prefix extractor, prefix filters); 0: "
        "no prefix extractor"},
+      {"reads", &F::reads, "-1",
+       "Number of read operations to do. If negative, do FLAGS_num reads."},
       {"readwritepercent", &F::readwritepercent, "90",
        "Ratio of reads to reads/writes (expressed as percentage) for the "
        "ReadRandomWriteRandom workload."},
-      {"reads", &F::reads, "-1",
-       "Number of read operations to do. If negative, do FLAGS_num reads."},
       {"report_file", &F::report_file, "report.csv",
        "Filename where some simple stats are reported to (if "
        "--report_interval_seconds is bigger than 0)"},

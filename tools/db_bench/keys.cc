@@ -78,9 +78,8 @@ KeySequence::KeySequence(Random64* rand, KeyOrder order, uint64_t num,
   if (order_ == KeyOrder::kUniqueRandom) {
     values_.resize(num_);
     for (uint64_t i = 0; i < num_; i++) values_[i] = i;
-    std::shuffle(
-        values_.begin(), values_.end(),
-        std::default_random_engine(static_cast<unsigned int>(shuffle_seed)));
+    std::shuffle(values_.begin(), values_.end(),
+                 std::mt19937(static_cast<uint32_t>(shuffle_seed)));
   }
 }
 

@@ -80,8 +80,8 @@ enum class KeyOrder { kSequential, kRandom, kUniqueRandom };
 class KeySequence {
  public:
   // rand (not owned) drives kRandom; kUniqueRandom is a permutation of
-  // [0, num) shuffled with std::default_random_engine(shuffle_seed), as
-  // RocksDB does (so both engines see the same order).
+  // [0, num) shuffled by std::shuffle with std::mt19937(shuffle_seed), as
+  // RocksDB's RandomShuffle (so both engines see the same order).
   KeySequence(Random64* rand, KeyOrder order, uint64_t num,
               uint64_t shuffle_seed);
 
