@@ -21,9 +21,4 @@ strata_warnings(db_bench_lib)
 add_executable(db_bench tools/db_bench/main.cc)
 target_link_libraries(db_bench PRIVATE db_bench_lib)
 strata_warnings(db_bench)
-if(WIN32 AND BUILD_SHARED_LIBS)
-  # db_bench.exe next to strata.dll, as the tests are.
-  set_target_properties(db_bench PROPERTIES
-                        RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
-endif()
 install(TARGETS db_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
