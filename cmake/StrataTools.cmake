@@ -4,6 +4,7 @@
 # Everything but main() in a library, so that the unit tests reach the flag
 # parser and the key generator.
 add_library(db_bench_lib STATIC
+  tools/db_bench/bench_options.cc
   tools/db_bench/flags.cc
   tools/db_bench/keys.cc
   tools/db_bench/read_workloads.cc

@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "strata/options.h"
+#include "tools/db_bench/bench_options.h"
 #include "tools/db_bench/flags.h"
 #include "tools/db_bench/workloads.h"
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "strata/env.h"
+#include "tools/db_bench/bench_options.h"
 #include "tools/db_bench/flags.h"
 #include "tools/db_bench/report.h"
 #include "tools/db_bench/workloads.h"

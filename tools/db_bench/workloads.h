@@ -38,13 +38,6 @@
 namespace strata {
 namespace bench {
 
-// Checks flag values the parser cannot (ranges, benchmark names, options
-// strata has no counterpart for). InvalidArgument names the flag.
-Status ValidateFlags(const Flags& flags);
-
-// The DB options the flags describe.
-Status BuildOptions(const Flags& flags, Options* options);
-
 // Whether a workload should stop: after max_ops operations, or once
 // max_seconds have passed (checked every 1000 operations) if max_seconds
 // > 0.
