@@ -26,8 +26,12 @@ std::string Trim(const std::string& s) {
   return s.substr(begin, end - begin + 1);
 }
 
-// The local time as ctime() writes it, newline included.
+// The local time as ctime() writes it, newline included. ctime() uses a
+// static buffer (and the time zone state): threads reporting at once
+// take turns.
 std::string Now() {
+  static port::Mutex mu;
+  MutexLock l(&mu);
   const std::time_t now = std::time(nullptr);
   const char* text = std::ctime(&now);
   return text != nullptr ? text : "\n";
