@@ -78,6 +78,81 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
+# db_bench (cmake/StrataTools.cmake): its flag parser and key generator,
+# then every benchmark run briefly (natively and under Wine), with direct
+# I/O off and on, and the errors of a bad command line.
+if(STRATA_BUILD_TOOLS)
+  strata_add_test(db_bench_test SOURCES
+    test/tools/db_bench_flags_test.cc
+    test/tools/db_bench_keys_test.cc
+  )
+  target_link_libraries(db_bench_test PRIVATE db_bench_lib)
+
+  set(_db_bench_work ${CMAKE_CURRENT_BINARY_DIR}/db_bench_smoke)
+  file(MAKE_DIRECTORY ${_db_bench_work})
+  function(strata_db_bench_test name args)
+    cmake_parse_arguments(ARG "" "EXPECT;EXPECT_ERROR" "" ${ARGN})
+    set(_check)
+    if(DEFINED ARG_EXPECT_ERROR)
+      set(_check -DEXPECT_ERROR=${ARG_EXPECT_ERROR})
+    else()
+      set(_check -DEXPECT=${ARG_EXPECT})
+    endif()
+    add_test(NAME ${name}
+      COMMAND ${CMAKE_COMMAND}
+        -DDB_BENCH=$<TARGET_FILE:db_bench>
+        -DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}
+        "-DARGS=${args}" -DDB=${name}.db -DWORK_DIR=${_db_bench_work}
+        ${_check}
+        -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/DbBenchSmoke.cmake)
+    set_tests_properties(${name} PROPERTIES
+      LABELS "db_bench;smoke" TIMEOUT 120 ENVIRONMENT "WINEDEBUG=-all")
+  endfunction()
+
+  set(_db_bench_names
+    fillseq fillrandom filluniquerandom overwrite fillsync fillbatch fill100K
+    readrandom readmissing readseq readreverse seekrandom multireadrandom
+    readwhilewriting readrandomwriterandom deleterandom deleteseq compact
+    flush stats levelstats crc32c)
+  set(_result_line
+    "[ ]+: +[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds [0-9]+ operations;")
+  foreach(_io buffered direct)
+    set(_io_args "")
+    if(_io STREQUAL "direct")
+      set(_io_args
+        "--use_direct_reads=true --use_direct_io_for_flush_and_compaction=true")
+    endif()
+    foreach(_name ${_db_bench_names})
+      set(_args "--num=1000 --seed=1 --seek_nexts=2 --histogram=1 ${_io_args}")
+      # Reads and the rest run on a filled DB.
+      if(_name MATCHES "^fill|^overwrite")
+        set(_benchmarks ${_name})
+      else()
+        set(_benchmarks fillseq,${_name})
+      endif()
+      set(_expect "\n${_name}${_result_line}")
+      if(_name STREQUAL "flush")
+        set(_expect "\nflush memtable\n")
+      elseif(_name STREQUAL "levelstats")
+        set(_expect "\nLevel Files Size\\(MB\\)\n")
+      elseif(_name STREQUAL "stats")
+        set(_expect "\nfillseq${_result_line}")
+      elseif(_name STREQUAL "crc32c")
+        # RocksDB checksums 5000 MiB; a second is enough here.
+        string(APPEND _args " --duration=1")
+      endif()
+      strata_db_bench_test(db_bench.${_io}.${_name}
+        "--benchmarks=${_benchmarks} ${_args}" EXPECT "${_expect}")
+    endforeach()
+  endforeach()
+  strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
+    EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
+  strata_db_bench_test(db_bench.bad_value "--num=10x"
+    EXPECT_ERROR "bad value '10x' for flag --num")
+  strata_db_bench_test(db_bench.unsupported_value "--compression_type=lz4"
+    EXPECT_ERROR "--compression_type.*not supported by strata")
+endif()
+
 strata_add_test(compaction_test SOURCES
   test/db/compaction_iterator_test.cc
   test/db/db_iter_merge_test.cc

@@ -1,0 +1,25 @@
+# Tools built with the library: db_bench (tools/db_bench), RocksDB's
+# db_bench command line and output over strata's public API.
+
+# Everything but main() in a library, so that the unit tests reach the flag
+# parser and the key generator.
+add_library(db_bench_lib STATIC
+  tools/db_bench/bench_options.cc
+  tools/db_bench/flags.cc
+  tools/db_bench/keys.cc
+  tools/db_bench/read_workloads.cc
+  tools/db_bench/report.cc
+  tools/db_bench/workloads.cc
+  tools/db_bench/write_workloads.cc
+)
+# The internal headers for util/histogram.h, util/crc32c.h, util/random.h
+# and port/ (all exported, so this works against strata.dll too).
+target_link_libraries(db_bench_lib PUBLIC strata_internal)
+target_compile_definitions(db_bench_lib PRIVATE
+                           STRATA_VERSION_STRING="${PROJECT_VERSION}")
+strata_warnings(db_bench_lib)
+
+add_executable(db_bench tools/db_bench/main.cc)
+target_link_libraries(db_bench PRIVATE db_bench_lib)
+strata_warnings(db_bench)
+install(TARGETS db_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

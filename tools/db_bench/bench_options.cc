@@ -1,0 +1,170 @@
+// From flags to DB options, and the checks of flag values the parser
+// cannot make.
+
+#include "tools/db_bench/bench_options.h"
+
+#include "strata/cache.h"
+#include "strata/filter_policy.h"
+#include "strata/slice_transform.h"
+#include "strata/table.h"
+
+namespace strata {
+namespace bench {
+
+namespace {
+
+const char* const kBenchmarkNames[] = {"fillseq",
+                                       "fillrandom",
+                                       "filluniquerandom",
+                                       "overwrite",
+                                       "fillsync",
+                                       "fillbatch",
+                                       "fill100K",
+                                       "readrandom",
+                                       "readmissing",
+                                       "readseq",
+                                       "readreverse",
+                                       "seekrandom",
+                                       "multireadrandom",
+                                       "readwhilewriting",
+                                       "readrandomwriterandom",
+                                       "deleterandom",
+                                       "deleteseq",
+                                       "compact",
+                                       "flush",
+                                       "stats",
+                                       "levelstats",
+                                       "crc32c"};
+
+}  // namespace
+
+std::vector<std::string> SplitBenchmarks(const std::string& list) {
+  std::vector<std::string> names;
+  size_t begin = 0;
+  while (begin <= list.size()) {
+    size_t end = list.find(',', begin);
+    if (end == std::string::npos) end = list.size();
+    if (end > begin) names.push_back(list.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return names;
+}
+
+namespace {
+
+Status BadFlag(const char* name, const std::string& why) {
+  return Status::InvalidArgument(std::string("--") + name, why);
+}
+
+}  // namespace
+
+Status ValidateFlags(const Flags& f) {
+  if (f.num < 1) return BadFlag("num", "must be at least 1");
+  if (f.threads < 1) return BadFlag("threads", "must be at least 1");
+  if (f.key_size < 1) return BadFlag("key_size", "must be at least 1");
+  if (f.value_size < 0) return BadFlag("value_size", "must not be negative");
+  if (f.batch_size < 1) return BadFlag("batch_size", "must be at least 1");
+  if (f.duration < 0) return BadFlag("duration", "must not be negative");
+  if (f.block_size < 1) return BadFlag("block_size", "must be at least 1");
+  if (f.seek_nexts < 0) return BadFlag("seek_nexts", "must not be negative");
+  if (f.compression_ratio < 0) {
+    return BadFlag("compression_ratio", "must not be negative");
+  }
+  if (f.readwritepercent < 0 || f.readwritepercent > 100) {
+    return BadFlag("readwritepercent", "must be in [0, 100]");
+  }
+  if (f.prefix_size < 0 || f.prefix_size > f.key_size) {
+    return BadFlag("prefix_size", "must be in [0, --key_size]");
+  }
+  if (f.keys_per_prefix < 0) {
+    return BadFlag("keys_per_prefix", "must not be negative");
+  }
+  if (f.stats_interval_seconds < 0) {
+    return BadFlag("stats_interval_seconds", "must not be negative");
+  }
+  if (f.report_interval_seconds < 0) {
+    return BadFlag("report_interval_seconds", "must not be negative");
+  }
+  // RocksDB knows more algorithms; strata has no counterpart for them, and
+  // a run must never silently compress differently than asked.
+  if (f.compression_type != "none" && f.compression_type != "snappy" &&
+      f.compression_type != "zlib") {
+    return BadFlag("compression_type",
+                   "'" + f.compression_type +
+                       "' is not supported by strata (none, snappy, zlib)");
+  }
+  for (const std::string& name : SplitBenchmarks(f.benchmarks)) {
+    bool known = false;
+    for (const char* k : kBenchmarkNames) known = known || name == k;
+    if (!known) {
+      std::string all;
+      for (const char* k : kBenchmarkNames) all += std::string(" ") + k;
+      return BadFlag("benchmarks",
+                     "unknown benchmark '" + name + "'; supported:" + all);
+    }
+    if (name == "filluniquerandom" && f.threads > 1) {
+      return BadFlag("threads",
+                     "filluniquerandom multithreaded not supported, use 1 "
+                     "thread");
+    }
+  }
+  return Status::OK();
+}
+
+Status BuildOptions(const Flags& f, Options* options) {
+  options->create_if_missing = true;
+  options->write_buffer_size = static_cast<size_t>(f.write_buffer_size);
+  options->max_write_buffer_number = f.max_write_buffer_number;
+  options->max_background_jobs = f.max_background_jobs;
+  options->level0_file_num_compaction_trigger =
+      f.level0_file_num_compaction_trigger;
+  options->level0_slowdown_writes_trigger = f.level0_slowdown_writes_trigger;
+  options->level0_stop_writes_trigger = f.level0_stop_writes_trigger;
+  options->target_file_size_base =
+      static_cast<uint64_t>(f.target_file_size_base);
+  options->max_bytes_for_level_base = f.max_bytes_for_level_base;
+  options->max_bytes_for_level_multiplier = f.max_bytes_for_level_multiplier;
+  options->num_levels = f.num_levels;
+  options->disable_auto_compactions = f.disable_auto_compactions;
+  options->unordered_write = f.unordered_write;
+  options->enable_pipelined_write = f.enable_pipelined_write;
+  options->allow_concurrent_memtable_write = f.allow_concurrent_memtable_write;
+  options->enable_write_thread_adaptive_yield =
+      f.enable_write_thread_adaptive_yield;
+  options->use_direct_reads = f.use_direct_reads;
+  options->use_direct_io_for_flush_and_compaction =
+      f.use_direct_io_for_flush_and_compaction;
+  options->allow_mmap_reads = f.mmap_read;
+  options->max_open_files = f.open_files;
+  if (f.compression_type == "none") {
+    options->compression = kNoCompression;
+  } else if (f.compression_type == "zlib") {
+    options->compression = kZlibCompression;
+  } else {
+    options->compression = kSnappyCompression;
+  }
+
+  BlockBasedTableOptions table;
+  if (f.cache_size > 0) {
+    table.block_cache =
+        NewLRUCache(static_cast<size_t>(f.cache_size), f.cache_numshardbits);
+    if (table.block_cache == nullptr) {
+      return BadFlag("cache_numshardbits", "not a valid shard count");
+    }
+  } else {
+    table.no_block_cache = true;
+  }
+  table.block_size = static_cast<uint64_t>(f.block_size);
+  // Negative: RocksDB's default, which is no filter.
+  if (f.bloom_bits > 0)
+    table.filter_policy.reset(NewBloomFilterPolicy(f.bloom_bits));
+  options->table_factory.reset(NewBlockBasedTableFactory(table));
+  if (f.prefix_size > 0) {
+    options->prefix_extractor.reset(
+        NewFixedPrefixTransform(static_cast<size_t>(f.prefix_size)));
+  }
+  return Status::OK();
+}
+
+}  // namespace bench
+}  // namespace strata
