@@ -1,5 +1,5 @@
 // The read path's tickers (block cache, filters) as a DB with
-// Options::statistics records them.
+// Options::statistics records them, and the strata.stats property.
 
 #include <cstdio>
 #include <memory>
@@ -207,6 +207,35 @@ TEST_F(DBStatisticsTest, PrefixSeeksCheckThePrefixFilter) {
   }
   EXPECT_GE(useful, 4);  // a false positive at most
   ASSERT_TRUE(it->status().ok());
+}
+
+TEST_F(DBStatisticsTest, StatsPropertyShowsTheLevels) {
+  h_.options().level0_file_num_compaction_trigger = 4;
+  Open(/*bloom=*/false);
+  FillTable(100);
+  FillTable(100);
+  std::string report;
+  ASSERT_TRUE(h_.db()->GetProperty("strata.stats", &report));
+  EXPECT_NE(std::string::npos, report.find("** Compaction Stats **"));
+  EXPECT_NE(std::string::npos, report.find("Cumulative writes:"));
+  EXPECT_NE(std::string::npos, report.find("Write amplification:"));
+  // "L0  2  <MB>  0.50 ...": two files against a trigger of 4.
+  const size_t l0 = report.find("\nL0 ");
+  ASSERT_NE(std::string::npos, l0) << report;
+  char name[8];
+  int files = 0;
+  double mb = 0, score = 0;
+  ASSERT_EQ(4, std::sscanf(report.c_str() + l0 + 1, "%7s %d %lf %lf", name,
+                           &files, &mb, &score))
+      << report;
+  EXPECT_EQ(2, files);
+  EXPECT_DOUBLE_EQ(0.5, score);
+  EXPECT_GT(mb, 0.0);
+  EXPECT_EQ(std::string::npos, report.find("\nL1 "));  // empty, no work
+  const size_t sum = report.find("\nSum ");
+  ASSERT_NE(std::string::npos, sum);
+  ASSERT_EQ(2, std::sscanf(report.c_str() + sum + 1, "%7s %d", name, &files));
+  EXPECT_EQ(2, files);
 }
 
 }  // namespace
