@@ -17,6 +17,7 @@
 #include "db/get_context.h"
 #include "db/range_del_aggregator.h"
 #include "db/range_del_filter_iterator.h"
+#include "db/stats_iterator.h"
 #include "memtable/memtable.h"
 #include "table/merging_iterator.h"
 #include "table/table_properties.h"
@@ -190,10 +191,12 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
       options.prefix_same_as_start && !options.total_order_seek
           ? options_.prefix_extractor.get()
           : nullptr;
-  return NewDBIterator(icmp_.user_comparator(), merged, view.sequence,
-                       options.iterate_lower_bound, options.iterate_upper_bound,
-                       prefix, options_.merge_operator.get(),
-                       [this, view]() { ReleaseReadView(view); });
+  Iterator* iter = NewDBIterator(
+      icmp_.user_comparator(), merged, view.sequence,
+      options.iterate_lower_bound, options.iterate_upper_bound, prefix,
+      options_.merge_operator.get(), [this, view]() { ReleaseReadView(view); });
+  Statistics* stats = options_.statistics.get();
+  return stats == nullptr ? iter : NewStatsIterator(iter, env_, stats);
 }
 
 const Snapshot* DBImpl::GetSnapshot() {

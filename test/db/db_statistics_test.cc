@@ -1,5 +1,5 @@
-// The read path's tickers (block cache, filters) as a DB with
-// Options::statistics records them, and the strata.stats property.
+// The read path's tickers (block cache, filters, iterator moves) as a DB
+// with Options::statistics records them, and the strata.stats property.
 
 #include <cstdio>
 #include <memory>
@@ -207,6 +207,31 @@ TEST_F(DBStatisticsTest, PrefixSeeksCheckThePrefixFilter) {
   }
   EXPECT_GE(useful, 4);  // a false positive at most
   ASSERT_TRUE(it->status().ok());
+}
+
+TEST_F(DBStatisticsTest, IteratorsCountSeeksNextsAndPrevs) {
+  Open(/*bloom=*/false);
+  FillTable(50);
+  for (int i = 0; i < 10; i++) ASSERT_TRUE(h_.Put(Key(1000 + i), "m").ok());
+  {
+    std::unique_ptr<Iterator> it(h_.db()->NewIterator(ReadOptions()));
+    int n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
+    EXPECT_EQ(60, n);
+    it->Seek(Key(20));
+    it->Prev();
+    it->Prev();
+    it->SeekForPrev(Key(30));
+    it->SeekToLast();
+    EXPECT_EQ(4u, Count(NUMBER_DB_SEEK));  // counted as they happen
+    EXPECT_EQ(0u, Count(NUMBER_DB_NEXT));  // steps: when the iterator goes
+  }
+  EXPECT_EQ(4u, Count(NUMBER_DB_SEEK));
+  EXPECT_EQ(60u, Count(NUMBER_DB_NEXT));
+  EXPECT_EQ(2u, Count(NUMBER_DB_PREV));
+  HistogramData seek;
+  stats_->histogramData(DB_SEEK, &seek);
+  EXPECT_EQ(4u, seek.count);
 }
 
 TEST_F(DBStatisticsTest, StatsPropertyShowsTheLevels) {
