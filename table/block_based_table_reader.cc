@@ -368,8 +368,9 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
           ? Cache::Priority::HIGH
           : Cache::Priority::LOW,
       make, out, &load);
-  if (s.ok() && statistics_ != nullptr)
+  if (s.ok() && statistics_ != nullptr) {
     RecordCacheLoad(CachedKind::kIndex, load);
+  }
   return s;
 }
 
@@ -427,8 +428,9 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
   Status s = LoadThroughCache(
       cache_, CacheKey(CachedKind::kData, handle.offset()).slice(),
       read_options.fill_cache, Cache::Priority::LOW, make, out, &load);
-  if (s.ok() && statistics_ != nullptr)
+  if (s.ok() && statistics_ != nullptr) {
     RecordCacheLoad(CachedKind::kData, load);
+  }
   return s;
 }
 
@@ -436,7 +438,7 @@ void BlockBasedTable::RecordCacheLoad(CachedKind kind, CacheLoad load) const {
   // Without a block cache there is nothing to hit or miss.
   if (cache_ == nullptr) return;
   const bool hit = load == CacheLoad::kHit;
-  Tickers per_kind;
+  Tickers per_kind = hit ? BLOCK_CACHE_DATA_HIT : BLOCK_CACHE_DATA_MISS;
   switch (kind) {
     case CachedKind::kIndex:
       per_kind = hit ? BLOCK_CACHE_INDEX_HIT : BLOCK_CACHE_INDEX_MISS;
@@ -444,8 +446,7 @@ void BlockBasedTable::RecordCacheLoad(CachedKind kind, CacheLoad load) const {
     case CachedKind::kFilter:
       per_kind = hit ? BLOCK_CACHE_FILTER_HIT : BLOCK_CACHE_FILTER_MISS;
       break;
-    default:
-      per_kind = hit ? BLOCK_CACHE_DATA_HIT : BLOCK_CACHE_DATA_MISS;
+    case CachedKind::kData:
       break;
   }
   statistics_->recordTick(per_kind, 1);
