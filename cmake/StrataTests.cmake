@@ -255,6 +255,15 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_test_util.cc
 )
 
+# Introspection: strata.stats (InternalStats), GetApproximateSizes, the
+# read path's statistics tickers.
+strata_add_test(db_stats_test SOURCES
+  test/db/db_approximate_sizes_test.cc
+  test/db/db_statistics_test.cc
+  test/db/db_test_util.cc
+  test/db/internal_stats_test.cc
+)
+
 # Child processes killed mid-write (SIGKILL / TerminateProcess).
 strata_add_test(db_crash_test LABELS crash SOURCES test/db/db_crash_test.cc)
 

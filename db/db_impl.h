@@ -5,6 +5,7 @@
 //   db_impl_files.cc  deleting obsolete files
 //   db_impl_compaction.cc  compactions, CompactRange
 //   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
+//   db_impl_sizes.cc  GetApproximateSizes
 //
 // State and locking. mutex_ guards the memtables, the snapshot list, the
 // version set (versions_: the tables, the MANIFEST and the file counter)
@@ -33,6 +34,7 @@
 #include "db/builder.h"
 #include "db/compaction_picker.h"
 #include "db/dbformat.h"
+#include "db/internal_stats.h"
 #include "db/log_writer.h"
 #include "db/snapshot_impl.h"
 #include "db/table_cache.h"
@@ -184,6 +186,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // Adds the range tombstones of table f to aggregator.
   Status AddTableTombstones(const ReadOptions& options, const FileMetaData& f,
                             RangeDelAggregator* aggregator);
+  // Each level's files, bytes and compaction score now (strata.stats).
+  LevelReportInput CurrentLevelReport() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   const Options options_;
   const std::string dbname_;
@@ -230,6 +234,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   int exclusive_manual_compactions_ GUARDED_BY(mutex_) = 0;
   // Set by Close: running compactions stop early.
   std::atomic<bool> shutting_down_{false};
+  // The work behind strata.stats: flushes and compactions per level,
+  // user ingest, WAL syncs, stalls.
+  InternalStats internal_stats_ GUARDED_BY(mutex_);
 
   // The WAL being written and its number.
   port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);

@@ -74,6 +74,7 @@ static TableCacheOptions TableCacheOptionsFor(
   result.table_factory = options.table_factory.get();
   result.reader_options.icmp = icmp;
   result.reader_options.prefix_extractor = options.prefix_extractor.get();
+  result.reader_options.statistics = options.statistics.get();
   result.env_options = EnvOptions(options);
   result.max_open_files = options.max_open_files;
   return result;

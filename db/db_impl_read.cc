@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "db/compaction_picker.h"
 #include "db/db_impl.h"
 #include "db/db_iter.h"
 #include "db/get_context.h"
 #include "db/range_del_aggregator.h"
 #include "db/range_del_filter_iterator.h"
+#include "db/stats_iterator.h"
 #include "memtable/memtable.h"
 #include "table/merging_iterator.h"
 #include "table/table_properties.h"
@@ -189,10 +191,12 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
       options.prefix_same_as_start && !options.total_order_seek
           ? options_.prefix_extractor.get()
           : nullptr;
-  return NewDBIterator(icmp_.user_comparator(), merged, view.sequence,
-                       options.iterate_lower_bound, options.iterate_upper_bound,
-                       prefix, options_.merge_operator.get(),
-                       [this, view]() { ReleaseReadView(view); });
+  Iterator* iter = NewDBIterator(
+      icmp_.user_comparator(), merged, view.sequence,
+      options.iterate_lower_bound, options.iterate_upper_bound, prefix,
+      options_.merge_operator.get(), [this, view]() { ReleaseReadView(view); });
+  Statistics* stats = options_.statistics.get();
+  return stats == nullptr ? iter : NewStatsIterator(iter, env_, stats);
 }
 
 const Snapshot* DBImpl::GetSnapshot() {
@@ -279,7 +283,35 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
   return true;
 }
 
+LevelReportInput DBImpl::CurrentLevelReport() {
+  Version* version = versions_->current();
+  LevelFilesView view;
+  view.icmp = &icmp_;
+  LevelReportInput report;
+  for (int level = 0; level < version->num_levels(); level++) {
+    view.files.push_back(version->files(level));
+    LevelSummary summary;
+    summary.files = version->NumFiles(level);
+    summary.bytes = version->NumLevelBytes(level);
+    report.levels.push_back(summary);
+  }
+  // The picker's own scores, so the report shows what drives compactions
+  // (none with a single level: the picker needs at least two).
+  const CompactionPicker picker(CompactionPickerOptions::FromOptions(options_));
+  if (picker.options().num_levels != view.num_levels()) return report;
+  for (const LevelScore& score : picker.ComputeScores(view)) {
+    report.levels[score.level].score = score.score;
+  }
+  return report;
+}
+
 bool DBImpl::GetProperty(const Slice& property, std::string* value) {
+  if (property == "strata.stats") {
+    MutexLock l(&mutex_);
+    if (mem_ == nullptr) return false;
+    *value = internal_stats_.Report(CurrentLevelReport());
+    return true;
+  }
   if (property == "strata.levelstats") {
     MutexLock l(&mutex_);
     if (mem_ == nullptr) return false;
@@ -297,12 +329,6 @@ bool DBImpl::GetProperty(const Slice& property, std::string* value) {
   if (!GetIntProperty(property, &number)) return false;
   *value = NumberToString(number);
   return true;
-}
-
-Status DBImpl::GetApproximateSizes(const Range* /*ranges*/, int /*n*/,
-                                   uint64_t* /*sizes*/,
-                                   SizeApproximationFlags /*include_flags*/) {
-  return Status::NotSupported("GetApproximateSizes: not implemented yet");
 }
 
 }  // namespace strata

@@ -15,6 +15,7 @@
 #include "table/table_properties.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
+#include "util/stop_watch.h"
 
 namespace strata {
 
@@ -120,6 +121,7 @@ BlockBasedTable::BlockBasedTable(const BlockBasedTableOptions& table_options,
       icmp_(options.icmp),
       cmp_(options.icmp),
       reader_prefix_extractor_(options.prefix_extractor),
+      statistics_(options.statistics),
       file_(std::move(file)),
       file_size_(file_size),
       cache_(table_options.no_block_cache ? nullptr
@@ -358,13 +360,18 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
     *charge = (*block)->usable_size();
     return Status::OK();
   };
-  return LoadThroughCache(
+  CacheLoad load;
+  Status s = LoadThroughCache(
       cache_, CacheKey(CachedKind::kIndex, handle.offset()).slice(),
       /*fill=*/true,
       table_options_.cache_index_and_filter_blocks_with_high_priority
           ? Cache::Priority::HIGH
           : Cache::Priority::LOW,
-      make, out);
+      make, out, &load);
+  if (s.ok() && statistics_ != nullptr) {
+    RecordCacheLoad(CachedKind::kIndex, load);
+  }
+  return s;
 }
 
 Status BlockBasedTable::GetFilter(
@@ -382,13 +389,18 @@ Status BlockBasedTable::GetFilter(
         *charge = (*filter)->ApproximateMemoryUsage();
         return Status::OK();
       };
-  return LoadThroughCache(
+  CacheLoad load;
+  Status s = LoadThroughCache(
       cache_, CacheKey(CachedKind::kFilter, filter_handle_.offset()).slice(),
       /*fill=*/true,
       table_options_.cache_index_and_filter_blocks_with_high_priority
           ? Cache::Priority::HIGH
           : Cache::Priority::LOW,
-      make, out);
+      make, out, &load);
+  if (s.ok() && statistics_ != nullptr) {
+    RecordCacheLoad(CachedKind::kFilter, load);
+  }
+  return s;
 }
 
 Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
@@ -412,9 +424,34 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
     *charge = owned ? (*block)->usable_size() : 0;
     return Status::OK();
   };
-  return LoadThroughCache(
+  CacheLoad load;
+  Status s = LoadThroughCache(
       cache_, CacheKey(CachedKind::kData, handle.offset()).slice(),
-      read_options.fill_cache, Cache::Priority::LOW, make, out);
+      read_options.fill_cache, Cache::Priority::LOW, make, out, &load);
+  if (s.ok() && statistics_ != nullptr) {
+    RecordCacheLoad(CachedKind::kData, load);
+  }
+  return s;
+}
+
+void BlockBasedTable::RecordCacheLoad(CachedKind kind, CacheLoad load) const {
+  // Without a block cache there is nothing to hit or miss.
+  if (cache_ == nullptr) return;
+  const bool hit = load == CacheLoad::kHit;
+  Tickers per_kind = hit ? BLOCK_CACHE_DATA_HIT : BLOCK_CACHE_DATA_MISS;
+  switch (kind) {
+    case CachedKind::kIndex:
+      per_kind = hit ? BLOCK_CACHE_INDEX_HIT : BLOCK_CACHE_INDEX_MISS;
+      break;
+    case CachedKind::kFilter:
+      per_kind = hit ? BLOCK_CACHE_FILTER_HIT : BLOCK_CACHE_FILTER_MISS;
+      break;
+    case CachedKind::kData:
+      break;
+  }
+  statistics_->recordTick(per_kind, 1);
+  statistics_->recordTick(hit ? BLOCK_CACHE_HIT : BLOCK_CACHE_MISS, 1);
+  if (load == CacheLoad::kAdded) statistics_->recordTick(BLOCK_CACHE_ADD, 1);
 }
 
 InternalIterator* BlockBasedTable::NewIndexIterator() const {
@@ -486,7 +523,10 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
     PinnedValue<FullFilterBlockReader> filter;
     Status s = GetFilter(&filter);
     if (!s.ok()) return s;
-    if (!filter->KeyMayMatch(user_key)) return Status::OK();
+    if (!filter->KeyMayMatch(user_key)) {
+      RecordTick(statistics_, BLOOM_FILTER_USEFUL);
+      return Status::OK();
+    }
   }
   // The index and one data block at a time, without a two-level
   // iterator: versions of the user key may continue into the next block.
@@ -515,7 +555,10 @@ bool BlockBasedTable::PrefixMayMatch(const Slice& prefix) {
   if (!has_filter_ || filter_prefix_extractor_ == nullptr) return true;
   PinnedValue<FullFilterBlockReader> filter;
   if (!GetFilter(&filter).ok()) return true;  // then read the data
-  return filter->PrefixMayMatch(prefix);
+  RecordTick(statistics_, BLOOM_FILTER_PREFIX_CHECKED);
+  const bool may_match = filter->PrefixMayMatch(prefix);
+  if (!may_match) RecordTick(statistics_, BLOOM_FILTER_PREFIX_USEFUL);
+  return may_match;
 }
 
 uint64_t BlockBasedTable::ApproximateOffsetOf(const Slice& internal_key) {

@@ -16,6 +16,12 @@
 // them. Uncompressed blocks of an mmap'ed file are used in place and never
 // cached (the cache could outlive the mapping).
 //
+// With TableReaderOptions::statistics set, the reader counts every block
+// cache lookup (BLOCK_CACHE_{HIT,MISS,ADD} and per kind, when it has a
+// cache; index and filter held in the reader are not lookups), the Gets
+// its filter spared (BLOOM_FILTER_USEFUL) and the prefix checks of prefix
+// seeks (BLOOM_FILTER_PREFIX_CHECKED / _USEFUL).
+//
 // Nothing read from the file is trusted: every error is a Status naming
 // the file and the offset of the damaged block, never a crash. Keys too
 // short to be internal keys (possible in a damaged data block read without
@@ -36,6 +42,7 @@
 #include "strata/export.h"
 #include "strata/table.h"
 #include "table/format.h"
+#include "table/pinned_value.h"
 #include "table/table_reader.h"
 
 namespace strata {
@@ -43,8 +50,7 @@ namespace strata {
 class Block;
 class FullFilterBlockReader;
 class InternalKeyComparator;
-template <class T>
-class PinnedValue;
+class Statistics;
 
 // Orders table keys as icmp does, and keys too short to be internal keys
 // (which only a damaged block holds) bytewise, so that a search through
@@ -136,6 +142,8 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
     Slice slice() const { return Slice(data, size); }
   };
   CacheKeyBuffer CacheKey(CachedKind kind, uint64_t offset) const;
+  // Counts a block cache lookup of a kind in statistics_ (non-null).
+  void RecordCacheLoad(CachedKind kind, CacheLoad load) const;
   // "<file>: block at <offset>"
   std::string BlockWhere(uint64_t offset) const;
 
@@ -143,6 +151,7 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   const InternalKeyComparator* const icmp_;
   const TableKeyComparator cmp_;
   const SliceTransform* const reader_prefix_extractor_;
+  Statistics* const statistics_;  // null: count nothing
   const std::unique_ptr<RandomAccessFileReader> file_;
   const uint64_t file_size_;
   Cache* const cache_;     // null: no block cache

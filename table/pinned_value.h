@@ -1,7 +1,8 @@
 // PinnedValue<T>: a value a table reader uses for a while — a block or a
 // filter — wherever it lives: pinned in the block cache (released on
 // Reset), owned (deleted on Reset) or borrowed from the reader (left
-// alone). LoadThroughCache finds or makes one.
+// alone). LoadThroughCache finds or makes one, and says which it did (for
+// the block cache tickers).
 //
 // Thread safety: one thread at a time; the cache it pins into is
 // thread-safe.
@@ -92,17 +93,27 @@ template <class T>
 using MakeValueFunction =
     std::function<Status(std::unique_ptr<T>* value, size_t* charge)>;
 
+// How LoadThroughCache got its value.
+enum class CacheLoad {
+  kHit,      // found in the cache
+  kAdded,    // made, and inserted into the cache
+  kNotAdded  // made, and not cached (no cache, no fill, charge 0, full)
+};
+
 // Sets *out to the value cached under key in cache (may be null), or to a
 // new one from make — inserted into the cache at priority when fill is
-// set, else (or if a strict cache is full) owned by *out.
+// set, else (or if a strict cache is full) owned by *out. *load says which
+// (set only on success).
 template <class T>
 Status LoadThroughCache(Cache* cache, const Slice& key, bool fill,
                         Cache::Priority priority,
-                        const MakeValueFunction<T>& make, PinnedValue<T>* out) {
+                        const MakeValueFunction<T>& make, PinnedValue<T>* out,
+                        CacheLoad* load) {
   if (cache != nullptr) {
     Cache::Handle* handle = cache->Lookup(key);
     if (handle != nullptr) {
       out->Pin(cache, handle);
+      *load = CacheLoad::kHit;
       return Status::OK();
     }
   }
@@ -118,11 +129,13 @@ Status LoadThroughCache(Cache* cache, const Slice& key, bool fill,
             .ok()) {
       value.release();  // the cache's now
       out->Pin(cache, handle);
+      *load = CacheLoad::kAdded;
       return Status::OK();
     }
     // Incomplete: a strict cache is full; the value is left to us.
   }
   out->Own(std::move(value));
+  *load = CacheLoad::kNotAdded;
   return Status::OK();
 }
 

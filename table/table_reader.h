@@ -27,6 +27,7 @@ namespace strata {
 
 class InternalKeyComparator;
 class SliceTransform;
+class Statistics;
 struct TableProperties;
 
 struct STRATA_EXPORT TableReaderOptions {
@@ -35,6 +36,9 @@ struct STRATA_EXPORT TableReaderOptions {
   // The DB's prefix extractor (may be null); its prefix filter is used
   // only if the table was built with one of the same name.
   const SliceTransform* prefix_extractor = nullptr;
+  // Where the reader counts block cache lookups and filter checks (the
+  // DB's Options::statistics; null: nowhere). Must outlive the reader.
+  Statistics* statistics = nullptr;
 };
 
 // What a point lookup does with each entry it finds: called with the
