@@ -92,6 +92,12 @@ Status DBImpl::RunCompaction(Compaction* c) {
     edit.AddFile(c->output_level(), *f);
     s = versions_->LogAndApply(&edit, &mutex_);
     c->MarkFilesBeingCompacted(false);
+    if (s.ok()) {
+      LevelCompactionStats stats;
+      stats.bytes_moved = f->file_size;
+      stats.count = 1;
+      internal_stats_.AddCompactionStats(c->output_level(), stats);
+    }
     STRATA_LOG_INFO(info_log_, "moved table %llu to L%d: %s: %s",
                     static_cast<unsigned long long>(f->number),
                     c->output_level(), s.ToString().c_str(),
@@ -133,6 +139,19 @@ Status DBImpl::RunCompaction(Compaction* c) {
   c->MarkFilesBeingCompacted(false);
   const CompactionJobStats& stats = job.stats();
   if (s.ok()) {
+    LevelCompactionStats level_stats;
+    level_stats.micros = stats.micros;
+    level_stats.bytes_read_level = stats.bytes_read_level;
+    level_stats.bytes_read_output_level = stats.bytes_read_output_level;
+    level_stats.bytes_written = stats.bytes_written;
+    level_stats.files_in_level = stats.files_in_level;
+    level_stats.files_in_output_level = stats.files_in_output_level;
+    level_stats.files_out = stats.files_out;
+    level_stats.count = 1;
+    level_stats.records_in = stats.records.num_input_records;
+    level_stats.records_dropped =
+        stats.records.num_input_records - stats.records.num_output_records;
+    internal_stats_.AddCompactionStats(c->output_level(), level_stats);
     STRATA_LOG_INFO(
         info_log_,
         "compacted to L%d: %d+%d files (%llu bytes) -> %d files (%llu "

@@ -74,6 +74,7 @@ Status DBImpl::FlushMemTables() {
   const uint64_t next_log = imm_next_logs_[mems.size() - 1];
   VersionEdit edit;
   uint64_t number = 0;
+  const uint64_t start = env_->NowMicros();
   Status s = WriteLevel0Table(mems, &edit, &number);
   if (s.ok()) {
     edit.SetLogNumber(next_log);
@@ -89,6 +90,15 @@ Status DBImpl::FlushMemTables() {
     imm_next_logs_.erase(imm_next_logs_.begin(),
                          imm_next_logs_.begin() + mems.size());
     memtables_flushed_ += mems.size();
+    LevelCompactionStats stats;  // a flush is work at L0
+    stats.micros = env_->NowMicros() - start;
+    stats.count = 1;
+    for (const auto& added : edit.new_files()) {
+      stats.bytes_written += added.second.file_size;
+      stats.files_out++;
+      stats.records_in += added.second.num_entries;
+    }
+    internal_stats_.AddCompactionStats(0, stats);
     STRATA_LOG_INFO(info_log_, "flushed %zu memtable(s) to table %llu: %s",
                     mems.size(), static_cast<unsigned long long>(number),
                     versions_->LevelSummary().c_str());
@@ -197,6 +207,7 @@ Status DBImpl::WaitForWriteRoom(WriteThread::WriteGroup* group, bool full) {
   }
   if (stalled) {
     const uint64_t micros = env_->NowMicros() - start;
+    internal_stats_.AddStallMicros(micros);
     RecordTick(stats, STALL_MICROS, micros);
     if (stats != nullptr) stats->recordInHistogram(WRITE_STALL, micros);
   }

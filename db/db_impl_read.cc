@@ -295,11 +295,9 @@ LevelReportInput DBImpl::CurrentLevelReport() {
     summary.bytes = version->NumLevelBytes(level);
     report.levels.push_back(summary);
   }
-  // The picker's own scores, so the report shows what drives compactions
-  // (none with a single level: the picker needs at least two).
-  const CompactionPicker picker(CompactionPickerOptions::FromOptions(options_));
-  if (picker.options().num_levels != view.num_levels()) return report;
-  for (const LevelScore& score : picker.ComputeScores(view)) {
+  // The picker's own scores, so the report shows what drives compactions.
+  if (picker_.options().num_levels != view.num_levels()) return report;
+  for (const LevelScore& score : picker_.ComputeScores(view)) {
     report.levels[score.level].score = score.score;
   }
   return report;

@@ -108,13 +108,17 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
       if (!s.ok()) return s;
     }
   }
-  if (group->disable_wal()) {
-    for (WriteThread::Writer* w : *group) {
-      if (w->batch != nullptr && w->batch->Count() > 0) {
-        has_unlogged_writes_ = true;
-      }
-    }
+  uint64_t writes = 0, keys = 0, bytes = 0;
+  for (WriteThread::Writer* w : *group) {
+    if (w->batch == nullptr || w->batch->Count() == 0) continue;
+    writes++;
+    keys += w->batch->Count();
+    bytes += w->batch->GetDataSize();
   }
+  if (group->disable_wal() && keys > 0) has_unlogged_writes_ = true;
+  internal_stats_.AddUserWrites(writes, keys);
+  internal_stats_.AddUserBytes(bytes);
+  if (group->need_sync() && !group->disable_wal()) internal_stats_.AddWalSync();
   write_mem_ = mem_;
   return s;
 }

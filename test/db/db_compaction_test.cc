@@ -87,6 +87,14 @@ TEST(DBCompactionTest, AutomaticCompactionsShapeTheTree) {
   }
   EXPECT_GE(levels_used, 2) << h.db()->GetName();
   EXPECT_EQ(model, h.Contents());
+  // strata.stats counts the compactions' work: bytes were rewritten below
+  // L0, so more was written than users ingested.
+  std::string stats;
+  ASSERT_TRUE(h.db()->GetProperty("strata.stats", &stats));
+  EXPECT_NE(std::string::npos, stats.find("\nL1 ")) << stats;
+  const size_t amp = stats.find("Write amplification: ");
+  ASSERT_NE(std::string::npos, amp) << stats;
+  EXPECT_GT(std::stod(stats.substr(amp + 21)), 1.5) << stats;
   ASSERT_TRUE(h.Reopen().ok());
   EXPECT_EQ(model, h.Contents());
   for (int i = 0; i < 5000; i += 97)
