@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # strata's build entry point. The README's two commands:
 #
-#   ./build.sh bench   the main job: a release build, then the benchmarks
+#   ./build.sh bench   the main job: a release build, then db_bench on its
+#                      default workload (fillseq, fillrandom, readrandom,
+#                      readseq, seekrandom on 1 M keys in a temp directory);
+#                      arguments go to db_bench (e.g. --num=100000)
 #   ./build.sh test    every test: native (ASan + UBSan, then TSan), a clang
 #                      build that checks the locking annotations and the
 #                      shared library, and the Windows cross builds (static
@@ -11,6 +14,8 @@
 # Windows third-party libraries cross-built from Debian sources, cached in
 # ~/.cache/strata). Other commands:
 #
+#   ./build.sh microbench     a release build, then the Google Benchmark
+#                             microbenchmarks
 #   ./build.sh deps           install and cross-build dependencies only
 #   ./build.sh format-check   clang-format conformance of the sources
 #
@@ -120,14 +125,24 @@ windows_tests() {
   run_ctest "$dir"
 }
 
-benchmarks() {
+release_build() {
   step "release build"
   local dir=$build_root/release
   mkdir -p "$build_root"
   configure "$dir" -DCMAKE_BUILD_TYPE=Release -DSTRATA_BUILD_TESTS=OFF
   cmake --build "$dir" -j "$jobs"
+}
+
+db_bench() {
+  release_build
+  step "db_bench"
+  "$build_root/release/db_bench" "$@"
+}
+
+microbenchmarks() {
+  release_build
+  local dir=$build_root/release
   step "microbenchmarks"
-  # Until db_bench exists, the main job is the microbenchmarks.
   for bench in crc32c_bench coding_bench skiplist_bench write_batch_bench \
       log_bench write_thread_bench block_bench bloom_bench cache_bench \
       table_bench; do
@@ -159,7 +174,11 @@ case "$cmd" in
     ;;
   bench)
     deps native
-    benchmarks "$@"
+    db_bench "$@"
+    ;;
+  microbench)
+    deps native
+    microbenchmarks "$@"
     ;;
   deps)
     deps "${1:-all}"
