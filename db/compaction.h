@@ -108,6 +108,9 @@ class STRATA_EXPORT Compaction {
   // overlap makes the file an expensive input of the next compaction).
   // Cutting at max_output_file_size is the caller's.
   bool ShouldStopBefore(const Slice& internal_key);
+  // The caller ended the current output for its own reason (its size):
+  // the next output's grandparent overlap counts from zero.
+  void OutputCut() { overlapped_bytes_ = 0; }
 
   // No file in a level below output_level may hold user_key: a tombstone
   // for it that no snapshot needs can be dropped, and the oldest version

@@ -165,6 +165,7 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
         if (!s.ok()) break;
         output.reset();
         cut_pending = false;
+        compaction_->OutputCut();
       }
     }
     if (output == nullptr) {

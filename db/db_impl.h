@@ -151,6 +151,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   void BackgroundCompaction();
   // view of version v's files.
   void BuildFilesView(const Version* v, LevelFilesView* view) const;
+  // After a compaction (or move) ends, installed or not: schedules what
+  // is now possible and wakes waiters.
+  void CompactionDone() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Runs c (picked from version base, its files marked being compacted)
   // and installs the result; unmarks the files. Releases mutex_ meanwhile.
   Status RunCompaction(Compaction* c) EXCLUSIVE_LOCKS_REQUIRED(mutex_);

@@ -81,6 +81,14 @@ void DBImpl::BackgroundCompaction() {
   bg_cv_.SignalAll();
 }
 
+void DBImpl::CompactionDone() {
+  // Compactions that found these inputs busy did not reschedule
+  // themselves, and stopped writers wait for L0 to shrink: both learn of
+  // it here, also between the steps of a long CompactRange.
+  MaybeScheduleCompaction();
+  bg_cv_.SignalAll();
+}
+
 Status DBImpl::RunCompaction(Compaction* c) {
   mutex_.AssertHeld();
   STRATA_LOG_INFO(info_log_, "compacting %s", c->Summary().c_str());
@@ -92,6 +100,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
     edit.AddFile(c->output_level(), *f);
     s = versions_->LogAndApply(&edit, &mutex_);
     c->MarkFilesBeingCompacted(false);
+    CompactionDone();
     if (s.ok()) {
       LevelCompactionStats stats;
       stats.bytes_moved = f->file_size;
@@ -137,6 +146,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
   }
   for (uint64_t number : job.file_numbers()) pending_outputs_.erase(number);
   c->MarkFilesBeingCompacted(false);
+  CompactionDone();
   const CompactionJobStats& stats = job.stats();
   if (s.ok()) {
     LevelCompactionStats level_stats;
@@ -165,6 +175,9 @@ Status DBImpl::RunCompaction(Compaction* c) {
         static_cast<unsigned long long>(stats.micros),
         versions_->LevelSummary().c_str());
     DeleteObsoleteFiles();
+  } else if (s.IsShutdownInProgress()) {
+    STRATA_LOG_INFO(info_log_, "compaction to L%d stopped: %s",
+                    c->output_level(), s.ToString().c_str());
   } else {
     STRATA_LOG_ERROR(info_log_, "compaction to L%d failed: %s",
                      c->output_level(), s.ToString().c_str());
@@ -256,10 +269,16 @@ Status DBImpl::WaitForBackgroundWork() {
   for (;;) {
     if (!bg_error_.ok()) return bg_error_;
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
-    MaybeScheduleFlush();
-    MaybeScheduleCompaction();
-    if (!flush_scheduled_ && bg_compactions_scheduled_ == 0) {
-      return Status::OK();  // nothing needed, or nothing can start
+    if (!flush_scheduled_ && bg_compactions_scheduled_ == 0 &&
+        manual_compactions_ == 0) {
+      // Nothing runs: start what is needed, or return if nothing is.
+      // (Scheduling only then: a job finding its inputs busy would
+      // otherwise be rescheduled in a loop.)
+      MaybeScheduleFlush();
+      MaybeScheduleCompaction();
+      if (!flush_scheduled_ && bg_compactions_scheduled_ == 0) {
+        return Status::OK();
+      }
     }
     bg_cv_.Wait();
   }

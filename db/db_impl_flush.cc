@@ -186,6 +186,12 @@ Status DBImpl::WaitForWriteRoom(WriteThread::WriteGroup* group, bool full) {
       break;
     }
     stalled = true;
+    if (closing_) {
+      // No compaction starts once the DB is closing: the stall would
+      // never end, and Close waits for this group.
+      s = Status::ShutdownInProgress("the DB is closing");
+      break;
+    }
     if (c == WriteStallCondition::kStopped) {
       bg_cv_.Wait();
     } else {

@@ -62,6 +62,16 @@ static Options SanitizeOptions(const Options& options) {
   // With one memtable, a full one would stop writes with nothing to
   // flush.
   result.max_write_buffer_number = std::max(result.max_write_buffer_number, 2);
+  // The L0 triggers in order (RocksDB's rule): writes slowed or stopped
+  // below the compaction trigger would wait for a compaction that never
+  // comes.
+  result.level0_file_num_compaction_trigger =
+      std::max(result.level0_file_num_compaction_trigger, 1);
+  result.level0_slowdown_writes_trigger =
+      std::max(result.level0_slowdown_writes_trigger,
+               result.level0_file_num_compaction_trigger);
+  result.level0_stop_writes_trigger = std::max(
+      result.level0_stop_writes_trigger, result.level0_slowdown_writes_trigger);
   return result;
 }
 
@@ -467,6 +477,7 @@ Status DBImpl::CloseImpl(bool force) {
     }
     closing_ = true;
     was_open = opened_;
+    bg_cv_.SignalAll();  // writers waiting out a stall give up
   }
   if (was_open) {
     // A barrier: groups behind it fail PrepareGroup (closing_), and when

@@ -347,6 +347,50 @@ TEST(DBCompactionTest, Level0StallsWritesUntilCompactionsCatchUp) {
   EXPECT_GT(h.options().statistics->getTickerCount(STALL_MICROS), 0u);
 }
 
+TEST(DBCompactionTest, CloseEndsAWriteStoppedOnL0) {
+  DBHolder h;
+  h.options().level0_file_num_compaction_trigger = 2;
+  h.options().level0_slowdown_writes_trigger = 3;
+  h.options().level0_stop_writes_trigger = 4;
+  ASSERT_TRUE(h.Open().ok());
+  LowPoolBlocker blocker(h.env());
+  for (int i = 0; i < 4; i++) {
+    ASSERT_TRUE(h.Put(Key(i), "v").ok());
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  }
+  Status put;
+  std::thread writer([&] { put = h.Put("y", "v"); });  // stopped on L0
+  Status closed;
+  std::thread closer([&] { closed = h.db()->Close(); });
+  // Close gives up the stopped write (no compaction may start any more);
+  // then it waits for the compaction queued behind the blocker.
+  writer.join();
+  EXPECT_TRUE(put.IsShutdownInProgress()) << put.ToString();
+  blocker.Release();
+  closer.join();
+  EXPECT_TRUE(closed.ok()) << closed.ToString();
+  h.Close();
+  ASSERT_TRUE(h.Open().ok());
+  EXPECT_EQ("v", h.Get(Key(3)));
+}
+
+TEST(DBCompactionTest, StallTriggersBelowTheCompactionTriggerAreRaised) {
+  DBHolder h;
+  h.options().level0_file_num_compaction_trigger = 8;
+  h.options().level0_slowdown_writes_trigger = 2;
+  h.options().level0_stop_writes_trigger = 3;
+  ASSERT_TRUE(h.Open().ok());
+  for (int i = 0; i < 3; i++) {
+    ASSERT_TRUE(h.Put(Key(i), "v").ok());
+    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  }
+  ASSERT_EQ(3u, FilesAtLevel(h.db(), 0));  // below 8: no compaction
+  // Stopping here would wait for a compaction that never comes.
+  WriteOptions no_slowdown;
+  no_slowdown.no_slowdown = true;
+  EXPECT_TRUE(h.db()->Put(no_slowdown, "x", "v").ok());
+}
+
 class DBCompactionFaultTest : public testing::Test {
  protected:
   DBCompactionFaultTest()
