@@ -281,6 +281,45 @@ TEST(DBCompactionTest, SingleDeletesMeetTheirPutsInCompaction) {
   EXPECT_EQ(value, h.Get(Key(1)));
 }
 
+TEST(DBCompactionTest, ConcurrentCompactRangesAndWriters) {
+  DBHolder h;
+  UseTinyOptions(&h.options());
+  h.options().max_background_jobs = 4;  // automatic compactions beside
+  ASSERT_TRUE(h.Open().ok());
+  // Writer t owns the keys i with i % 3 == t; compactors cover halves.
+  std::vector<std::thread> threads;
+  std::vector<std::map<std::string, std::string>> models(3);
+  for (int t = 0; t < 3; t++) {
+    threads.emplace_back([&h, &models, t] {
+      Random rnd(100 + t);
+      for (int n = 0; n < 3000; n++) {
+        const int i = static_cast<int>(rnd.Uniform(1000)) * 3 + t;
+        const std::string v = std::to_string(n) + std::string(40, 'z');
+        ASSERT_TRUE(h.Put(Key(i), v).ok());
+        models[t][Key(i)] = v;
+      }
+    });
+  }
+  for (int c = 0; c < 2; c++) {
+    threads.emplace_back([&h, c] {
+      const std::string b = Key(c * 1500), e = Key(c * 1500 + 1499);
+      const Slice begin(b), end(e);
+      CompactRangeOptions options;
+      options.exclusive_manual_compaction = c == 0;
+      for (int n = 0; n < 5; n++) {
+        ASSERT_TRUE(h.db()->CompactRange(options, &begin, &end).ok());
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  ASSERT_TRUE(Settle(h.db()).ok());
+  std::map<std::string, std::string> model;
+  for (const auto& m : models) model.insert(m.begin(), m.end());
+  EXPECT_EQ(model, h.Contents());
+  ASSERT_TRUE(h.Reopen().ok());
+  EXPECT_EQ(model, h.Contents());
+}
+
 // Occupies every thread of env's LOW pool until released (or destroyed),
 // so no compaction can start.
 class LowPoolBlocker {
