@@ -110,9 +110,10 @@ class DBModelTest : public testing::TestWithParam<Config> {
                                  &end);
   }
 
-  int NonEmptyLevels() {
+  // Levels below L0 holding files.
+  int NonEmptySortedLevels() {
     int n = 0;
-    for (int level = 0; level < h_.options().num_levels; level++) {
+    for (int level = 1; level < h_.options().num_levels; level++) {
       uint64_t files = 0;
       EXPECT_TRUE(h_.db()->GetIntProperty(
           "strata.num-files-at-level" + std::to_string(level), &files));
@@ -236,7 +237,7 @@ TEST_P(DBModelTest, RandomOperations) {
     // The tiny options must really have built a deep tree.
     std::string levels;
     h_.db()->GetProperty("strata.levelstats", &levels);
-    EXPECT_GE(NonEmptyLevels(), 3) << levels;
+    EXPECT_GE(NonEmptySortedLevels(), 2) << levels;
   }
   ASSERT_TRUE(h_.Reopen().ok());
   ASSERT_EQ(model, h_.Contents());
