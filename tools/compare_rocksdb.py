@@ -38,7 +38,7 @@ threads (readers; db_bench adds the writer), fillsync to 4, others to 1.
 the logs of every run, and with --timeline=BENCH timeline.png: one long run
 of BENCH per engine with --report_interval_seconds=1, throughput over
 time. The PNGs need matplotlib (Debian's python3-matplotlib, installed
-with apt-get when missing); the table and CSV need only the standard
+with apt-get when missing; drawn by compare_rocksdb_plot.py); the table and CSV need only the standard
 library.
 
 Exit status: 0 on success; 1 when a db_bench fails or prints no result
@@ -64,6 +64,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_STRATA = os.path.join(ROOT, "build", "release", "db_bench")
 DEFAULT_ROCKSDB = "/usr/bin/db_bench"  # Debian's rocksdb-tools
 DEBIAN_PYTHON = "/usr/bin/python3"  # where python3-matplotlib installs
+# Draws the PNGs, run by whichever interpreter has matplotlib.
+PLOT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "compare_rocksdb_plot.py")
 
 # Issue 7, point 5.
 DEFAULT_BENCHMARKS = ("fillseq,fillrandom,overwrite,readrandom,readseq,"
@@ -425,10 +428,10 @@ def run_timeline(opts, binaries, bench, threads, info):
         if os.path.exists(report):
             os.remove(report)
         log = log_path(opts.out, "%s-%s-timeline" % (engine.lower(), bench))
-        result, output = run_once(
-            engine, binaries[engine], bench, threads, opts, opts.tmpdir, log,
-            num=opts.timeline_num, extra_last=["--report_interval_seconds=1",
-                        "--report_file=%s" % report])
+        last = ["--report_interval_seconds=1", "--report_file=%s" % report]
+        result, output = run_once(engine, binaries[engine], bench, threads,
+                                  opts, opts.tmpdir, log,
+                                  num=opts.timeline_num, extra_last=last)
         note_versions(info, engine, output)
         try:
             with open(report) as f:
@@ -491,8 +494,9 @@ def report_markdown(opts, benches, rows, info, binaries, timeline_series):
                "other benchmarks run on a DB filled by `--benchmarks=%s` "
                "(1 thread, not measured), then reopened by a second "
                "db_bench with `--use_existing_db=1`." % opts.fill)
-    out.append("- fillsync: `--writes=%d` per thread for both (their "
-               "defaults differ)." % max(1, opts.num // 1000))
+    if any(b == "fillsync" for b, _ in benches):
+        out.append("- fillsync: `--writes=%d` per thread for both (their "
+                   "defaults differ)." % max(1, opts.num // 1000))
     for engine, warning in info["warnings"]:
         out.append("- %s's db_bench says: `%s`" % (engine, warning))
     if rows:
@@ -500,8 +504,9 @@ def report_markdown(opts, benches, rows, info, binaries, timeline_series):
     if timeline_series:
         bench = info["timeline"][0]
         out += ["", "Timeline (`timeline.png`): one run of %s on %d keys "
-                "per engine, throughput every second:" % (bench,
-                                                          opts.timeline_num)]
+                "per engine; every second the operations of all its "
+                "threads (readwhilewriting's writer too), so intervals can "
+                "top the result line:" % (bench, opts.timeline_num)]
         for engine, (result, points) in timeline_series.items():
             peak = max((p[1] for p in points), default=0)
             out.append("- %s: %.0f ops/sec overall, %d intervals, peak "
@@ -524,52 +529,11 @@ def write_csv(path, results):
             writer.writerow(r)
 
 
-def plot_from_spec(spec_path):
-    """Draws the PNGs a JSON spec describes (run by an interpreter with
-    matplotlib: this script with --internal-plot=SPEC)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    with open(spec_path) as f:
-        spec = json.load(f)
-    if spec.get("ratios"):
-        labels = [r[0] for r in spec["ratios"]]
-        values = [r[1] for r in spec["ratios"]]
-        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(labels)), 4.5))
-        colors = ["tab:green" if v >= 1.0 else "tab:red" for v in values]
-        bars = ax.bar(range(len(values)), values, color=colors)
-        for bar, v in zip(bars, values):
-            ax.annotate("%.2f" % v, (bar.get_x() + bar.get_width() / 2, v),
-                        ha="center", va="bottom", fontsize=8)
-        ax.axhline(1.0, color="black", linewidth=1)
-        ax.set_xticks(range(len(labels)))
-        ax.set_xticklabels(labels, rotation=30, ha="right")
-        ax.set_ylabel("ops/sec ratio, strata / RocksDB")
-        ax.set_title(spec["title"], fontsize=9)
-        fig.tight_layout()
-        fig.savefig(spec["ratios_png"], dpi=110)
-        plt.close(fig)
-    if spec.get("timeline"):
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        for engine, points in spec["timeline"].items():
-            ax.plot([p[0] for p in points], [p[1] for p in points],
-                    label=engine, marker=".")
-        ax.set_xlabel("seconds")
-        ax.set_ylabel("ops/sec (1 s intervals)")
-        ax.set_ylim(bottom=0)
-        ax.legend()
-        ax.set_title(spec["timeline_title"], fontsize=9)
-        fig.tight_layout()
-        fig.savefig(spec["timeline_png"], dpi=110)
-        plt.close(fig)
-
-
 def write_plots(opts, rows, info, timeline_series):
     """ratios.png and timeline.png in --out; a message instead when no
     matplotlib can be had. Returns the PNGs written."""
-    spec = {"title": "%s, %d keys, %s" % (info["date"], opts.num,
-                                          info["machine"].split(",")[0])}
+    cpu = info["machine"].split(",")[0]
+    spec = {"title": "%s, %d keys, %s" % (info["date"], opts.num, cpu)}
     ratios = [("%s:%d" % (n, t) if t != 1 else n, ratio)
               for n, t, _, _, ratio in rows if ratio is not None]
     pngs = []
@@ -580,8 +544,8 @@ def write_plots(opts, rows, info, timeline_series):
     if timeline_series:
         spec["timeline"] = {e: points for e, (_, points) in
                             timeline_series.items()}
-        spec["timeline_title"] = "%s, %s" % (info["timeline"][0],
-                                             spec["title"])
+        spec["timeline_title"] = "%s, %s, %d keys, %s" % (
+            info["timeline"][0], info["date"], opts.timeline_num, cpu)
         spec["timeline_png"] = os.path.join(opts.out, "timeline.png")
         pngs.append(spec["timeline_png"])
     if not pngs:
@@ -594,8 +558,7 @@ def write_plots(opts, rows, info, timeline_series):
     spec_path = os.path.join(opts.out, "plot.json")
     with open(spec_path, "w") as f:
         json.dump(spec, f, indent=1)
-    if subprocess.call([python, os.path.abspath(__file__),
-                        "--internal-plot=%s" % spec_path]) != 0:
+    if subprocess.call([python, PLOT_SCRIPT, spec_path]) != 0:
         raise CompareError("plotting failed (spec: %s)" % spec_path)
     os.remove(spec_path)
     return pngs
@@ -662,13 +625,12 @@ def parse_args(argv):
         opts.timeline_num = opts.num
     if opts.tmpdir is None:
         opts.tmpdir = tempfile.gettempdir()
+    if opts.out is not None:
+        opts.out = os.path.abspath(opts.out)  # db_bench writes report files
     return opts
 
 
 def main(argv):
-    if len(argv) == 1 and argv[0].startswith("--internal-plot="):
-        plot_from_spec(argv[0].split("=", 1)[1])
-        return 0
     opts = parse_args(argv)
     try:
         strata, rocksdb = find_binaries(opts)

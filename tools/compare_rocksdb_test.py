@@ -9,7 +9,9 @@ Run: python3 tools/compare_rocksdb_test.py (ctest: compare_rocksdb_test).
 
 import contextlib
 import io
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -370,6 +372,39 @@ class RunTest(unittest.TestCase):
             with self.assertRaises(SystemExit, msg=args) as e:
                 self.main(*args)
             self.assertEqual(e.exception.code, 2)
+
+
+def python_with_matplotlib():
+    """This interpreter or Debian's if either has matplotlib (nothing is
+    installed for the test), else None."""
+    for python in (sys.executable, cr.DEBIAN_PYTHON):
+        if os.access(python, os.X_OK) and subprocess.call(
+                [python, "-c", "import matplotlib"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+            return python
+    return None
+
+
+class PlotTest(unittest.TestCase):
+
+    @unittest.skipIf(python_with_matplotlib() is None, "no matplotlib")
+    def test_draws_both_pngs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = {"title": "t", "ratios": [["fillseq", 1.5],
+                                             ["fillsync:4", 0.5]],
+                    "ratios_png": os.path.join(tmp, "ratios.png"),
+                    "timeline": {"strata": [[1, 10], [2, 20]],
+                                 "RocksDB": [[1, 5]]},
+                    "timeline_title": "u",
+                    "timeline_png": os.path.join(tmp, "timeline.png")}
+            path = os.path.join(tmp, "spec.json")
+            with open(path, "w") as f:
+                json.dump(spec, f)
+            subprocess.check_call([python_with_matplotlib(), cr.PLOT_SCRIPT,
+                                   path])
+            for png in ("ratios.png", "timeline.png"):
+                with open(os.path.join(tmp, png), "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
 if __name__ == "__main__":
