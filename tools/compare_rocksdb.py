@@ -512,6 +512,9 @@ def report_markdown(opts, benches, rows, info, binaries, timeline_series):
             out.append("- %s: %.0f ops/sec overall, %d intervals, peak "
                        "%.0f ops/sec" % (engine, result["ops_per_sec"],
                                          len(points), peak))
+        if not any(p for _, p in timeline_series.values()):
+            out.append("- no run lasted a whole interval, no timeline.png: "
+                       "raise --timeline_num")
     out += ["", "Commands (`$DB_BENCH`: each engine's db_bench; `$DB`: a "
             "fresh directory per run, shared by a fill and the benchmark "
             "after it):", "",
@@ -541,7 +544,7 @@ def write_plots(opts, rows, info, timeline_series):
         spec["ratios"] = ratios
         spec["ratios_png"] = os.path.join(opts.out, "ratios.png")
         pngs.append(spec["ratios_png"])
-    if timeline_series:
+    if timeline_series and any(p for _, p in timeline_series.values()):
         spec["timeline"] = {e: points for e, (_, points) in
                             timeline_series.items()}
         spec["timeline_title"] = "%s, %s, %d keys, %s" % (
