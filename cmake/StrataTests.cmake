@@ -153,6 +153,21 @@ if(STRATA_BUILD_TOOLS)
     EXPECT_ERROR "--compression_type.*not supported by strata")
 endif()
 
+# tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
+# medians, the table, and its run loop over fake db_bench scripts. No
+# network and no RocksDB needed, a second or two: it runs with every
+# native test. The script runs on the build machine, so not under Wine.
+if(NOT CMAKE_CROSSCOMPILING)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME compare_rocksdb_test
+      COMMAND ${Python3_EXECUTABLE}
+        ${CMAKE_CURRENT_SOURCE_DIR}/tools/compare_rocksdb_test.py)
+    set_tests_properties(compare_rocksdb_test PROPERTIES
+      LABELS "compare" TIMEOUT 120)
+  endif()
+endif()
+
 strata_add_test(compaction_test SOURCES
   test/db/compaction_iterator_test.cc
   test/db/db_iter_merge_test.cc

@@ -1,0 +1,676 @@
+#!/usr/bin/env python3
+"""strata's db_bench against RocksDB's, same flags, side by side.
+
+Runs strata's db_bench and RocksDB's (Debian's rocksdb-tools, RocksDB
+7.8.3; installed with apt-get when missing) on the same benchmarks with
+identical command lines, alternating the engines run after run (strata,
+RocksDB, strata, RocksDB, ...), and prints a Markdown table of the median
+ops/sec of each and their ratio, with the machine, the date, both versions
+and the exact commands.
+
+Each run gets a fresh temporary DB directory, removed afterwards. A fill
+(fillseq, fillrandom, fillsync, ...) starts from the empty directory. Any
+other benchmark (overwrite, the reads, readwhilewriting) needs data: the
+run first fills the directory with --fill (default "fillrandom,compact",
+one thread, result discarded), then runs the benchmark in a second process
+with --use_existing_db=1. Two processes because --threads applies to every
+benchmark of one invocation, and so that each engine reads a DB it opened
+itself, fully compacted: the same starting point for both.
+
+fillsync: strata's db_bench does num/1000 writes by default, RocksDB's does
+--num writes over num/1000 keys; --writes=num/1000 is passed so both do
+the same work (per thread, like every count of db_bench).
+
+Usage:
+  tools/compare_rocksdb.py                      the default set, 1 M keys,
+                                                3 runs of each engine
+  tools/compare_rocksdb.py --num=100000 --runs=1     a quick smoke run
+  tools/compare_rocksdb.py --out=cmp --timeline=readwhilewriting
+  tools/compare_rocksdb.py -- --histogram=1     flags after -- go to every
+                                                db_bench of both engines,
+                                                after the script's own
+
+Benchmarks are "name" or "name:threads"; readwhilewriting defaults to 2
+threads (readers; db_bench adds the writer), fillsync to 4, others to 1.
+
+--out=DIR writes compare.md (the table and how it was made), compare.csv
+(every run), ratios.png (strata/RocksDB per benchmark, a line at 1.0),
+the logs of every run, and with --timeline=BENCH timeline.png: one long run
+of BENCH per engine with --report_interval_seconds=1, throughput over
+time. The PNGs need matplotlib (Debian's python3-matplotlib, installed
+with apt-get when missing; drawn by compare_rocksdb_plot.py); the table and CSV need only the standard
+library.
+
+Exit status: 0 on success; 1 when a db_bench fails or prints no result
+line, or something is missing (the message says what); 2 on a bad command
+line.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_STRATA = os.path.join(ROOT, "build", "release", "db_bench")
+DEFAULT_ROCKSDB = "/usr/bin/db_bench"  # Debian's rocksdb-tools
+DEBIAN_PYTHON = "/usr/bin/python3"  # where python3-matplotlib installs
+# Draws the PNGs, run by whichever interpreter has matplotlib.
+PLOT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "compare_rocksdb_plot.py")
+
+# Issue 7, point 5.
+DEFAULT_BENCHMARKS = ("fillseq,fillrandom,overwrite,readrandom,readseq,"
+                      "seekrandom,readwhilewriting,fillsync")
+DEFAULT_THREADS = {"readwhilewriting": 2, "fillsync": 4}
+COMMON_FLAGS = ["--key_size=16", "--value_size=100",
+                "--compression_type=snappy", "--bloom_bits=10",
+                "--cache_size=8388608", "--write_buffer_size=67108864"]
+# Benchmarks that start from an empty DB (db_bench destroys it first).
+FRESH_DB = {"fillseq", "fillrandom", "filluniquerandom", "fillsync",
+            "fillbatch", "fill100K"}
+
+ENGINES = ("strata", "RocksDB")
+
+RESULT_RE = re.compile(
+    r"^(?P<name>\S+)\s*:\s*(?P<micros>[0-9.]+) micros/op\s+"
+    r"(?P<ops>[0-9.]+) ops/sec(?:\s+(?P<seconds>[0-9.]+) seconds\s+"
+    r"(?P<operations>\d+) operations;)?(?P<rest>.*)$", re.M)
+VERSION_RE = re.compile(r"^(?P<engine>\w+):\s+version\s+(?P<version>\S+)",
+                        re.M)
+
+
+class CompareError(Exception):
+    """A failure the user must see: printed, exit status 1."""
+
+
+# ---------------------------------------------------------------- parsing
+
+def parse_result(output, name):
+    """The result line of benchmark `name` in db_bench's output, as a dict
+    (micros_per_op, ops_per_sec, seconds, operations, rest), or None."""
+    found = None
+    for m in RESULT_RE.finditer(output):
+        if m.group("name") == name:
+            found = m  # the last one: a benchmark listed twice reports twice
+    if found is None:
+        return None
+    return {
+        "micros_per_op": float(found.group("micros")),
+        "ops_per_sec": float(found.group("ops")),
+        "seconds": float(found.group("seconds") or 0),
+        "operations": int(found.group("operations") or 0),
+        "rest": found.group("rest").strip(),
+    }
+
+
+def parse_version(output):
+    """(engine, version) from db_bench's "RocksDB:    version 7.8.3" line
+    (stderr), or None."""
+    m = VERSION_RE.search(output)
+    return (m.group("engine"), m.group("version")) if m else None
+
+
+def parse_warnings(output):
+    """db_bench's "WARNING: ..." lines (e.g. a build with assertions)."""
+    return sorted(set(re.findall(r"^WARNING: .*$", output, re.M)))
+
+
+def parse_timeline(text):
+    """[(seconds, ops/sec)] from a --report_file CSV
+    ("secs_elapsed,interval_qps" then one line per interval)."""
+    points = []
+    for row in csv.reader(text.splitlines()):
+        if len(row) < 2 or not row[0].strip().isdigit():
+            continue  # the header, a blank line
+        points.append((int(row[0]), float(row[1])))
+    return points
+
+
+def parse_benchmarks(spec):
+    """"a,b:2" -> [("a", 1), ("b", 2)]; threads default from
+    DEFAULT_THREADS. Raises ValueError on a bad entry."""
+    result = []
+    for item in spec.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, _, threads = item.partition(":")
+        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            raise ValueError("bad benchmark name '%s'" % item)
+        if threads:
+            if not threads.isdigit() or int(threads) < 1:
+                raise ValueError("bad thread count in '%s'" % item)
+            n = int(threads)
+        else:
+            n = DEFAULT_THREADS.get(name, 1)
+        result.append((name, n))
+    return result
+
+
+# ------------------------------------------------------------- the plan
+
+def plan_steps(bench, threads, num, seed, fill, extra, db="$DB"):
+    """The db_bench argument lists (without the binary) of one run of
+    bench: [(args, takes_result)]. Only the last step's result counts."""
+    common = ["--db=%s" % db, "--num=%d" % num, "--seed=%d" % seed]
+    common += COMMON_FLAGS
+    steps = []
+    args = common + ["--benchmarks=%s" % bench, "--threads=%d" % threads]
+    if bench not in FRESH_DB:
+        steps.append((common + ["--benchmarks=%s" % fill, "--threads=1"] +
+                      extra, False))
+        args.append("--use_existing_db=1")
+    if bench == "fillsync":
+        args.append("--writes=%d" % max(1, num // 1000))
+    steps.append((args + extra, True))
+    return steps
+
+
+def median_table(results):
+    """results: [{engine, benchmark, threads, ops_per_sec, ...}] ->
+    [(benchmark, threads, strata median, RocksDB median, ratio)] in the
+    order benchmarks first appear; a missing engine gives None."""
+    order = []
+    ops = {}
+    for r in results:
+        key = (r["benchmark"], r["threads"])
+        if key not in ops:
+            order.append(key)
+            ops[key] = {e: [] for e in ENGINES}
+        ops[key][r["engine"]].append(r["ops_per_sec"])
+    rows = []
+    for key in order:
+        med = {e: statistics.median(v) if v else None
+               for e, v in ops[key].items()}
+        s, r = med["strata"], med["RocksDB"]
+        ratio = s / r if s is not None and r else None
+        rows.append((key[0], key[1], s, r, ratio))
+    return rows
+
+
+def format_table(rows):
+    """The Markdown table of median_table's rows."""
+    def num(x):
+        return "-" if x is None else "{:,.0f}".format(x)
+
+    lines = ["| benchmark | strata ops/s | RocksDB ops/s "
+             "| ratio (strata/RocksDB) |",
+             "|---|--:|--:|--:|"]
+    for name, threads, s, r, ratio in rows:
+        label = name if threads == 1 else "%s (%d threads)" % (name, threads)
+        lines.append("| %s | %s | %s | %s |" % (
+            label, num(s), num(r), "-" if ratio is None else
+            "%.2f" % ratio))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------ the machine
+
+def machine_info(db_parent):
+    """One line: CPU model, cores, memory, kernel, the DB's filesystem."""
+    model, cores = platform.processor() or "unknown CPU", os.cpu_count()
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+        names = re.findall(r"^model name\s*:\s*(.*)$", text, re.M)
+        if names:
+            model, cores = names[0].strip(), len(names)
+    except OSError:
+        pass
+    mem = "unknown memory"
+    try:
+        with open("/proc/meminfo") as f:
+            m = re.search(r"^MemTotal:\s+(\d+) kB", f.read(), re.M)
+        if m:
+            mem = "%.1f GiB RAM" % (int(m.group(1)) / 1024.0 / 1024.0)
+    except OSError:
+        pass
+    return "%s, %d cores, %s, %s %s, DB directory on %s" % (
+        model, cores, mem, platform.system(), platform.release(),
+        filesystem_of(db_parent))
+
+
+def filesystem_of(path):
+    """"ext4 (/)": the type and mount point holding path (fillsync on a
+    tmpfs would measure nothing)."""
+    best = ("?", "")
+    try:
+        with open("/proc/mounts") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) < 3:
+                    continue
+                mnt = fields[1].replace("\\040", " ")
+                inside = path == mnt or path.startswith(mnt.rstrip("/") + "/")
+                if inside and len(mnt) >= len(best[1]):
+                    best = (fields[2], mnt)
+    except OSError:
+        pass
+    return "%s (%s)" % best if best[1] else "an unknown filesystem"
+
+
+# ----------------------------------------------------- installing things
+
+def apt_install(package):
+    """apt-get install -y package (through sudo when not root); one
+    apt-get update and a retry when the first attempt fails."""
+    prefix = []
+    if hasattr(os, "geteuid") and os.geteuid() != 0:
+        if shutil.which("sudo") is None:
+            raise CompareError("%s is missing and installing it needs root: "
+                               "run apt-get install -y %s" % (package,
+                                                              package))
+        prefix = ["sudo"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    install = prefix + ["apt-get", "install", "-y", package]
+    print("compare_rocksdb: %s" % " ".join(install), file=sys.stderr)
+    # apt's chatter goes to stderr: stdout carries only the report.
+    if subprocess.call(install, env=env, stdout=sys.stderr) == 0:
+        return
+    subprocess.call(prefix + ["apt-get", "update"], env=env,
+                    stdout=sys.stderr)
+    if subprocess.call(install, env=env, stdout=sys.stderr) != 0:
+        raise CompareError("apt-get install -y %s failed" % package)
+
+
+def find_binaries(args):
+    """(strata path, RocksDB path), installing rocksdb-tools when the
+    default RocksDB binary is missing."""
+    strata = os.path.abspath(args.strata)
+    if not os.access(strata, os.X_OK):
+        raise CompareError(
+            "no strata db_bench at %s: build it with ./build.sh bench "
+            "(or pass --strata=PATH)" % strata)
+    rocksdb = args.rocksdb
+    if rocksdb is None:
+        rocksdb = DEFAULT_ROCKSDB
+        if not os.access(rocksdb, os.X_OK):
+            apt_install("rocksdb-tools")
+    rocksdb = os.path.abspath(rocksdb)
+    if not os.access(rocksdb, os.X_OK):
+        raise CompareError("no RocksDB db_bench at %s" % rocksdb)
+    return strata, rocksdb
+
+
+def plot_python():
+    """An interpreter that can import matplotlib: this one, else Debian's
+    (after apt-get install python3-matplotlib if needed); None when there
+    is none (the PNGs are then skipped with a message)."""
+    def has_matplotlib(python):
+        return subprocess.call([python, "-c", "import matplotlib"],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL) == 0
+
+    if has_matplotlib(sys.executable):
+        return sys.executable
+    if not os.access(DEBIAN_PYTHON, os.X_OK):
+        return None
+    if not has_matplotlib(DEBIAN_PYTHON):
+        try:
+            apt_install("python3-matplotlib")
+        except CompareError as e:
+            print("compare_rocksdb: %s" % e, file=sys.stderr)
+            return None
+    return DEBIAN_PYTHON if has_matplotlib(DEBIAN_PYTHON) else None
+
+
+# ------------------------------------------------------------- running
+
+def run_db_bench(binary, args, engine, bench, log=None):
+    """Runs one db_bench; its output (stdout + stderr). Raises
+    CompareError when it fails."""
+    cmd = [binary] + args
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True,
+                          errors="replace")
+    output = proc.stdout + "\n" + proc.stderr.replace("\r", "\n")
+    if log is not None:
+        with open(log, "a") as f:
+            f.write("$ %s\n%s\n" % (shlex.join(cmd), output))
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.replace("\r", "\n").strip()
+                         .splitlines()[-10:])
+        raise CompareError("%s db_bench failed on %s (exit status %d):\n"
+                           "%s\ncommand: %s" % (engine, bench,
+                                                proc.returncode, tail,
+                                                shlex.join(cmd)))
+    return output
+
+
+def run_once(engine, binary, bench, threads, opts, tmp_parent, log=None,
+             num=None, extra_last=()):
+    """One run of bench on engine in a fresh directory: (result dict,
+    output of the measured step)."""
+    tmp = tempfile.mkdtemp(prefix="compare-%s-" % engine.lower(),
+                           dir=tmp_parent)
+    try:
+        db = os.path.join(tmp, "db")
+        steps = plan_steps(bench, threads, num or opts.num, opts.seed,
+                           opts.fill, opts.extra, db=db)
+        output = ""
+        for args, measured in steps:
+            if measured:
+                args = args + list(extra_last)
+            output = run_db_bench(binary, args, engine, bench, log)
+        result = parse_result(output, bench)
+        if result is None:
+            raise CompareError(
+                "%s db_bench printed no result line for %s (expected "
+                "'%s : ... micros/op ... ops/sec ...'); its output:\n%s" %
+                (engine, bench, bench, output.strip()[-2000:]))
+        return result, output
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def log_path(out, name):
+    if out is None:
+        return None
+    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
+    return os.path.join(out, "logs", name + ".log")
+
+
+def run_table(opts, binaries, benches, info):
+    """Every run, alternating engines; the results as dicts."""
+    results = []
+    total = opts.runs * len(benches) * len(ENGINES)
+    step = 0
+    for run in range(1, opts.runs + 1):
+        for bench, threads in benches:
+            for engine in ENGINES:
+                step += 1
+                log = log_path(opts.out, "%s-%s-run%d" % (
+                    engine.lower(), bench, run))
+                result, output = run_once(engine, binaries[engine], bench,
+                                          threads, opts, opts.tmpdir, log)
+                note_versions(info, engine, output)
+                result.update(engine=engine, benchmark=bench,
+                              threads=threads, run=run)
+                results.append(result)
+                print("[%d/%d] run %d %-16s %-7s %12.0f ops/sec" % (
+                    step, total, run, bench, engine, result["ops_per_sec"]),
+                    file=sys.stderr, flush=True)
+    return results
+
+
+def note_versions(info, engine, output):
+    """Records the version a db_bench printed and refuses a binary of the
+    wrong engine (e.g. strata's db_bench passed as --rocksdb)."""
+    version = parse_version(output)
+    if version is None:
+        raise CompareError("%s db_bench printed no '<engine>:  version' "
+                           "line" % engine)
+    if version[0].lower() != engine.lower():
+        raise CompareError("the %s binary is %s's db_bench (version %s)" % (
+            engine, version[0], version[1]))
+    info["versions"][engine] = version[1]
+    for w in parse_warnings(output):
+        if (engine, w) not in info["warnings"]:
+            info["warnings"].append((engine, w))
+
+
+def run_timeline(opts, binaries, bench, threads, info):
+    """One long run per engine reporting every second; {engine: (result,
+    [(secs, ops/sec)])}."""
+    series = {}
+    for engine in ENGINES:
+        report = os.path.join(opts.out, "timeline-%s.csv" % engine.lower())
+        if os.path.exists(report):
+            os.remove(report)
+        log = log_path(opts.out, "%s-%s-timeline" % (engine.lower(), bench))
+        last = ["--report_interval_seconds=1", "--report_file=%s" % report]
+        result, output = run_once(engine, binaries[engine], bench, threads,
+                                  opts, opts.tmpdir, log,
+                                  num=opts.timeline_num, extra_last=last)
+        note_versions(info, engine, output)
+        try:
+            with open(report) as f:
+                points = parse_timeline(f.read())
+        except OSError:
+            points = []
+        series[engine] = (result, points)
+        print("timeline %s %s: %.0f ops/sec, %d intervals" % (
+            bench, engine, result["ops_per_sec"], len(points)),
+            file=sys.stderr, flush=True)
+    return series
+
+
+# ------------------------------------------------------------ reporting
+
+def shell_word(arg):
+    """arg for a shell, $DB left to expand (the commands are meant to be
+    pasted with DB_BENCH and DB set)."""
+    return arg if re.fullmatch(r"[\w@%+=:,./$-]+", arg) else shlex.quote(arg)
+
+
+def commands_text(opts, benches, timeline):
+    """The exact db_bench command lines, one block per benchmark: both
+    engines run these, $DB_BENCH being each one's binary and $DB a fresh
+    directory."""
+    lines = []
+    items = [(b, t, []) for b, t in benches]
+    if timeline:
+        items.append((timeline[0], timeline[1],
+                      ["--report_interval_seconds=1",
+                       "--report_file=timeline-ENGINE.csv"]))
+    for bench, threads, last in items:
+        num = opts.num
+        if last:
+            num = opts.timeline_num
+            lines.append("# timeline")
+        for args, measured in plan_steps(bench, threads, num, opts.seed,
+                                         opts.fill, opts.extra):
+            if measured:
+                args = args + last
+            lines.append("$DB_BENCH " + " ".join(shell_word(a)
+                                                 for a in args))
+    return "\n".join(lines)
+
+
+def report_markdown(opts, benches, rows, info, binaries, timeline_series):
+    """The whole report: how it was made, the table, the commands."""
+    versions = info["versions"]
+    out = ["# strata vs RocksDB: db_bench side by side", ""]
+    out.append("- Date: %s" % info["date"])
+    out.append("- Machine: %s" % info["machine"])
+    out.append("- strata: version %s (`%s`)" % (
+        versions.get("strata", "?"), binaries["strata"]))
+    out.append("- RocksDB: version %s (`%s`)" % (
+        versions.get("RocksDB", "?"), binaries["RocksDB"]))
+    out.append("- %d keys (`--num`), %d run(s) per engine and benchmark, "
+               "alternating strata, RocksDB; the table shows the median "
+               "ops/sec." % (opts.num, opts.runs))
+    out.append("- Every run in a fresh directory. Fills start empty; the "
+               "other benchmarks run on a DB filled by `--benchmarks=%s` "
+               "(1 thread, not measured), then reopened by a second "
+               "db_bench with `--use_existing_db=1`." % opts.fill)
+    if any(b == "fillsync" for b, _ in benches):
+        out.append("- fillsync: `--writes=%d` per thread for both (their "
+                   "defaults differ)." % max(1, opts.num // 1000))
+    for engine, warning in info["warnings"]:
+        out.append("- %s's db_bench says: `%s`" % (engine, warning))
+    if rows:
+        out += ["", format_table(rows)]
+    if timeline_series:
+        bench = info["timeline"][0]
+        out += ["", "Timeline (`timeline.png`): one run of %s on %d keys "
+                "per engine; every second the operations of all its "
+                "threads (readwhilewriting's writer too), so intervals can "
+                "top the result line:" % (bench, opts.timeline_num)]
+        for engine, (result, points) in timeline_series.items():
+            peak = max((p[1] for p in points), default=0)
+            out.append("- %s: %.0f ops/sec overall, %d intervals, peak "
+                       "%.0f ops/sec" % (engine, result["ops_per_sec"],
+                                         len(points), peak))
+        if not any(p for _, p in timeline_series.values()):
+            out.append("- no run lasted a whole interval, no timeline.png: "
+                       "raise --timeline_num")
+    out += ["", "Commands (`$DB_BENCH`: each engine's db_bench; `$DB`: a "
+            "fresh directory per run, shared by a fill and the benchmark "
+            "after it):", "",
+            "```", commands_text(opts, benches, info.get("timeline")), "```"]
+    return "\n".join(out) + "\n"
+
+
+def write_csv(path, results):
+    fields = ["engine", "benchmark", "threads", "run", "ops_per_sec",
+              "micros_per_op", "seconds", "operations", "rest"]
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        for r in results:
+            writer.writerow(r)
+
+
+def write_plots(opts, rows, info, timeline_series):
+    """ratios.png and timeline.png in --out; a message instead when no
+    matplotlib can be had. Returns the PNGs written."""
+    cpu = info["machine"].split(",")[0]
+    spec = {"title": "%s, %d keys, %s" % (info["date"], opts.num, cpu)}
+    ratios = [("%s:%d" % (n, t) if t != 1 else n, ratio)
+              for n, t, _, _, ratio in rows if ratio is not None]
+    pngs = []
+    if ratios:
+        spec["ratios"] = ratios
+        spec["ratios_png"] = os.path.join(opts.out, "ratios.png")
+        pngs.append(spec["ratios_png"])
+    if timeline_series and any(p for _, p in timeline_series.values()):
+        spec["timeline"] = {e: points for e, (_, points) in
+                            timeline_series.items()}
+        spec["timeline_title"] = "%s, %s, %d keys, %s" % (
+            info["timeline"][0], info["date"], opts.timeline_num, cpu)
+        spec["timeline_png"] = os.path.join(opts.out, "timeline.png")
+        pngs.append(spec["timeline_png"])
+    if not pngs:
+        return []
+    python = opts.plot_python
+    if python is None:
+        print("compare_rocksdb: no matplotlib (python3-matplotlib); "
+              "skipping the PNGs", file=sys.stderr)
+        return []
+    spec_path = os.path.join(opts.out, "plot.json")
+    with open(spec_path, "w") as f:
+        json.dump(spec, f, indent=1)
+    if subprocess.call([python, PLOT_SCRIPT, spec_path]) != 0:
+        raise CompareError("plotting failed (spec: %s)" % spec_path)
+    os.remove(spec_path)
+    return pngs
+
+
+# ------------------------------------------------------------------ main
+
+def parse_args(argv):
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    p = argparse.ArgumentParser(
+        prog="compare_rocksdb.py",
+        description=__doc__.split("\n", 1)[0],
+        epilog=__doc__.split("\n", 2)[2],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--strata", metavar="PATH", default=DEFAULT_STRATA,
+                   help="strata's db_bench (default: %(default)s, as "
+                   "./build.sh bench builds it)")
+    p.add_argument("--rocksdb", metavar="PATH", default=None,
+                   help="RocksDB's db_bench (default: %s from Debian's "
+                   "rocksdb-tools, installed when missing)" % DEFAULT_ROCKSDB)
+    p.add_argument("--runs", metavar="N", type=int, default=3,
+                   help="runs per engine and benchmark (default 3)")
+    p.add_argument("--num", metavar="N", type=int, default=1000000,
+                   help="keys (default 1000000; 100000 for a quick run)")
+    p.add_argument("--benchmarks", metavar="LIST", default=DEFAULT_BENCHMARKS,
+                   help="comma-separated name[:threads] (default: issue 7's "
+                   "set, %(default)s); empty for a --timeline only")
+    p.add_argument("--fill", metavar="LIST", default="fillrandom,compact",
+                   help="what fills the DB before a benchmark that needs "
+                   "data (default %(default)s)")
+    p.add_argument("--seed", metavar="N", type=int, default=1,
+                   help="--seed for both engines (default 1)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="directory for compare.md, compare.csv, the PNGs "
+                   "and the logs")
+    p.add_argument("--timeline", default=None, metavar="BENCH[:THREADS]",
+                   help="also one long run of BENCH per engine, throughput "
+                   "every second, plotted in timeline.png (needs --out)")
+    p.add_argument("--timeline_num", metavar="N", type=int, default=None,
+                   help="--num of the timeline runs (default: --num)")
+    p.add_argument("--tmpdir", metavar="DIR", default=None,
+                   help="where the temporary DB directories go (default: "
+                   "$TMPDIR or /tmp)")
+    opts = p.parse_args(argv)
+    opts.extra = extra
+    try:
+        opts.bench_list = parse_benchmarks(opts.benchmarks)
+        opts.timeline_spec = (parse_benchmarks(opts.timeline)[0]
+                              if opts.timeline else None)
+    except (ValueError, IndexError) as e:
+        p.error(str(e) or "bad --timeline")
+    if opts.runs < 1:
+        p.error("--runs must be at least 1")
+    if opts.num < 1:
+        p.error("--num must be at least 1")
+    if not opts.bench_list and not opts.timeline_spec:
+        p.error("nothing to run: --benchmarks is empty and no --timeline")
+    if opts.timeline_spec and opts.out is None:
+        p.error("--timeline needs --out (it writes timeline.png)")
+    if opts.timeline_num is None:
+        opts.timeline_num = opts.num
+    if opts.tmpdir is None:
+        opts.tmpdir = tempfile.gettempdir()
+    if opts.out is not None:
+        opts.out = os.path.abspath(opts.out)  # db_bench writes report files
+    return opts
+
+
+def main(argv):
+    opts = parse_args(argv)
+    try:
+        strata, rocksdb = find_binaries(opts)
+        binaries = {"strata": strata, "RocksDB": rocksdb}
+        opts.plot_python = None
+        if opts.out:
+            opts.plot_python = plot_python()  # may install: before the runs
+            os.makedirs(opts.out, exist_ok=True)
+            shutil.rmtree(os.path.join(opts.out, "logs"), ignore_errors=True)
+        info = {"date": datetime.datetime.now().astimezone().strftime(
+                    "%Y-%m-%d %H:%M %Z"),
+                "machine": machine_info(os.path.abspath(opts.tmpdir)),
+                "versions": {}, "warnings": [],
+                "timeline": opts.timeline_spec}
+        results = run_table(opts, binaries, opts.bench_list, info)
+        rows = median_table(results)
+        timeline_series = None
+        if opts.timeline_spec:
+            timeline_series = run_timeline(opts, binaries,
+                                           opts.timeline_spec[0],
+                                           opts.timeline_spec[1], info)
+        text = report_markdown(opts, opts.bench_list, rows, info, binaries,
+                               timeline_series)
+        sys.stdout.write(text)
+        if opts.out:
+            with open(os.path.join(opts.out, "compare.md"), "w") as f:
+                f.write(text)
+            write_csv(os.path.join(opts.out, "compare.csv"), results)
+            written = write_plots(opts, rows, info, timeline_series)
+            print("wrote %s" % ", ".join(
+                [os.path.join(opts.out, n) for n in
+                 ("compare.md", "compare.csv")] + written), file=sys.stderr)
+    except CompareError as e:
+        print("compare_rocksdb: error: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

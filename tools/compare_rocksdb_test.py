@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+"""Tests of tools/compare_rocksdb.py without RocksDB or the network: its
+parsing of real db_bench outputs (both engines), the medians and the
+table, the command lines it builds, and its run loop driven by fake
+db_bench scripts (alternation, fresh directories, failures).
+
+Run: python3 tools/compare_rocksdb_test.py (ctest: compare_rocksdb_test).
+"""
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+from unittest import mock
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_rocksdb as cr  # noqa: E402
+
+# RocksDB 7.8.3's db_bench (Debian), stdout then stderr, abridged.
+ROCKSDB_OUTPUT = """\
+Initializing RocksDB Options from the specified file
+Initializing RocksDB Options from command-line flags
+Integrated BlobDB: blob cache disabled
+Keys:       16 bytes each (+ 0 bytes user-defined timestamp)
+Values:     100 bytes each (50 bytes after compression)
+Entries:    200000
+Compression: Snappy
+WARNING: Assertions are enabled; benchmarks unnecessarily slow
+------------------------------------------------
+DB path: [/tmp/cmp-try/r]
+readwhilewriting :      22.243 micros/op 89545 ops/sec 4.467 seconds \
+400000 operations;    6.3 MB/s (126333 of 200000 found)
+
+RocksDB:    version 7.8.3
+Date:       Sun Nov 22 07:38:28 2026
+CPU:        2 * Intel(R) Xeon(R) Processor
+... finished 100 ops
+"""
+
+# strata's db_bench: a fill and a compaction in one invocation.
+STRATA_OUTPUT = """\
+Keys:       16 bytes each (+ 0 bytes user-defined timestamp)
+------------------------------------------------
+DB path: [/tmp/cmp-try/s]
+fillrandom   :       5.394 micros/op 185403 ops/sec 0.108 seconds \
+20000 operations;   20.5 MB/s
+DB path: [/tmp/cmp-try/s]
+compact      :   60014.000 micros/op 16 ops/sec 0.060 seconds \
+1 operations;
+strata:     version 0.1.0
+Date:       Sun Nov 22 07:38:25 2026
+"""
+
+
+class ParseTest(unittest.TestCase):
+
+    def test_rocksdb_result_line_with_found(self):
+        r = cr.parse_result(ROCKSDB_OUTPUT, "readwhilewriting")
+        self.assertEqual(r["ops_per_sec"], 89545)
+        self.assertAlmostEqual(r["micros_per_op"], 22.243)
+        self.assertAlmostEqual(r["seconds"], 4.467)
+        self.assertEqual(r["operations"], 400000)
+        self.assertEqual(r["rest"], "6.3 MB/s (126333 of 200000 found)")
+
+    def test_picks_the_named_benchmark(self):
+        self.assertEqual(cr.parse_result(STRATA_OUTPUT, "fillrandom")
+                         ["ops_per_sec"], 185403)
+        compact = cr.parse_result(STRATA_OUTPUT, "compact")
+        self.assertEqual(compact["ops_per_sec"], 16)
+        self.assertEqual(compact["operations"], 1)
+        self.assertIsNone(cr.parse_result(STRATA_OUTPUT, "readrandom"))
+        self.assertIsNone(cr.parse_result(STRATA_OUTPUT, "fill"))
+
+    def test_last_line_of_a_repeated_benchmark(self):
+        text = ("fillseq      :       1.000 micros/op 100 ops/sec 1.0 "
+                "seconds 100 operations;\nfillseq      :       2.000 "
+                "micros/op 200 ops/sec 1.0 seconds 200 operations;\n")
+        self.assertEqual(cr.parse_result(text, "fillseq")["ops_per_sec"], 200)
+
+    def test_skipped_and_progress_lines_are_no_result(self):
+        text = ("fillseq      : skipped (--use_existing_db is true)\n"
+                "... finished 100 ops\n")
+        self.assertIsNone(cr.parse_result(text, "fillseq"))
+
+    def test_versions_and_warnings(self):
+        self.assertEqual(cr.parse_version(ROCKSDB_OUTPUT),
+                         ("RocksDB", "7.8.3"))
+        self.assertEqual(cr.parse_version(STRATA_OUTPUT), ("strata", "0.1.0"))
+        self.assertIsNone(cr.parse_version("Keys: 16 bytes\n"))
+        self.assertEqual(cr.parse_warnings(ROCKSDB_OUTPUT),
+                         ["WARNING: Assertions are enabled; benchmarks "
+                          "unnecessarily slow"])
+        self.assertEqual(cr.parse_warnings(STRATA_OUTPUT), [])
+
+    def test_timeline_csv(self):
+        text = "secs_elapsed,interval_qps\n1,113363\n2,111350\n\n3,122669\n"
+        self.assertEqual(cr.parse_timeline(text),
+                         [(1, 113363), (2, 111350), (3, 122669)])
+        self.assertEqual(cr.parse_timeline("secs_elapsed,interval_qps\n"), [])
+
+    def test_benchmark_list(self):
+        self.assertEqual(
+            cr.parse_benchmarks(cr.DEFAULT_BENCHMARKS),
+            [("fillseq", 1), ("fillrandom", 1), ("overwrite", 1),
+             ("readrandom", 1), ("readseq", 1), ("seekrandom", 1),
+             ("readwhilewriting", 2), ("fillsync", 4)])
+        self.assertEqual(cr.parse_benchmarks("readrandom:8, fillsync:1,"),
+                         [("readrandom", 8), ("fillsync", 1)])
+        self.assertEqual(cr.parse_benchmarks(""), [])
+        for bad in ("readrandom:0", "readrandom:x", "read random", "a;b"):
+            with self.assertRaises(ValueError, msg=bad):
+                cr.parse_benchmarks(bad)
+
+
+class PlanTest(unittest.TestCase):
+
+    def test_fill_runs_alone_on_an_empty_db(self):
+        steps = cr.plan_steps("fillrandom", 1, 1000, 7, "fillrandom,compact",
+                              [], db="/d")
+        self.assertEqual(len(steps), 1)
+        args, measured = steps[0]
+        self.assertTrue(measured)
+        self.assertEqual(args[:3], ["--db=/d", "--num=1000", "--seed=7"])
+        for flag in cr.COMMON_FLAGS + ["--benchmarks=fillrandom",
+                                       "--threads=1"]:
+            self.assertIn(flag, args)
+        self.assertFalse(any(a.startswith("--use_existing_db") for a in args))
+        self.assertFalse(any(a.startswith("--writes") for a in args))
+
+    def test_read_runs_on_a_fill_of_one_thread(self):
+        steps = cr.plan_steps("readwhilewriting", 2, 1000, 1,
+                              "fillrandom,compact", ["--histogram=1"],
+                              db="/d")
+        self.assertEqual(len(steps), 2)
+        (fill, fill_measured), (read, read_measured) = steps
+        self.assertFalse(fill_measured)
+        self.assertTrue(read_measured)
+        self.assertIn("--benchmarks=fillrandom,compact", fill)
+        self.assertIn("--threads=1", fill)
+        self.assertNotIn("--use_existing_db=1", fill)
+        self.assertIn("--benchmarks=readwhilewriting", read)
+        self.assertIn("--threads=2", read)
+        self.assertIn("--use_existing_db=1", read)
+        # Both use the same directory; extra flags come last, so they win.
+        self.assertEqual(fill[0], read[0])
+        self.assertEqual(fill[-1], "--histogram=1")
+        self.assertEqual(read[-1], "--histogram=1")
+
+    def test_fillsync_passes_its_write_count(self):
+        (args, _), = cr.plan_steps("fillsync", 4, 1000000, 1, "x", [])
+        self.assertIn("--writes=1000", args)
+        self.assertIn("--threads=4", args)
+        (args, _), = cr.plan_steps("fillsync", 4, 10, 1, "x", [])
+        self.assertIn("--writes=1", args)
+
+    def test_commands_text_is_the_same_for_both_engines(self):
+        opts = mock.Mock(num=5000, seed=3, fill="fillseq", extra=["--a=b c"],
+                         timeline_num=9000)
+        text = cr.commands_text(opts, [("readseq", 1)], ("fillrandom", 1))
+        lines = text.splitlines()
+        self.assertEqual(lines[0].split()[:3],
+                         ["$DB_BENCH", "--db=$DB", "--num=5000"])
+        self.assertIn("--benchmarks=fillseq", lines[0])
+        self.assertIn("--use_existing_db=1", lines[1])
+        self.assertTrue(lines[1].endswith("'--a=b c'"))
+        self.assertEqual(lines[2], "# timeline")
+        self.assertIn("--num=9000", lines[3])
+        self.assertTrue(lines[3].endswith(
+            "--report_interval_seconds=1 --report_file=timeline-ENGINE.csv"))
+
+
+class TableTest(unittest.TestCase):
+
+    @staticmethod
+    def result(engine, bench, ops, threads=1):
+        return {"engine": engine, "benchmark": bench, "threads": threads,
+                "ops_per_sec": float(ops)}
+
+    def test_medians_ratios_and_order(self):
+        results = [
+            self.result("strata", "readseq", 300),
+            self.result("RocksDB", "readseq", 100),
+            self.result("strata", "fillseq", 10),
+            self.result("RocksDB", "fillseq", 40),
+            self.result("strata", "readseq", 100),
+            self.result("RocksDB", "readseq", 200),
+            self.result("strata", "readseq", 200),
+            self.result("RocksDB", "readseq", 1000),
+            self.result("strata", "fillseq", 30),
+            self.result("RocksDB", "fillseq", 20),
+        ]
+        rows = cr.median_table(results)
+        self.assertEqual(rows, [("readseq", 1, 200, 200, 1.0),
+                                ("fillseq", 1, 20, 30, 20 / 30)])
+
+    def test_threads_make_separate_rows_and_missing_engine(self):
+        rows = cr.median_table([self.result("strata", "readrandom", 5, 1),
+                                self.result("strata", "readrandom", 9, 2),
+                                self.result("RocksDB", "readrandom", 3, 2)])
+        self.assertEqual(rows, [("readrandom", 1, 5, None, None),
+                                ("readrandom", 2, 9, 3, 3.0)])
+
+    def test_markdown(self):
+        text = cr.format_table([("fillseq", 1, 1234567.4, 1000000.0,
+                                 1.2345674),
+                                ("fillsync", 4, 1500.0, 2000.0, 0.75),
+                                ("readseq", 1, 10.0, None, None)])
+        self.assertEqual(text, textwrap.dedent("""\
+            | benchmark | strata ops/s | RocksDB ops/s | ratio (strata/RocksDB) |
+            |---|--:|--:|--:|
+            | fillseq | 1,234,567 | 1,000,000 | 1.23 |
+            | fillsync (4 threads) | 1,500 | 2,000 | 0.75 |
+            | readseq | 10 | - | - |"""))
+
+
+# A db_bench stand-in: prints its engine's version and a result line per
+# benchmark (ops/sec from FAKE_OPS_<ENGINE>), logs its command line to
+# FAKE_LOG, and misbehaves as FAKE_MODE asks.
+FAKE_DB_BENCH = """\
+#!{python}
+import os, sys
+engine = {engine!r}
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if "=" in a)
+os.makedirs(args["db"], exist_ok=True)
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write("%s %s %s %s\\n" % (engine, args["benchmarks"], args["db"],
+                               args.get("use_existing_db", "0")))
+sys.stderr.write("%s:    version 1.2.3\\n" % engine)
+mode = os.environ.get("FAKE_MODE", "ok")
+if mode == "fail" and engine == "RocksDB":
+    sys.stderr.write("IO error: disk on fire\\n")
+    sys.exit(3)
+if "report_file" in args:
+    with open(args["report_file"], "w") as f:
+        f.write("secs_elapsed,interval_qps\\n")
+        if mode != "short":
+            f.write("1,10\\n2,20\\n")
+for name in args["benchmarks"].split(","):
+    if mode == "noresult":
+        continue
+    ops = os.environ["FAKE_OPS_" + engine.upper()]
+    print("%-12s : 1.000 micros/op %s ops/sec 1.000 seconds 10 operations;"
+          % (name, ops))
+"""
+
+
+class RunTest(unittest.TestCase):
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.bins = {}
+        for engine in cr.ENGINES:
+            path = os.path.join(self.tmp.name, "fake_%s" % engine)
+            with open(path, "w") as f:
+                f.write(FAKE_DB_BENCH.format(python=sys.executable,
+                                             engine=engine))
+            os.chmod(path, 0o755)
+            self.bins[engine] = path
+        self.log = os.path.join(self.tmp.name, "calls.log")
+        self.dbs = os.path.join(self.tmp.name, "dbs")
+        os.mkdir(self.dbs)
+        env = {"FAKE_LOG": self.log, "FAKE_OPS_STRATA": "300",
+               "FAKE_OPS_ROCKSDB": "150", "FAKE_MODE": "ok"}
+        patcher = mock.patch.dict(os.environ, env)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def main(self, *args, strata=None, rocksdb=None):
+        argv = ["--strata=%s" % (strata or self.bins["strata"]),
+                "--rocksdb=%s" % (rocksdb or self.bins["RocksDB"]),
+                "--tmpdir=%s" % self.dbs] + list(args)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            with mock.patch.object(cr, "plot_python", return_value=None):
+                status = cr.main(argv)
+        return status, out.getvalue(), err.getvalue()
+
+    def calls(self):
+        with open(self.log) as f:
+            return [line.split() for line in f]
+
+    def test_alternates_engines_in_fresh_directories(self):
+        out_dir = os.path.join(self.tmp.name, "out")
+        status, out, err = self.main(
+            "--num=1000", "--runs=2", "--benchmarks=fillseq,readrandom",
+            "--out=%s" % out_dir, "--", "--histogram=1")
+        self.assertEqual(status, 0, err)
+        self.assertIn("| fillseq | 300 | 150 | 2.00 |", out)
+        self.assertIn("| readrandom | 300 | 150 | 2.00 |", out)
+        self.assertIn("- strata: version 1.2.3", out)
+        self.assertIn("- RocksDB: version 1.2.3", out)
+        self.assertIn("--histogram=1", out)  # in the commands
+        calls = self.calls()
+        # Per run and benchmark: strata then RocksDB; reads after a fill
+        # in the same directory.
+        expected = []
+        for _ in range(2):
+            for engine in cr.ENGINES:
+                expected.append([engine, "fillseq", "0"])
+            for engine in cr.ENGINES:
+                expected += [[engine, "fillrandom,compact", "0"],
+                             [engine, "readrandom", "1"]]
+        self.assertEqual([[c[0], c[1], c[3]] for c in calls], expected)
+        fill_read = [c for c in calls if c[1] != "fillseq"]
+        for fill, read in zip(fill_read[::2], fill_read[1::2]):
+            self.assertEqual(fill[2], read[2])
+        self.assertEqual(len({c[2] for c in calls}), 8)  # fresh every run
+        self.assertEqual(os.listdir(self.dbs), [])  # and removed
+        with open(os.path.join(out_dir, "compare.csv")) as f:
+            rows = f.read().splitlines()
+        self.assertEqual(rows[0].split(",")[:5],
+                         ["engine", "benchmark", "threads", "run",
+                          "ops_per_sec"])
+        self.assertEqual(len(rows), 1 + 8)
+        with open(os.path.join(out_dir, "compare.md")) as f:
+            self.assertEqual(f.read(), out)
+
+    def test_timeline(self):
+        out_dir = os.path.join(self.tmp.name, "out")
+        status, out, err = self.main("--num=1000", "--benchmarks=",
+                                     "--timeline=readseq:2",
+                                     "--timeline_num=5000",
+                                     "--out=%s" % out_dir)
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("| benchmark |", out)
+        self.assertIn("- strata: 300 ops/sec overall, 2 intervals, peak "
+                      "20 ops/sec", out)
+        with open(os.path.join(out_dir, "timeline-rocksdb.csv")) as f:
+            self.assertEqual(cr.parse_timeline(f.read()), [(1, 10), (2, 20)])
+        self.assertEqual([c[1] for c in self.calls()],
+                         ["fillrandom,compact", "readseq"] * 2)
+
+    def test_timeline_shorter_than_an_interval(self):
+        os.environ["FAKE_MODE"] = "short"
+        out_dir = os.path.join(self.tmp.name, "out")
+        status, out, err = self.main("--num=10", "--benchmarks=",
+                                     "--timeline=fillseq",
+                                     "--out=%s" % out_dir)
+        self.assertEqual(status, 0, err)
+        self.assertIn("- strata: 300 ops/sec overall, 0 intervals", out)
+        self.assertIn("no run lasted a whole interval", out)
+
+    def test_failing_db_bench(self):
+        os.environ["FAKE_MODE"] = "fail"
+        status, out, err = self.main("--num=10", "--runs=1",
+                                     "--benchmarks=fillseq")
+        self.assertEqual(status, 1)
+        self.assertIn("RocksDB db_bench failed on fillseq (exit status 3)",
+                      err)
+        self.assertIn("disk on fire", err)
+        self.assertEqual(out, "")
+        self.assertEqual(os.listdir(self.dbs), [])
+
+    def test_no_result_line(self):
+        os.environ["FAKE_MODE"] = "noresult"
+        status, _, err = self.main("--num=10", "--runs=1",
+                                   "--benchmarks=readseq")
+        self.assertEqual(status, 1)
+        self.assertIn("strata db_bench printed no result line for readseq",
+                      err)
+
+    def test_wrong_engine_binary(self):
+        status, _, err = self.main("--num=10", "--runs=1",
+                                   "--benchmarks=fillseq",
+                                   rocksdb=self.bins["strata"])
+        self.assertEqual(status, 1)
+        self.assertIn("the RocksDB binary is strata's db_bench", err)
+
+    def test_missing_strata_binary(self):
+        status, _, err = self.main("--benchmarks=fillseq",
+                                   strata=os.path.join(self.tmp.name, "no"))
+        self.assertEqual(status, 1)
+        self.assertIn("./build.sh bench", err)
+
+    def test_bad_command_lines(self):
+        for args in (["--runs=0"], ["--benchmarks=a:0"], ["--benchmarks="],
+                     ["--timeline=readseq"]):
+            with self.assertRaises(SystemExit, msg=args) as e:
+                self.main(*args)
+            self.assertEqual(e.exception.code, 2)
+
+
+def python_with_matplotlib():
+    """This interpreter or Debian's if either has matplotlib (nothing is
+    installed for the test), else None."""
+    for python in (sys.executable, cr.DEBIAN_PYTHON):
+        if os.access(python, os.X_OK) and subprocess.call(
+                [python, "-c", "import matplotlib"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+            return python
+    return None
+
+
+class PlotTest(unittest.TestCase):
+
+    @unittest.skipIf(python_with_matplotlib() is None, "no matplotlib")
+    def test_draws_both_pngs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = {"title": "t", "ratios": [["fillseq", 1.5],
+                                             ["fillsync:4", 0.5]],
+                    "ratios_png": os.path.join(tmp, "ratios.png"),
+                    "timeline": {"strata": [[1, 10], [2, 20]],
+                                 "RocksDB": [[1, 5]]},
+                    "timeline_title": "u",
+                    "timeline_png": os.path.join(tmp, "timeline.png")}
+            path = os.path.join(tmp, "spec.json")
+            with open(path, "w") as f:
+                json.dump(spec, f)
+            subprocess.check_call([python_with_matplotlib(), cr.PLOT_SCRIPT,
+                                   path])
+            for png in ("ratios.png", "timeline.png"):
+                with open(os.path.join(tmp, png), "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+if __name__ == "__main__":
+    unittest.main()
