@@ -1,5 +1,6 @@
 // DBImpl: strata's DB. Its methods are split by concern:
-//   db_impl_open.cc   Open, creation, options check, WAL recovery, Close
+//   db_impl_open.cc   Open, creation, options check, WAL recovery
+//   db_impl_close.cc  Close, DestroyDB
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
 //   db_impl_flush.cc  memtable flushes, Flush, write stalls
 //   db_impl_files.cc  deleting obsolete files
@@ -112,6 +113,7 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   Status NewLogFile(uint64_t number, std::unique_ptr<log::Writer>* result);
   uint64_t NewFileNumber() { return versions_->NewFileNumber(); }
   std::string OptionsFileContents() const;
+  // ---- db_impl_close.cc ----
   // Close; force: also with unreleased snapshots (the destructor).
   Status CloseImpl(bool force);
 

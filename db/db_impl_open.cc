@@ -1,4 +1,5 @@
-// DBImpl: opening (creation, options check, WAL recovery) and closing.
+// DBImpl: opening — creation, the options check, recovery from the
+// MANIFEST and the WALs.
 
 #include <algorithm>
 #include <utility>
@@ -463,101 +464,6 @@ Status DBImpl::NewLogFile(uint64_t number,
       std::make_unique<WritableFileWriter>(std::move(file), fname, env_options),
       number));
   return Status::OK();
-}
-
-Status DBImpl::Close() { return CloseImpl(/*force=*/false); }
-
-Status DBImpl::CloseImpl(bool force) {
-  bool was_open;
-  {
-    MutexLock l(&mutex_);
-    if (closing_) return Status::OK();
-    if (!force && !snapshots_.empty()) {
-      return Status::Aborted("Close: the DB has unreleased snapshots");
-    }
-    closing_ = true;
-    was_open = opened_;
-    bg_cv_.SignalAll();  // writers waiting out a stall give up
-  }
-  if (was_open) {
-    // A barrier: groups behind it fail PrepareGroup (closing_), and when
-    // it returns every earlier group is done with the WAL and memtable.
-    WriteOptions options;
-    options.disableWAL = true;
-    WriteThread::Writer barrier(options, nullptr);
-    write_thread_.Write(&barrier);
-  }
-  Status s;
-  {
-    MutexLock l(&mutex_);
-    // Running compactions stop at their next check; their outputs are
-    // deleted and nothing is installed.
-    shutting_down_.store(true, std::memory_order_release);
-    while (flush_scheduled_ || bg_compactions_scheduled_ > 0 ||
-           manual_compactions_ > 0) {
-      bg_cv_.Wait();
-    }
-    // Writes that skipped the WAL live only in memtables: a clean close
-    // puts them in a table.
-    if (was_open && has_unlogged_writes_ && bg_error_.ok()) {
-      if (mem_->num_entries() > 0) s = SwitchMemTable();
-      if (s.ok() && imm_.NumNotFlushed() > 0) s = FlushMemTables();
-      if (s.ok()) DeleteObsoleteFiles();
-      if (!s.ok()) SetBackgroundError(s);
-    }
-  }
-  {
-    MutexLock l(&log_mutex_);
-    if (log_ != nullptr) {
-      s = log_->Close();
-      log_.reset();
-    }
-  }
-  MutexLock l(&mutex_);
-  if (mem_ != nullptr) {
-    mem_->Unref();
-    mem_ = nullptr;
-  }
-  imm_.RemoveOldest(imm_.NumNotFlushed());
-  imm_next_logs_.clear();
-  if (db_lock_ != nullptr) {
-    Status u = env_->UnlockFile(db_lock_);
-    if (s.ok()) s = u;
-    db_lock_ = nullptr;
-  }
-  if (was_open) STRATA_LOG_INFO(info_log_, "closed %s", dbname_.c_str());
-  if (info_log_ != nullptr) info_log_->Flush();
-  return s;
-}
-
-Status DestroyDB(const std::string& name, const Options& options) {
-  Env* env = options.env;
-  std::vector<std::string> children;
-  Status s = env->FileExists(name);
-  if (s.IsNotFound()) return Status::OK();
-  if (s.ok()) s = env->GetChildren(name, &children);
-  if (!s.ok()) return s;
-  FileLock* lock = nullptr;
-  const std::string lock_name = LockFileName(name);
-  s = env->LockFile(lock_name, &lock);
-  if (!s.ok()) return s;
-  // CURRENT first: a destroy cut short leaves no half DB that an open
-  // would take for a whole one.
-  Status current = env->RemoveFile(CurrentFileName(name));
-  if (!current.ok() && !current.IsNotFound()) s = current;
-  for (const std::string& child : children) {
-    uint64_t number;
-    FileType type;
-    if (ParseFileName(child, &number, &type) && type != FileType::kLockFile &&
-        type != FileType::kCurrentFile) {
-      Status del = env->RemoveFile(name + "/" + child);
-      if (s.ok() && !del.ok()) s = del;
-    }
-  }
-  env->UnlockFile(lock);
-  env->RemoveFile(lock_name);
-  env->RemoveDir(name);  // fails, harmlessly, if other files remain
-  return s;
 }
 
 }  // namespace strata
