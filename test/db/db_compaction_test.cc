@@ -2,11 +2,8 @@
 // trivial moves, what compactions drop and keep (overwrites, deletions,
 // range deletions, merges, snapshots), and a compaction that fails.
 
-#include <atomic>
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,7 +13,7 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/merge_operator.h"
-#include "strata/statistics.h"
+#include "test/db/compaction_test_util.h"
 #include "test/db/db_test_util.h"
 #include "test/util/fault_injection_env.h"
 #include "util/random.h"
@@ -25,47 +22,12 @@ namespace strata {
 namespace {
 
 using test::DBHolder;
-
-std::string Key(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
-
-uint64_t IntProperty(DB* db, const std::string& name) {
-  uint64_t v = 0;
-  EXPECT_TRUE(db->GetIntProperty(name, &v)) << name;
-  return v;
-}
-
-uint64_t FilesAtLevel(DB* db, int level) {
-  return IntProperty(db, "strata.num-files-at-level" + std::to_string(level));
-}
-
-uint64_t TableBytes(const DBHolder& h) {
-  uint64_t total = 0;
-  for (uint64_t number : test::ListDBFiles(h.env(), h.name()).tables) {
-    uint64_t size = 0;
-    EXPECT_TRUE(
-        h.env()->GetFileSize(TableFileName(h.name(), number), &size).ok());
-    total += size;
-  }
-  return total;
-}
-
-Status Settle(DB* db) {
-  return static_cast<DBImpl*>(db)->WaitForBackgroundWork();
-}
-
-// Tiny buffers and files: a few hundred KB of writes make several levels.
-void UseTinyOptions(Options* o) {
-  o->write_buffer_size = 4 << 10;
-  o->level0_file_num_compaction_trigger = 2;
-  o->target_file_size_base = 64 << 10;
-  o->max_bytes_for_level_base = 128 << 10;
-  o->max_bytes_for_level_multiplier = 4;
-  o->compression = kNoCompression;
-}
+using test::FilesAtLevel;
+using test::IntProperty;
+using test::Key;
+using test::Settle;
+using test::TableBytes;
+using test::UseTinyOptions;
 
 TEST(DBCompactionTest, AutomaticCompactionsShapeTheTree) {
   DBHolder h;
@@ -318,116 +280,6 @@ TEST(DBCompactionTest, ConcurrentCompactRangesAndWriters) {
   EXPECT_EQ(model, h.Contents());
   ASSERT_TRUE(h.Reopen().ok());
   EXPECT_EQ(model, h.Contents());
-}
-
-// Occupies every thread of env's LOW pool until released (or destroyed),
-// so no compaction can start.
-class LowPoolBlocker {
- public:
-  explicit LowPoolBlocker(Env* env) {
-    const int threads = env->GetBackgroundThreads(Env::LOW);
-    for (int i = 0; i < threads; i++) env->Schedule(&Block, this, Env::LOW);
-    std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return blocked_ == threads; });
-  }
-  ~LowPoolBlocker() { Release(); }
-
-  void Release() {
-    std::lock_guard<std::mutex> l(mu_);
-    released_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  static void Block(void* arg) {
-    auto* self = static_cast<LowPoolBlocker*>(arg);
-    std::unique_lock<std::mutex> l(self->mu_);
-    self->blocked_++;
-    self->cv_.notify_all();
-    self->cv_.wait(l, [self] { return self->released_; });
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int blocked_ = 0;
-  bool released_ = false;
-};
-
-TEST(DBCompactionTest, Level0StallsWritesUntilCompactionsCatchUp) {
-  DBHolder h;
-  h.options().level0_file_num_compaction_trigger = 2;
-  h.options().level0_slowdown_writes_trigger = 3;
-  h.options().level0_stop_writes_trigger = 4;
-  h.options().statistics = CreateDBStatistics();
-  ASSERT_TRUE(h.Open().ok());
-  LowPoolBlocker blocker(h.env());
-  for (int i = 0; i < 4; i++) {
-    ASSERT_TRUE(h.Put(Key(i), "v").ok());
-    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
-  }
-  ASSERT_EQ(4u, FilesAtLevel(h.db(), 0));  // the stop trigger
-
-  WriteOptions no_slowdown;
-  no_slowdown.no_slowdown = true;
-  EXPECT_TRUE(h.db()->Put(no_slowdown, "x", "v").IsIncomplete());
-  std::atomic<bool> done{false};
-  std::thread writer([&] {
-    EXPECT_TRUE(h.Put("y", "v").ok());
-    done = true;
-  });
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_FALSE(done.load()) << "a write went through a stopped L0";
-  blocker.Release();  // the compaction runs, L0 drains, the writer goes on
-  writer.join();
-  EXPECT_TRUE(done.load());
-  EXPECT_EQ("v", h.Get("y"));
-  EXPECT_EQ("NOT_FOUND", h.Get("x"));
-  EXPECT_LT(FilesAtLevel(h.db(), 0), 4u);
-  EXPECT_GT(h.options().statistics->getTickerCount(STALL_MICROS), 0u);
-}
-
-TEST(DBCompactionTest, CloseEndsAWriteStoppedOnL0) {
-  DBHolder h;
-  h.options().level0_file_num_compaction_trigger = 2;
-  h.options().level0_slowdown_writes_trigger = 3;
-  h.options().level0_stop_writes_trigger = 4;
-  ASSERT_TRUE(h.Open().ok());
-  LowPoolBlocker blocker(h.env());
-  for (int i = 0; i < 4; i++) {
-    ASSERT_TRUE(h.Put(Key(i), "v").ok());
-    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
-  }
-  Status put;
-  std::thread writer([&] { put = h.Put("y", "v"); });  // stopped on L0
-  Status closed;
-  std::thread closer([&] { closed = h.db()->Close(); });
-  // Close gives up the stopped write (no compaction may start any more);
-  // then it waits for the compaction queued behind the blocker.
-  writer.join();
-  EXPECT_TRUE(put.IsShutdownInProgress()) << put.ToString();
-  blocker.Release();
-  closer.join();
-  EXPECT_TRUE(closed.ok()) << closed.ToString();
-  h.Close();
-  ASSERT_TRUE(h.Open().ok());
-  EXPECT_EQ("v", h.Get(Key(3)));
-}
-
-TEST(DBCompactionTest, StallTriggersBelowTheCompactionTriggerAreRaised) {
-  DBHolder h;
-  h.options().level0_file_num_compaction_trigger = 8;
-  h.options().level0_slowdown_writes_trigger = 2;
-  h.options().level0_stop_writes_trigger = 3;
-  ASSERT_TRUE(h.Open().ok());
-  for (int i = 0; i < 3; i++) {
-    ASSERT_TRUE(h.Put(Key(i), "v").ok());
-    ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
-  }
-  ASSERT_EQ(3u, FilesAtLevel(h.db(), 0));  // below 8: no compaction
-  // Stopping here would wait for a compaction that never comes.
-  WriteOptions no_slowdown;
-  no_slowdown.no_slowdown = true;
-  EXPECT_TRUE(h.db()->Put(no_slowdown, "x", "v").ok());
 }
 
 class DBCompactionFaultTest : public testing::Test {
