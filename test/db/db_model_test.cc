@@ -1,8 +1,9 @@
-// The DB against a model (std::map): random puts, deletes, merges
-// (string append), range deletions and batches, snapshots checked long
-// after they were taken (held across flushes), iterators walked in both
-// directions, flushes, compactions (automatic and CompactRange) and reopens
-// — rerun under several option sets, two of them building deep trees.
+// The DB against a model (std::map): random puts, deletes, single
+// deletes, merges (string append), range deletions and batches, snapshots
+// checked long after they were taken (held across flushes and
+// compactions), iterators walked in both directions, flushes, compactions
+// (automatic and CompactRange) and reopens — rerun under several option
+// sets, two of them building deep trees.
 
 #include <map>
 #include <memory>
@@ -156,10 +157,22 @@ TEST_P(DBModelTest, RandomOperations) {
           std::string(rnd.Uniform(200), 'v') + std::to_string(step);
       ASSERT_TRUE(h_.db()->Put(write_options_, k, v).ok());
       model[k] = v;
-    } else if (op < 52) {
+    } else if (op < 49) {
       const std::string k = RandomKey(&rnd);
       ASSERT_TRUE(h_.db()->Delete(write_options_, k).ok());
       model.erase(k);
+    } else if (op < 52) {
+      // Keys of their own ("sd...", beyond every range deletion and other
+      // write) alternate Put and SingleDelete, as SingleDelete requires.
+      const std::string k = "sd" + std::to_string(rnd.Uniform(key_space_));
+      if (model.count(k) > 0) {
+        ASSERT_TRUE(h_.db()->SingleDelete(write_options_, k).ok());
+        model.erase(k);
+      } else {
+        const std::string v = "s" + std::to_string(step);
+        ASSERT_TRUE(h_.db()->Put(write_options_, k, v).ok());
+        model[k] = v;
+      }
     } else if (op < 57) {
       const std::string k = RandomKey(&rnd);
       const std::string v = "m" + std::to_string(step);
