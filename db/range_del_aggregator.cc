@@ -36,6 +36,7 @@ RangeDelAggregator RangeDelAggregator::ForCompaction(
 }
 
 Status RangeDelAggregator::AddTombstones(InternalIterator* iter) {
+  if (iter == nullptr) return Status::OK();  // the common case: none
   std::unique_ptr<FragmentedRangeTombstoneList> list;
   Status s = FragmentedRangeTombstoneList::Create(iter, ucmp_, &list);
   if (!s.ok()) return s;

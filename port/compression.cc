@@ -26,9 +26,9 @@ bool SnappyCompress(const char* input, size_t length, std::string* output) {
   return true;
 }
 
-bool SnappyValidatedLength(const char* input, size_t length, size_t* result) {
-  return snappy::IsValidCompressedBuffer(input, length) &&
-         snappy::GetUncompressedLength(input, length, result);
+bool SnappyUncompressedLength(const char* input, size_t length,
+                              size_t* result) {
+  return snappy::GetUncompressedLength(input, length, result);
 }
 
 bool SnappyUncompress(const char* input, size_t length, char* output) {
@@ -39,7 +39,7 @@ bool SnappyUncompress(const char* input, size_t length, char* output) {
 
 bool SnappySupported() { return false; }
 bool SnappyCompress(const char*, size_t, std::string*) { return false; }
-bool SnappyValidatedLength(const char*, size_t, size_t*) { return false; }
+bool SnappyUncompressedLength(const char*, size_t, size_t*) { return false; }
 bool SnappyUncompress(const char*, size_t, char*) { return false; }
 
 #endif  // STRATA_HAVE_SNAPPY

@@ -27,14 +27,14 @@ bool ZlibSupported();
 // Appends the snappy compression of input to *output.
 bool SnappyCompress(const char* input, size_t length, std::string* output);
 
-// Checks that input is a whole, well-formed snappy stream (decoding it
-// without storing the output) and sets *result to the length it decodes
-// to. Because the check decodes, *result is bounded by what the input can
-// really produce, not just by the header it claims.
-bool SnappyValidatedLength(const char* input, size_t length, size_t* result);
+// The length input's header says it decodes to (false if the header is
+// malformed). Only the header is read: the caller bounds the length before
+// allocating, and SnappyUncompress checks the stream as it decodes.
+bool SnappyUncompressedLength(const char* input, size_t length, size_t* result);
 
-// REQUIRES: SnappyValidatedLength(input, length) gave n and output has
-// room for n bytes.
+// Decodes input into output, which has room for the length
+// SnappyUncompressedLength gave; false if the stream is malformed or does
+// not decode to exactly that length (nothing is written past it).
 bool SnappyUncompress(const char* input, size_t length, char* output);
 
 // Appends the raw deflate stream (no zlib or gzip header) of input to

@@ -48,10 +48,19 @@ Status Unsupported(CompressionType type) {
 Status UncompressSnappy(const Slice& in, std::unique_ptr<char[]>* out,
                         size_t* out_size) {
   size_t size = 0;
-  if (!port::SnappyValidatedLength(in.data(), in.size(), &size)) {
+  // One decoding pass: the header's length is bounded before allocating,
+  // and the decoder checks the stream against it.
+  if (!port::SnappyUncompressedLength(in.data(), in.size(), &size)) {
     return Status::Corruption("snappy block", "malformed stream");
   }
   if (size > kMaxUncompressedBlockSize) return TooLarge("snappy block", size);
+  // A snappy tag of 3 bytes yields at most 64: a header claiming more than
+  // that ratio is damage, caught before allocating for it.
+  if (size > in.size() * 22 + 64) {
+    return Status::Corruption("snappy block", "claims " + std::to_string(size) +
+                                                  " bytes from " +
+                                                  std::to_string(in.size()));
+  }
   std::unique_ptr<char[]> buf(new char[size]);
   if (!port::SnappyUncompress(in.data(), in.size(), buf.get())) {
     return Status::Corruption("snappy block", "malformed stream");

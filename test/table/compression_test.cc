@@ -212,6 +212,14 @@ TEST(CompressionTest, SnappyLengthHeaderIsChecked) {
         Uncompress(kSnappyCompression, lie + rest.ToString()).IsCorruption())
         << claimed;
   }
+  // More than snappy can expand to from this input: refused before any
+  // buffer of that size is allocated.
+  std::string lie;
+  PutVarint32(&lie, 1000000);
+  const Status s = Uncompress(kSnappyCompression, lie + rest.ToString());
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_NE(std::string::npos, s.ToString().find("claims 1000000 bytes"))
+      << s.ToString();
 }
 
 }  // namespace
