@@ -108,6 +108,8 @@ Status TableFileBuilder::Finish() {
     const TableProperties props = builder_->GetTableProperties();
     meta_->num_entries = props.num_entries;
     meta_->num_deletions = props.num_deletions;
+    meta_->num_range_deletions = props.num_range_deletions;
+    meta_->counts_known = true;
     s = writer_->Sync(options_.use_fsync);
   }
   const Status close = writer_->Close();

@@ -59,6 +59,8 @@ void DBImpl::ReleaseReadView(const ReadView& view) {
 Status DBImpl::AddTableTombstones(const ReadOptions& options,
                                   const FileMetaData& f,
                                   RangeDelAggregator* aggregator) {
+  // Most tables hold none; those known to need no lookup in the cache.
+  if (f.counts_known && f.num_range_deletions == 0) return Status::OK();
   Status added;
   Status s =
       table_cache_->WithTable(f.number, f.file_size, [&](TableReader* reader) {
@@ -258,13 +260,13 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
     version = versions_->current();
     version->Ref();
   }
-  // The tables' counts: from the flush that wrote them, or (for tables
-  // recovered from the MANIFEST, which does not record them) from their
-  // properties, read without the mutex.
+  // The tables' counts: known when this process wrote the table or the
+  // MANIFEST recorded them, else read from the table's properties without
+  // the mutex.
   uint64_t entries = 0, deletes = 0;
   for (int level = 0; level < version->num_levels(); level++) {
     for (const FileMetaData* f : version->files(level)) {
-      if (f->num_entries > 0) {
+      if (f->counts_known) {
         entries += f->num_entries;
         deletes += f->num_deletions;
         continue;

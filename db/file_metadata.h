@@ -22,10 +22,15 @@ struct FileMetaData {
   InternalKey largest;   // largest internal key in the table
   SequenceNumber smallest_seqno = kMaxSequenceNumber;
   SequenceNumber largest_seqno = 0;
-  // Entries and deletions, for estimates (estimate-num-keys, compaction
-  // scores); from the table's properties, not stored in the MANIFEST.
+  // The table's counts (its properties), for estimates and reads: a table
+  // known to hold no range tombstone is not asked for them. counts_known:
+  // the table was written by this process, or the MANIFEST recorded them
+  // (docs/formats/manifest.md, tag 0x2007); else they are zero and
+  // unknown.
   uint64_t num_entries = 0;
   uint64_t num_deletions = 0;
+  uint64_t num_range_deletions = 0;
+  bool counts_known = false;
 
   // Versions holding the file; the file is obsolete at 0.
   int refs = 0;

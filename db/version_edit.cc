@@ -41,6 +41,10 @@ enum Tag : uint32_t {
 // strata may safely ignore are given such tags.
 constexpr uint32_t kTagIgnorableBit = 0x2000;
 
+// After a new file: its counts (lp: varint64 number, entries, deletions,
+// range deletions). Ignorable: a reader without it only loses estimates.
+constexpr uint32_t kNewFileCounts = kTagIgnorableBit | kNewFile;
+
 bool GetLevel(Slice* input, int* level) {
   uint32_t v;
   if (!GetVarint32(input, &v) ||
@@ -133,6 +137,15 @@ void VersionEdit::EncodeTo(std::string* dst) const {
     PutLengthPrefixedSlice(dst, f.largest.Encode());
     PutVarint64(dst, f.smallest_seqno);
     PutVarint64(dst, f.largest_seqno);
+    if (f.counts_known) {
+      std::string counts;
+      PutVarint64(&counts, f.number);
+      PutVarint64(&counts, f.num_entries);
+      PutVarint64(&counts, f.num_deletions);
+      PutVarint64(&counts, f.num_range_deletions);
+      PutVarint32(dst, kNewFileCounts);
+      PutLengthPrefixedSlice(dst, counts);
+    }
   }
 }
 
@@ -209,6 +222,26 @@ Status VersionEdit::DecodeFields(Slice input) {
         new_files_.emplace_back(level, std::move(f));
         break;
       }
+      case kNewFileCounts: {
+        Slice counts;
+        uint64_t number, entries, deletions, range_deletions;
+        if (!GetLengthPrefixedSlice(&input, &counts) ||
+            !GetVarint64(&counts, &number) || !GetVarint64(&counts, &entries) ||
+            !GetVarint64(&counts, &deletions) ||
+            !GetVarint64(&counts, &range_deletions)) {
+          return BadField("new file counts");
+        }
+        // They follow their file's record; counts of a file this edit does
+        // not add are ignored.
+        if (!new_files_.empty() && new_files_.back().second.number == number) {
+          FileMetaData& f = new_files_.back().second;
+          f.num_entries = entries;
+          f.num_deletions = deletions;
+          f.num_range_deletions = range_deletions;
+          f.counts_known = true;
+        }
+        break;
+      }
       default: {
         if ((tag & kTagIgnorableBit) == 0) {
           return Status::Corruption("version edit",
@@ -253,6 +286,11 @@ std::string VersionEdit::DebugString() const {
          EscapeString(f.largest.Encode()) + "] seq " +
          NumberToString(f.smallest_seqno) + ".." +
          NumberToString(f.largest_seqno);
+    if (f.counts_known) {
+      r += " entries " + NumberToString(f.num_entries) + " deletions " +
+           NumberToString(f.num_deletions) + " range deletions " +
+           NumberToString(f.num_range_deletions);
+    }
   }
   r += "\n}\n";
   return r;

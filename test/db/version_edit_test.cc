@@ -279,6 +279,54 @@ TEST(VersionEditTest, IgnorableTagsAreSkippedOthersAreCorruption) {
   }
 }
 
+TEST(VersionEditTest, FileCountsRoundTripAndAreOptional) {
+  FileMetaData f;
+  f.number = 9;
+  f.file_size = 4096;
+  f.smallest = Key("a", 1);
+  f.largest = Key("z", 5);
+  f.smallest_seqno = 1;
+  f.largest_seqno = 5;
+  f.num_entries = 120;
+  f.num_deletions = 7;
+  f.num_range_deletions = 2;
+  f.counts_known = true;
+  VersionEdit edit;
+  edit.AddFile(2, f);
+  f.number = 10;
+  f.counts_known = false;  // e.g. recovered from an older MANIFEST
+  edit.AddFile(2, f);
+  ExpectRoundTrip(edit);
+  VersionEdit parsed;
+  ASSERT_TRUE(parsed.DecodeFrom(Encode(edit)).ok());
+  ASSERT_EQ(2u, parsed.new_files().size());
+  const FileMetaData& known = parsed.new_files()[0].second;
+  EXPECT_TRUE(known.counts_known);
+  EXPECT_EQ(120u, known.num_entries);
+  EXPECT_EQ(7u, known.num_deletions);
+  EXPECT_EQ(2u, known.num_range_deletions);
+  EXPECT_FALSE(parsed.new_files()[1].second.counts_known);
+
+  // Counts naming a file the edit does not add are ignored; damaged ones
+  // are Corruption.
+  std::string counts;
+  PutVarint64(&counts, 77);
+  PutVarint64(&counts, 1);
+  PutVarint64(&counts, 0);
+  PutVarint64(&counts, 0);
+  std::string bytes = Encode(edit);
+  PutVarint32(&bytes, 0x2007);
+  PutLengthPrefixedSlice(&bytes, counts);
+  ASSERT_TRUE(parsed.DecodeFrom(bytes).ok());
+  EXPECT_FALSE(parsed.new_files()[1].second.counts_known);
+  bytes = Encode(edit);
+  PutVarint32(&bytes, 0x2007);
+  PutLengthPrefixedSlice(&bytes, counts.substr(0, 2));
+  Status s = parsed.DecodeFrom(bytes);
+  EXPECT_TRUE(s.IsCorruption());
+  EXPECT_NE(std::string::npos, s.ToString().find("new file counts"));
+}
+
 TEST(VersionEditTest, ClearAndDebugString) {
   VersionEdit edit;
   edit.SetComparatorName("cmp");
