@@ -235,6 +235,11 @@ Status DBImpl::Flush(const FlushOptions& options) {
   if (!s.ok()) return s;
   target = memtables_retired_;
   while (options.wait && memtables_flushed_ < target && bg_error_.ok()) {
+    if (closing_ && !flush_scheduled_) {
+      // No flush starts once the DB is closing; the memtables left are
+      // in their WALs.
+      return Status::ShutdownInProgress("the DB closed before the flush");
+    }
     bg_cv_.Wait();
   }
   return memtables_flushed_ >= target || !options.wait ? Status::OK()

@@ -118,7 +118,12 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (group->disable_wal() && keys > 0) has_unlogged_writes_ = true;
   internal_stats_.AddUserWrites(writes, keys);
   internal_stats_.AddUserBytes(bytes);
-  if (group->need_sync() && !group->disable_wal()) internal_stats_.AddWalSync();
+  if (writes > 0 && !group->disable_wal()) {
+    // The group's one WAL record: the batches merged under one header.
+    internal_stats_.AddWalBytes(bytes -
+                                WriteBatchInternal::kHeader * (writes - 1));
+    if (group->need_sync()) internal_stats_.AddWalSync();
+  }
   write_mem_ = mem_;
   return s;
 }

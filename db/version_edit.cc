@@ -42,7 +42,8 @@ enum Tag : uint32_t {
 constexpr uint32_t kTagIgnorableBit = 0x2000;
 
 // After a new file: its counts (lp: varint64 number, entries, deletions,
-// range deletions). Ignorable: a reader without it only loses estimates.
+// range deletions). Ignorable: a reader without it opens the table for
+// its properties and range tombstones instead.
 constexpr uint32_t kNewFileCounts = kTagIgnorableBit | kNewFile;
 
 bool GetLevel(Slice* input, int* level) {

@@ -1,14 +1,19 @@
 // Flush: memtables become level-0 tables, reads go through them, and the
 // WALs and MANIFESTs they make obsolete are deleted.
 
+#include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/filename.h"
 #include "gtest/gtest.h"
 #include "strata/env.h"
+#include "test/db/compaction_test_util.h"
 #include "test/db/db_test_util.h"
 #include "test/util/fault_injection_env.h"
 
@@ -16,8 +21,8 @@ namespace strata {
 namespace {
 
 using test::DBHolder;
-
 using test::ListDBFiles;
+using test::Settle;
 
 TEST(DBFlushTest, FlushedDataIsReadFromTablesAndSurvivesReopen) {
   DBHolder h;
@@ -176,6 +181,59 @@ TEST(DBFlushTest, StrayTablesAreDeletedAfterAFlush) {
   EXPECT_EQ("1", h.Get("a"));
 }
 
+// Holds every table file's creation until the gate opens.
+class TableGateEnv : public EnvWrapper {
+ public:
+  explicit TableGateEnv(Env* target) : EnvWrapper(target) {}
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& options) override {
+    if (f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0) {
+      std::unique_lock<std::mutex> l(mu_);
+      cv_.wait(l, [this] { return open_; });
+    }
+    return target()->NewWritableFile(f, r, options);
+  }
+  void Open(bool open) {
+    std::lock_guard<std::mutex> l(mu_);
+    open_ = open;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = true;
+};
+
+TEST(DBFlushTest, FlushWaitingWhenTheDBClosesReturns) {
+  std::unique_ptr<Env> mem(NewMemEnv(Env::Default()));
+  TableGateEnv env(mem.get());
+  DBHolder h(&env);
+  h.options().max_write_buffer_number = 3;
+  ASSERT_TRUE(h.Open().ok());
+  env.Open(false);
+  ASSERT_TRUE(h.Put("a", "1").ok());
+  FlushOptions no_wait;
+  no_wait.wait = false;
+  ASSERT_TRUE(h.db()->Flush(no_wait).ok());  // its flush waits at the gate
+  ASSERT_TRUE(h.Put("b", "2").ok());
+  Status flushed;
+  std::thread flusher([&] { flushed = h.db()->Flush(FlushOptions()); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  Status closed;
+  std::thread closer([&] { closed = h.db()->Close(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  env.Open(true);  // the first flush ends; no other starts: closing
+  flusher.join();  // and the waiting Flush gives up instead of hanging
+  closer.join();
+  EXPECT_TRUE(flushed.IsShutdownInProgress()) << flushed.ToString();
+  EXPECT_TRUE(closed.ok()) << closed.ToString();
+  h.Close();
+  ASSERT_TRUE(h.Open().ok());  // "b" comes back from its WAL
+  EXPECT_EQ("1", h.Get("a"));
+  EXPECT_EQ("2", h.Get("b"));
+}
+
 class DBFlushFaultTest : public testing::Test {
  protected:
   DBFlushFaultTest()
@@ -226,10 +284,13 @@ TEST_F(DBFlushFaultTest, FailedDeletionsAreNotFatal) {
   ASSERT_TRUE(h_.Put("a", "1").ok());
   env_.FailAll(test::IOKind::kDelete, Status::IOError("injected delete"));
   ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
-  ASSERT_TRUE(h_.Put("b", "2").ok());                        // writes go on
+  ASSERT_TRUE(Settle(h_.db()).ok());   // the deletions after the flush
+  ASSERT_TRUE(h_.Put("b", "2").ok());  // writes go on
   EXPECT_EQ(2u, ListDBFiles(&env_, h_.name()).logs.size());  // one left over
   env_.ClearFailures();
   ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  // Flush returns once the table is in; the deletions follow it.
+  ASSERT_TRUE(Settle(h_.db()).ok());
   EXPECT_EQ(1u, ListDBFiles(&env_, h_.name()).logs.size());  // retried
   ASSERT_TRUE(h_.Reopen().ok());
   EXPECT_EQ("1", h_.Get("a"));

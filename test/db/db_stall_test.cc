@@ -100,7 +100,15 @@ TEST(DBStallTest, CloseEndsAWriteStoppedOnL0) {
     ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
   }
   Status put;
-  std::thread writer([&] { put = h.Put("y", "v"); });  // stopped on L0
+  std::atomic<bool> put_done{false};
+  std::thread writer([&] {
+    put = h.Put("y", "v");
+    put_done = true;
+  });
+  // The write must be stopped on L0 before Close begins (else Close
+  // would turn it away at the door, and this would test nothing).
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_FALSE(put_done.load()) << put.ToString();
   Status closed;
   std::thread closer([&] { closed = h.db()->Close(); });
   // Close gives up the stopped write (no compaction may start any more);

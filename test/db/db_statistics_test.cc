@@ -1,6 +1,7 @@
 // The read path's tickers (block cache, filters, iterator moves) as a DB
 // with Options::statistics records them, and the strata.stats property.
 
+#include <cinttypes>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -261,6 +262,38 @@ TEST_F(DBStatisticsTest, StatsPropertyShowsTheLevels) {
   ASSERT_NE(std::string::npos, sum);
   ASSERT_EQ(2, std::sscanf(report.c_str() + sum + 1, "%7s %d", name, &files));
   EXPECT_EQ(2, files);
+}
+
+TEST_F(DBStatisticsTest, StatsPropertyCountsWritesAndTheWAL) {
+  Open(/*bloom=*/false);
+  WriteOptions sync;
+  sync.sync = true;
+  const std::string value(1000, 'w');
+  for (int i = 0; i < 3000; i++) {
+    ASSERT_TRUE(h_.db()
+                    ->Put(i % 100 == 99 ? sync : WriteOptions(), Key(i), value)
+                    .ok());
+  }
+  WriteOptions no_wal;
+  no_wal.disableWAL = true;
+  ASSERT_TRUE(h_.db()->Put(no_wal, "unlogged", value).ok());
+  std::string report;
+  ASSERT_TRUE(h_.db()->GetProperty("strata.stats", &report));
+  EXPECT_NE(std::string::npos,
+            report.find("Cumulative writes: 3001 writes, 3001 keys"))
+      << report;
+  // 30 synced groups; the WAL holds the 3000 logged writes, about 3 MB
+  // (the unlogged one is not in it).
+  const size_t wal = report.find("Cumulative WAL: ");
+  ASSERT_NE(std::string::npos, wal) << report;
+  uint64_t syncs = 0;
+  double gb = 0;
+  ASSERT_EQ(
+      2, std::sscanf(report.c_str() + wal,
+                     "Cumulative WAL: %" SCNu64 " syncs, %lf GB", &syncs, &gb))
+      << report;
+  EXPECT_EQ(30u, syncs);
+  EXPECT_NEAR(3000.0 * (1000 + 20) / (1 << 30), gb, 0.0015) << report;
 }
 
 }  // namespace

@@ -212,6 +212,17 @@ TEST(CompressionTest, SnappyLengthHeaderIsChecked) {
         Uncompress(kSnappyCompression, lie + rest.ToString()).IsCorruption())
         << claimed;
   }
+  // The largest expansion real data reaches is accepted: 1 MiB of zeros.
+  const std::string zeros(1 << 20, '\0');
+  std::string packed;
+  ASSERT_TRUE(CompressBlock(kSnappyCompression, zeros, &packed).ok());
+  EXPECT_GT(zeros.size(), packed.size() * 20);
+  std::unique_ptr<char[]> unpacked;
+  size_t unpacked_size = 0;
+  ASSERT_TRUE(
+      UncompressBlock(kSnappyCompression, packed, &unpacked, &unpacked_size)
+          .ok());
+  EXPECT_EQ(zeros, std::string(unpacked.get(), unpacked_size));
   // More than snappy can expand to from this input: refused before any
   // buffer of that size is allocated.
   std::string lie;
