@@ -2,6 +2,7 @@
 // trivial moves, what compactions drop and keep (overwrites, deletions,
 // range deletions, merges, snapshots), and a compaction that fails.
 
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,12 +43,23 @@ TEST(DBCompactionTest, AutomaticCompactionsShapeTheTree) {
     model[k] = v;
   }
   ASSERT_TRUE(Settle(h.db()).ok());
+  // Settled: L0 under its trigger, L1 within its 128 KiB target, and the
+  // rest (about 400 KB of live data) below it.
   EXPECT_LT(FilesAtLevel(h.db(), 0), 2u);
-  int levels_used = 0;
-  for (int level = 1; level < 7; level++) {
-    if (FilesAtLevel(h.db(), level) > 0) levels_used++;
+  uint64_t below_l1 = 0;
+  for (int level = 2; level < 7; level++) {
+    below_l1 += FilesAtLevel(h.db(), level);
   }
-  EXPECT_GE(levels_used, 2) << h.db()->GetName();
+  std::string levels;
+  ASSERT_TRUE(h.db()->GetProperty("strata.levelstats", &levels));
+  EXPECT_GT(below_l1, 0u) << levels;
+  const size_t l1 = levels.find("\n    1 ");
+  ASSERT_NE(std::string::npos, l1) << levels;
+  int level = 0, files = 0;
+  double mb = 0;
+  ASSERT_EQ(3,
+            std::sscanf(levels.c_str() + l1, "%d %d %lf", &level, &files, &mb));
+  EXPECT_LE(mb, 0.13) << levels;  // 128 KiB, printed in MB
   EXPECT_EQ(model, h.Contents());
   // strata.stats counts the compactions' work: bytes were rewritten below
   // L0, so more was written than users ingested.

@@ -274,7 +274,7 @@ TEST(DBCrashTest, KilledDuringFlushesAndCompactionsLosesNothing) {
 TEST(DBCrashTest, DyingInsideTableWritesLosesNothing) {
   // Each round dies in a later table: flush outputs first, then
   // compaction outputs, mid-write or just before the sync.
-  CrashAndCheck(2, /*sync=*/false, 16 << 10, 4, Mode::kDieInTable);
+  CrashAndCheck(2, /*sync=*/false, 16 << 10, 6, Mode::kDieInTable);
 }
 
 }  // namespace

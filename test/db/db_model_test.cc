@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "db/db_impl.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/merge_operator.h"
@@ -111,16 +112,16 @@ class DBModelTest : public testing::TestWithParam<Config> {
                                  &end);
   }
 
-  // Levels below L0 holding files.
-  int NonEmptySortedLevels() {
-    int n = 0;
+  // The deepest level holding files (0 if none).
+  int DeepestLevel() {
+    int deepest = 0;
     for (int level = 1; level < h_.options().num_levels; level++) {
       uint64_t files = 0;
       EXPECT_TRUE(h_.db()->GetIntProperty(
           "strata.num-files-at-level" + std::to_string(level), &files));
-      if (files > 0) n++;
+      if (files > 0) deepest = level;
     }
-    return n;
+    return deepest;
   }
 
   // Walks a fresh iterator randomly and compares every position with the
@@ -247,10 +248,14 @@ TEST_P(DBModelTest, RandomOperations) {
   }
   ASSERT_EQ(model, h_.Contents());
   if (key_space_ > 200) {
-    // The tiny options must really have built a deep tree.
+    // The tiny options must really have pushed data down the tree: once
+    // settled, past L1 (whose 16 KiB target the data outgrows; dynamic
+    // levels fill from the bottom). How many levels stay non-empty
+    // depends on which compactions ran, so that is not asserted.
+    ASSERT_TRUE(static_cast<DBImpl*>(h_.db())->WaitForBackgroundWork().ok());
     std::string levels;
     h_.db()->GetProperty("strata.levelstats", &levels);
-    EXPECT_GE(NonEmptySortedLevels(), 2) << levels;
+    EXPECT_GE(DeepestLevel(), 2) << levels;
   }
   ASSERT_TRUE(h_.Reopen().ok());
   ASSERT_EQ(model, h_.Contents());
