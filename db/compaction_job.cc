@@ -127,6 +127,7 @@ Status CompactionJob::Run() {
   for (const FileMetaData& f : outputs_) stats_.bytes_written += f.file_size;
   stats_.files_out = static_cast<int>(outputs_.size());
   stats_.micros = options_.build.env->NowMicros() - start;
+  stats_.count = 1;
   if (s.ok()) RecordStatistics();
   return s;
 }
@@ -182,7 +183,10 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
     last_user_key.assign(user_key.data(), user_key.size());
   }
   if (s.ok()) s = iter.status();
-  stats_.records = iter.stats();
+  records_ = iter.stats();
+  stats_.records_in = records_.num_input_records;
+  stats_.records_dropped =
+      records_.num_input_records - records_.num_output_records;
   if (!s.ok()) return s;  // output's destructor deletes its file
 
   if (output == nullptr && outputs_.empty() &&
@@ -240,9 +244,9 @@ void CompactionJob::RecordStatistics() const {
              stats_.bytes_read_level + stats_.bytes_read_output_level);
   RecordTick(stats, COMPACT_WRITE_BYTES, stats_.bytes_written);
   RecordTick(stats, COMPACTION_KEY_DROP_NEWER_ENTRY,
-             stats_.records.num_dropped_hidden);
+             records_.num_dropped_hidden);
   RecordTick(stats, COMPACTION_KEY_DROP_OBSOLETE,
-             stats_.records.num_dropped_obsolete_tombstones);
+             records_.num_dropped_obsolete_tombstones);
   stats->recordInHistogram(COMPACTION_TIME, stats_.micros);
 }
 

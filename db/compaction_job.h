@@ -33,6 +33,7 @@
 #include "db/compaction_iterator.h"
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
+#include "db/internal_stats.h"
 #include "db/version_edit.h"
 #include "strata/export.h"
 #include "strata/merge_operator.h"
@@ -56,18 +57,6 @@ struct STRATA_EXPORT CompactionJobOptions {
   const std::atomic<bool>* shutting_down = nullptr;
 };
 
-// What one job read and wrote.
-struct CompactionJobStats {
-  uint64_t micros = 0;
-  uint64_t bytes_read_level = 0;         // from compaction->level()
-  uint64_t bytes_read_output_level = 0;  // from compaction->output_level()
-  uint64_t bytes_written = 0;
-  int files_in_level = 0;
-  int files_in_output_level = 0;
-  int files_out = 0;
-  CompactionIteratorStats records;
-};
-
 class STRATA_EXPORT CompactionJob {
  public:
   // snapshots: ascending; last_sequence: at least the newest sequence in
@@ -89,7 +78,10 @@ class STRATA_EXPORT CompactionJob {
   // Every file number Run took (the caller's pending outputs), including
   // those of outputs a failure deleted.
   const std::vector<uint64_t>& file_numbers() const { return file_numbers_; }
-  const CompactionJobStats& stats() const { return stats_; }
+  // What the job read and wrote, as strata.stats counts it (count 1).
+  const LevelCompactionStats& stats() const { return stats_; }
+  // The compaction iterator's record counts.
+  const CompactionIteratorStats& records() const { return records_; }
 
  private:
   class Output;
@@ -114,7 +106,8 @@ class STRATA_EXPORT CompactionJob {
   const bool bottommost_;
   std::vector<FileMetaData> outputs_;
   std::vector<uint64_t> file_numbers_;
-  CompactionJobStats stats_;
+  LevelCompactionStats stats_;
+  CompactionIteratorStats records_;
 };
 
 }  // namespace strata

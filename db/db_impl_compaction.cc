@@ -147,21 +147,9 @@ Status DBImpl::RunCompaction(Compaction* c) {
   for (uint64_t number : job.file_numbers()) pending_outputs_.erase(number);
   c->MarkFilesBeingCompacted(false);
   CompactionDone();
-  const CompactionJobStats& stats = job.stats();
+  const LevelCompactionStats& stats = job.stats();
   if (s.ok()) {
-    LevelCompactionStats level_stats;
-    level_stats.micros = stats.micros;
-    level_stats.bytes_read_level = stats.bytes_read_level;
-    level_stats.bytes_read_output_level = stats.bytes_read_output_level;
-    level_stats.bytes_written = stats.bytes_written;
-    level_stats.files_in_level = stats.files_in_level;
-    level_stats.files_in_output_level = stats.files_in_output_level;
-    level_stats.files_out = stats.files_out;
-    level_stats.count = 1;
-    level_stats.records_in = stats.records.num_input_records;
-    level_stats.records_dropped =
-        stats.records.num_input_records - stats.records.num_output_records;
-    internal_stats_.AddCompactionStats(c->output_level(), level_stats);
+    internal_stats_.AddCompactionStats(c->output_level(), stats);
     STRATA_LOG_INFO(
         info_log_,
         "compacted to L%d: %d+%d files (%llu bytes) -> %d files (%llu "
@@ -170,8 +158,9 @@ Status DBImpl::RunCompaction(Compaction* c) {
         static_cast<unsigned long long>(stats.bytes_read_level +
                                         stats.bytes_read_output_level),
         stats.files_out, static_cast<unsigned long long>(stats.bytes_written),
-        static_cast<unsigned long long>(stats.records.num_input_records),
-        static_cast<unsigned long long>(stats.records.num_output_records),
+        static_cast<unsigned long long>(stats.records_in),
+        static_cast<unsigned long long>(stats.records_in -
+                                        stats.records_dropped),
         static_cast<unsigned long long>(stats.micros),
         versions_->LevelSummary().c_str());
     DeleteObsoleteFiles();

@@ -288,17 +288,15 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
 LevelReportInput DBImpl::CurrentLevelReport() {
   Version* version = versions_->current();
   LevelFilesView view;
-  view.icmp = &icmp_;
+  BuildFilesView(version, &view);
   LevelReportInput report;
   for (int level = 0; level < version->num_levels(); level++) {
-    view.files.push_back(version->files(level));
     LevelSummary summary;
     summary.files = version->NumFiles(level);
     summary.bytes = version->NumLevelBytes(level);
     report.levels.push_back(summary);
   }
   // The picker's own scores, so the report shows what drives compactions.
-  if (picker_.options().num_levels != view.num_levels()) return report;
   for (const LevelScore& score : picker_.ComputeScores(view)) {
     report.levels[score.level].score = score.score;
   }
