@@ -55,26 +55,30 @@ void Benchmark::ReadRandom(ThreadState* thread) {
 }
 
 void Benchmark::ReadSeq(ThreadState* thread) {
-  std::unique_ptr<Iterator> iter(db_->NewIterator(read_options_));
-  int64_t i = 0;
-  int64_t bytes = 0;
-  for (iter->SeekToFirst(); i < reads_ && iter->Valid(); iter->Next()) {
-    bytes += static_cast<int64_t>(iter->key().size() + iter->value().size());
-    thread->stats.FinishedOps(1, OpType::kRead);
-    ++i;
-  }
-  if (!iter->status().ok()) Fail(thread, "iterator", iter->status());
-  thread->stats.AddBytes(bytes);
+  Scan(thread, /*reverse=*/false);
 }
 
 void Benchmark::ReadReverse(ThreadState* thread) {
+  Scan(thread, /*reverse=*/true);
+}
+
+void Benchmark::Scan(ThreadState* thread, bool reverse) {
   std::unique_ptr<Iterator> iter(db_->NewIterator(read_options_));
   int64_t i = 0;
   int64_t bytes = 0;
-  for (iter->SeekToLast(); i < reads_ && iter->Valid(); iter->Prev()) {
+  if (reverse) {
+    iter->SeekToLast();
+  } else {
+    iter->SeekToFirst();
+  }
+  for (; i < reads_ && iter->Valid(); ++i) {
     bytes += static_cast<int64_t>(iter->key().size() + iter->value().size());
     thread->stats.FinishedOps(1, OpType::kRead);
-    ++i;
+    if (reverse) {
+      iter->Prev();
+    } else {
+      iter->Next();
+    }
   }
   if (!iter->status().ok()) Fail(thread, "iterator", iter->status());
   thread->stats.AddBytes(bytes);

@@ -108,6 +108,8 @@ class Benchmark {
   void ReadRandom(ThreadState* thread);
   void ReadSeq(ThreadState* thread);
   void ReadReverse(ThreadState* thread);
+  // readseq / readreverse: up to --reads entries in key order.
+  void Scan(ThreadState* thread, bool reverse);
   void SeekRandom(ThreadState* thread);
   void MultiReadRandom(ThreadState* thread);
   void ReadWhileWriting(ThreadState* thread);
