@@ -99,6 +99,14 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
     MemTableListVersion* imm = nullptr;
     Version* version = nullptr;
     SequenceNumber sequence = 0;
+
+    // The active memtable, then the immutable ones, newest first.
+    std::vector<MemTable*> MemTables() const {
+      std::vector<MemTable*> result(1, mem);
+      result.insert(result.end(), imm->memtables().begin(),
+                    imm->memtables().end());
+      return result;
+    }
   };
 
   // ---- db_impl_open.cc ----

@@ -79,9 +79,7 @@ Status DBImpl::GetFromView(const ReadOptions& options, const ReadView& view,
   // entry older than the newest of them is deleted, whatever its source.
   RangeDelAggregator tombstones =
       RangeDelAggregator::ForRead(ucmp, view.sequence);
-  std::vector<MemTable*> mems(1, view.mem);
-  mems.insert(mems.end(), view.imm->memtables().begin(),
-              view.imm->memtables().end());
+  const std::vector<MemTable*> mems = view.MemTables();
   Status s;
   for (MemTable* m : mems) {
     std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
@@ -167,9 +165,7 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
 
   std::unique_ptr<RangeDelAggregator> tombstones(new RangeDelAggregator(
       RangeDelAggregator::ForRead(icmp_.user_comparator(), view.sequence)));
-  std::vector<MemTable*> mems(1, view.mem);
-  mems.insert(mems.end(), view.imm->memtables().begin(),
-              view.imm->memtables().end());
+  const std::vector<MemTable*> mems = view.MemTables();
   for (MemTable* m : mems) {
     std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
     if (s.ok()) s = tombstones->AddTombstones(t.get());

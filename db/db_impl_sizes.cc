@@ -107,9 +107,7 @@ Status DBImpl::GetApproximateSizes(const Range* ranges, int n, uint64_t* sizes,
   ReadView view;
   Status s = AcquireReadView(ReadOptions(), &view);
   if (!s.ok()) return s;
-  std::vector<MemTable*> mems(1, view.mem);
-  mems.insert(mems.end(), view.imm->memtables().begin(),
-              view.imm->memtables().end());
+  const std::vector<MemTable*> mems = view.MemTables();
   const Comparator* ucmp = icmp_.user_comparator();
   for (int i = 0; i < n; i++) {
     const Range& r = ranges[i];
