@@ -166,6 +166,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   void CompactionDone() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Runs c (picked from version base, its files marked being compacted)
   // and installs the result; unmarks the files. Releases mutex_ meanwhile.
+  // The caller deletes the obsolete inputs (DeleteObsoleteFiles) once it
+  // has released base, which keeps them live.
   Status RunCompaction(Compaction* c) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // One level of CompactRange: every step of level's files in [begin,
   // end] into the next level. *output_level: where they went (-1: no

@@ -56,6 +56,7 @@ void DBImpl::BackgroundCompaction() {
   MutexLock l(&mutex_);
   if (!closing_ && bg_error_.ok() && exclusive_manual_compactions_ == 0) {
     std::unique_ptr<Compaction> c;
+    Status s;
     Version* base = versions_->current();
     base->Ref();
     LevelFilesView view;
@@ -67,10 +68,12 @@ void DBImpl::BackgroundCompaction() {
       bg_compactions_scheduled_--;
       MaybeScheduleCompaction();
       bg_compactions_scheduled_++;
-      Status s = RunCompaction(c.get());
+      s = RunCompaction(c.get());
       if (!s.ok() && !s.IsShutdownInProgress()) SetBackgroundError(s);
     }
     base->Unref();
+    // With base released, the inputs are in no live version any more.
+    if (c != nullptr && s.ok()) DeleteObsoleteFiles();
     bg_compactions_scheduled_--;
     // The result may need another. (With nothing picked, the inputs are
     // busy: the compaction holding them schedules when it finishes.)
@@ -163,7 +166,6 @@ Status DBImpl::RunCompaction(Compaction* c) {
                                         stats.records_dropped),
         static_cast<unsigned long long>(stats.micros),
         versions_->LevelSummary().c_str());
-    DeleteObsoleteFiles();
   } else if (s.IsShutdownInProgress()) {
     STRATA_LOG_INFO(info_log_, "compaction to L%d stopped: %s",
                     c->output_level(), s.ToString().c_str());
@@ -201,6 +203,7 @@ Status DBImpl::CompactLevelRange(int level, const Slice* begin,
       bg_cv_.Wait();  // a running compaction holds some inputs
     }
     base->Unref();
+    if (c != nullptr && s.ok()) DeleteObsoleteFiles();
     if (!s.ok()) {
       if (!s.IsShutdownInProgress()) SetBackgroundError(s);
       return s;

@@ -44,6 +44,20 @@ inline uint64_t TableBytes(const DBHolder& h) {
   return total;
 }
 
+// Table files in the directory; once compactions are done, exactly the
+// ones the current version holds (no obsolete input is left behind).
+inline uint64_t TableFilesOnDisk(const DBHolder& h) {
+  return ListDBFiles(h.env(), h.name()).tables.size();
+}
+
+inline uint64_t LiveTableFiles(DBHolder& h) {
+  uint64_t total = 0;
+  for (int level = 0; level < h.options().num_levels; level++) {
+    total += FilesAtLevel(h.db(), level);
+  }
+  return total;
+}
+
 inline Status Settle(DB* db) {
   return static_cast<DBImpl*>(db)->WaitForBackgroundWork();
 }
