@@ -100,6 +100,17 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
     Version* version = nullptr;
     SequenceNumber sequence = 0;
 
+    // fn(MemTable*) for the active memtable, then the immutable ones,
+    // newest first, while it returns true. False if fn stopped it.
+    template <class Fn>
+    bool ForEachMemTable(const Fn& fn) const {
+      if (!fn(mem)) return false;
+      for (MemTable* m : imm->memtables()) {
+        if (!fn(m)) return false;
+      }
+      return true;
+    }
+
     // The active memtable, then the immutable ones, newest first.
     std::vector<MemTable*> MemTables() const {
       std::vector<MemTable*> result(1, mem);

@@ -79,13 +79,13 @@ Status DBImpl::GetFromView(const ReadOptions& options, const ReadView& view,
   // entry older than the newest of them is deleted, whatever its source.
   RangeDelAggregator tombstones =
       RangeDelAggregator::ForRead(ucmp, view.sequence);
-  const std::vector<MemTable*> mems = view.MemTables();
   Status s;
-  for (MemTable* m : mems) {
+  view.ForEachMemTable([&](MemTable* m) {
     std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
     s = tombstones.AddTombstones(t.get());
-    if (!s.ok()) return s;
-  }
+    return s.ok();
+  });
+  if (!s.ok()) return s;
   const Version* version = view.version;
   for (int level = 0; level < version->num_levels(); level++) {
     for (const FileMetaData* f : version->files(level)) {
@@ -101,14 +101,10 @@ Status DBImpl::GetFromView(const ReadOptions& options, const ReadView& view,
   LookupKey lkey(key, view.sequence);
   GetContext context(ucmp, options_.merge_operator.get(), key,
                      tombstones.MaxCoveringSeq(key), value);
-  for (MemTable* m : mems) {
-    std::unique_ptr<InternalIterator> it(m->NewIterator());
-    for (it->Seek(lkey.internal_key()); it->Valid(); it->Next()) {
-      if (ucmp->Compare(ExtractUserKey(it->key()), key) != 0) break;
-      if (!context.SaveValue(it->key(), it->value())) break;
-    }
-    if (context.done()) break;
-  }
+  view.ForEachMemTable([&](MemTable* m) {
+    m->ForEachVersion(lkey, &context, &GetContext::SaveValueFunction);
+    return !context.done();
+  });
   if (memtable_hit != nullptr) *memtable_hit = context.done();
   if (!context.done()) {
     s = version->Get(options, lkey.internal_key(), table_cache_.get(), &context,

@@ -35,20 +35,6 @@ Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result) {
   return Status::OK();
 }
 
-int InternalKeyComparator::Compare(const Slice& a, const Slice& b) const {
-  int r = user_comparator_->Compare(ExtractUserKey(a), ExtractUserKey(b));
-  if (r == 0) {
-    const uint64_t anum = ExtractTrailer(a);
-    const uint64_t bnum = ExtractTrailer(b);
-    if (anum > bnum) {
-      r = -1;
-    } else if (anum < bnum) {
-      r = +1;
-    }
-  }
-  return r;
-}
-
 const char* InternalKeyComparator::Name() const {
   return user_comparator_->Name();
 }

@@ -211,6 +211,23 @@ bool MemTable::Get(const LookupKey& key, std::string* value, Status* s,
   }
 }
 
+void MemTable::ForEachVersion(const LookupKey& key, void* arg,
+                              bool (*visit)(void* arg,
+                                            const Slice& internal_key,
+                                            const Slice& value)) {
+  const Comparator* ucmp = comparator_.comparator.user_comparator();
+  Table::Iterator iter(&table_);
+  // The lookup key sorts just before every version of the user key with
+  // sequence <= its own.
+  for (iter.Seek(key.memtable_key().data()); iter.Valid(); iter.Next()) {
+    const Slice internal_key = DecodePrefixed(iter.key());
+    if (!ucmp->Equal(ExtractUserKey(internal_key), key.user_key())) return;
+    const Slice value =
+        DecodePrefixed(internal_key.data() + internal_key.size());
+    if (!visit(arg, internal_key, value)) return;
+  }
+}
+
 InternalIterator* MemTable::NewIterator() { return new Iter(&table_); }
 
 InternalIterator* MemTable::NewRangeTombstoneIterator() {

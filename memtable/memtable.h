@@ -109,6 +109,15 @@ class STRATA_EXPORT MemTable {
   bool Get(const LookupKey& key, std::string* value, Status* s,
            SequenceNumber* max_covering_tombstone_seq);
 
+  // Calls visit(arg, internal_key, value) for each version of
+  // key.user_key() with sequence <= key's sequence, newest first, until it
+  // returns false. Range tombstones are not visited (see
+  // NewRangeTombstoneIterator). What the DB's point lookups use: no
+  // iterator is allocated.
+  void ForEachVersion(const LookupKey& key, void* arg,
+                      bool (*visit)(void* arg, const Slice& internal_key,
+                                    const Slice& value));
+
   // An iterator over the entries, in internal key order. key() is the
   // internal key, value() the value; targets of Seek/SeekForPrev are
   // internal keys. The caller deletes it, and keeps this memtable

@@ -45,12 +45,15 @@ class STRATA_EXPORT Block {
   // An iterator ordering keys by cmp (which must be the order the block
   // was built in). Corruption messages name file_name (may be null; must
   // outlive the iterator) and the block's file offset, then the offset
-  // of the damage within the block.
+  // of the damage within the block. (A BlockIter, table/block_iter.h,
+  // can also live on the caller's stack.)
   InternalIterator* NewIterator(const Comparator* cmp,
                                 const char* file_name = nullptr,
                                 uint64_t block_offset = 0) const;
 
  private:
+  friend class BlockIter;
+
   // Records a malformed trailer: status_ (named "block at 0") and what
   // NewIterator needs to name it with the caller's file and offset.
   void SetCorruption(const char* what, uint32_t offset);

@@ -9,6 +9,8 @@
 #include "strata/filter_policy.h"
 #include "strata/slice_transform.h"
 #include "table/block.h"
+#include "table/block_iter.h"
+#include "table/compression.h"
 #include "table/filter_block.h"
 #include "table/pinned_value.h"
 #include "table/prefix_check_iterator.h"
@@ -262,6 +264,7 @@ Status BlockBasedTable::ReadProperties(const BlockHandle& handle) {
       props->prefix_extractor_name == reader_prefix_extractor_->Name()) {
     filter_prefix_extractor_ = reader_prefix_extractor_;
   }
+  compressed_ = props->compression_name != CompressionTypeName(kNoCompression);
   props_ = std::move(props);
   return Status::OK();
 }
@@ -346,8 +349,7 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
     return Status::OK();
   }
   const BlockHandle& handle = footer_.index_handle;
-  MakeValueFunction<Block> make = [&](std::unique_ptr<Block>* block,
-                                      size_t* charge) {
+  auto make = [&](std::unique_ptr<Block>* block, size_t* charge) {
     BlockContents contents;
     Status s = ReadMetaBlock(handle, /*owned=*/true, &contents);
     if (!s.ok()) return s;
@@ -360,7 +362,7 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
     *charge = (*block)->usable_size();
     return Status::OK();
   };
-  CacheLoad load;
+  CacheLoad load = CacheLoad::kNotAdded;
   Status s = LoadThroughCache(
       cache_, CacheKey(CachedKind::kIndex, handle.offset()).slice(),
       /*fill=*/true,
@@ -380,16 +382,16 @@ Status BlockBasedTable::GetFilter(
     out->Borrow(filter_.get());
     return Status::OK();
   }
-  MakeValueFunction<FullFilterBlockReader> make =
-      [&](std::unique_ptr<FullFilterBlockReader>* filter, size_t* charge) {
-        BlockContents contents;
-        Status s = ReadMetaBlock(filter_handle_, /*owned=*/true, &contents);
-        if (!s.ok()) return s;
-        *filter = MakeFilter(std::move(contents));
-        *charge = (*filter)->ApproximateMemoryUsage();
-        return Status::OK();
-      };
-  CacheLoad load;
+  auto make = [&](std::unique_ptr<FullFilterBlockReader>* filter,
+                  size_t* charge) {
+    BlockContents contents;
+    Status s = ReadMetaBlock(filter_handle_, /*owned=*/true, &contents);
+    if (!s.ok()) return s;
+    *filter = MakeFilter(std::move(contents));
+    *charge = (*filter)->ApproximateMemoryUsage();
+    return Status::OK();
+  };
+  CacheLoad load = CacheLoad::kNotAdded;
   Status s = LoadThroughCache(
       cache_, CacheKey(CachedKind::kFilter, filter_handle_.offset()).slice(),
       /*fill=*/true,
@@ -406,12 +408,11 @@ Status BlockBasedTable::GetFilter(
 Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
                                      const BlockHandle& handle,
                                      PinnedValue<Block>* out) const {
-  MakeValueFunction<Block> make = [&](std::unique_ptr<Block>* block,
-                                      size_t* charge) {
+  auto make = [&](std::unique_ptr<Block>* block, size_t* charge) {
     BlockContents contents;
-    Status s =
-        ReadBlock(file_.get(), file_size_, handle,
-                  read_options.verify_checksums, &contents, file_in_memory_);
+    Status s = ReadBlock(file_.get(), file_size_, handle,
+                         read_options.verify_checksums, &contents,
+                         file_in_memory_, compressed_);
     if (!s.ok()) return s;
     // A block used in place in an mmap'ed file is not cached (charge 0):
     // the cache would hold pointers into the mapping and save nothing.
@@ -424,7 +425,7 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
     *charge = owned ? (*block)->usable_size() : 0;
     return Status::OK();
   };
-  CacheLoad load;
+  CacheLoad load = CacheLoad::kNotAdded;
   Status s = LoadThroughCache(
       cache_, CacheKey(CachedKind::kData, handle.offset()).slice(),
       read_options.fill_cache, Cache::Priority::LOW, make, out, &load);
@@ -465,17 +466,23 @@ InternalIterator* BlockBasedTable::NewIndexIterator() const {
                                 offset);
 }
 
+Status BlockBasedTable::DecodeIndexValue(const Slice& index_value,
+                                         BlockHandle* handle) const {
+  Slice input = index_value;
+  if (!handle->DecodeFrom(&input) || !input.empty()) {
+    return Status::Corruption(BlockWhere(footer_.index_handle.offset()),
+                              "index: malformed block handle");
+  }
+  return Status::OK();
+}
+
 InternalIterator* BlockBasedTable::NewDataBlockIterator(
     const ReadOptions& read_options, const Slice& index_value) const {
-  Slice input = index_value;
   BlockHandle handle;
-  if (!handle.DecodeFrom(&input) || !input.empty()) {
-    return NewErrorInternalIterator(
-        Status::Corruption(BlockWhere(footer_.index_handle.offset()),
-                           "index: malformed block handle"));
-  }
+  Status s = DecodeIndexValue(index_value, &handle);
+  if (!s.ok()) return NewErrorInternalIterator(s);
   PinnedValue<Block> block;
-  Status s = GetDataBlock(read_options, handle, &block);
+  s = GetDataBlock(read_options, handle, &block);
   if (!s.ok()) return NewErrorInternalIterator(s);
   InternalIterator* iter =
       block->NewIterator(&cmp_, file_->file_name().c_str(), handle.offset());
@@ -530,25 +537,37 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
   }
   // The index and one data block at a time, without a two-level
   // iterator: versions of the user key may continue into the next block.
-  std::unique_ptr<InternalIterator> index(NewIndexIterator());
+  // Both iterators live on the stack: this is the hottest read path.
+  PinnedValue<Block> index;
+  Status s = GetIndexBlock(&index);
+  if (!s.ok()) return s;
+  const char* file_name = file_->file_name().c_str();
+  BlockIter index_iter(*index.get(), &cmp_, file_name,
+                       footer_.index_handle.offset());
   const Comparator* ucmp = icmp_->user_comparator();
-  for (index->Seek(internal_key); index->Valid(); index->Next()) {
-    std::unique_ptr<InternalIterator> block(
-        NewDataBlockIterator(read_options, index->value()));
-    for (block->Seek(internal_key); block->Valid(); block->Next()) {
-      if (!ucmp->Equal(ExtractUserKey(block->key()), user_key)) {
-        return Status::OK();
+  for (index_iter.Seek(internal_key); index_iter.Valid(); index_iter.Next()) {
+    BlockHandle handle;
+    s = DecodeIndexValue(index_iter.value(), &handle);
+    if (!s.ok()) return s;
+    PinnedValue<Block> data;
+    s = GetDataBlock(read_options, handle, &data);
+    if (!s.ok()) return s;
+    BlockIter block(*data.get(), &cmp_, file_name, handle.offset());
+    for (block.Seek(internal_key); block.Valid(); block.Next()) {
+      const Slice key = block.key();
+      if (key.size() < kInternalKeyTrailerSize) {
+        return Status::Corruption(BlockWhere(handle.offset()),
+                                  "key shorter than 8 bytes");
       }
+      if (!ucmp->Equal(ExtractUserKey(key), user_key)) return Status::OK();
       // Range tombstones live in their own block: one found in a data
       // block (a foreign or crafted table) is not a point entry.
-      if (ExtractValueType(block->key()) == kTypeRangeDeletion) continue;
-      if (!handle_entry(arg, block->key(), block->value())) {
-        return Status::OK();
-      }
+      if (ExtractValueType(key) == kTypeRangeDeletion) continue;
+      if (!handle_entry(arg, key, block.value())) return Status::OK();
     }
-    if (!block->status().ok()) return block->status();
+    if (!block.status().ok()) return block.status();
   }
-  return index->status();
+  return index_iter.status();
 }
 
 bool BlockBasedTable::PrefixMayMatch(const Slice& prefix) {

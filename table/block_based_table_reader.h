@@ -126,6 +126,9 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
       BlockContents&& contents) const;
 
   InternalIterator* NewIndexIterator() const;
+  // The block handle an index entry's value holds (Corruption if it
+  // holds anything else).
+  Status DecodeIndexValue(const Slice& index_value, BlockHandle* handle) const;
   // The iterator of the data block an index entry names.
   InternalIterator* NewDataBlockIterator(const ReadOptions& read_options,
                                          const Slice& index_value) const;
@@ -158,6 +161,9 @@ class STRATA_EXPORT BlockBasedTable : public TableReader {
   uint64_t cache_id_ = 0;  // from cache_->NewId()
   // Reads are served from the file's own memory (mmap).
   bool file_in_memory_ = false;
+  // Written with compression (its properties say): data blocks are read
+  // as likely compressed (ReadBlock).
+  bool compressed_ = false;
   Footer footer_;
   std::shared_ptr<const TableProperties> props_;
   // The prefix extractor the filter holds prefixes of (null: none usable).

@@ -1,5 +1,6 @@
 #include "table/format.h"
 
+#include <cstring>
 #include <string>
 
 #include "env/file_reader.h"
@@ -119,7 +120,8 @@ Status ReadFooter(const RandomAccessFileReader* file, uint64_t file_size,
 
 Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
                  const BlockHandle& handle, bool verify_checksum,
-                 BlockContents* contents, bool file_in_memory) {
+                 BlockContents* contents, bool file_in_memory,
+                 bool likely_compressed) {
   const std::string& name = file->file_name();
   const uint64_t offset = handle.offset();
   // Blocks lie before the footer; refuse anything else before allocating.
@@ -135,10 +137,22 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
   }
   const size_t n = static_cast<size_t>(handle.size());
   const size_t total = n + kBlockTrailerSize;
+  // A compressed block of the usual size is read into the stack and
+  // decompressed from there into its own memory: its stored bytes need
+  // no allocation.
+  char stack_buf[kBlockReadStackBuffer];
   std::unique_ptr<char[]> scratch;
-  if (!file_in_memory) scratch.reset(new char[total]);
+  char* buf = nullptr;
+  if (!file_in_memory) {
+    if (likely_compressed && total <= sizeof(stack_buf)) {
+      buf = stack_buf;
+    } else {
+      scratch.reset(new char[total]);
+      buf = scratch.get();
+    }
+  }
   Slice got;
-  Status s = file->Read(offset, total, &got, scratch.get());
+  Status s = file->Read(offset, total, &got, buf);
   if (!s.ok()) return s;
   if (got.size() != total) {
     return Status::Corruption(BlockLocation(name, offset),
@@ -160,6 +174,11 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
   if (ctype == kNoCompression) {
     if (scratch != nullptr && data == scratch.get()) {
       *contents = BlockContents(std::move(scratch), n);
+    } else if (buf != nullptr) {
+      // In the stack buffer (or wherever the reader put it): a copy.
+      std::unique_ptr<char[]> copy(new char[n]);
+      if (n > 0) std::memcpy(copy.get(), data, n);
+      *contents = BlockContents(std::move(copy), n);
     } else {
       // The file's own memory (mmap), alive as long as the file.
       *contents = BlockContents(Slice(data, n));

@@ -54,6 +54,9 @@ struct STRATA_EXPORT BlockContents {
 };
 
 enum : size_t { kBlockTrailerSize = 5 };
+// A read of a likely compressed block up to this size (trailer included)
+// goes to a buffer on the stack (ReadBlock).
+enum : size_t { kBlockReadStackBuffer = 5000 };
 
 // The last 8 bytes of every block-based table: "strataTB" in ASCII (the
 // fixed64 encoding is little-endian).
@@ -137,10 +140,16 @@ STRATA_EXPORT Status ReadFooter(const RandomAccessFileReader* file,
 // (mmap) is returned unowned, pointing into the file: no copy. With
 // file_in_memory the caller says it knows the file is such a file, and no
 // scratch buffer is allocated for the read.
+//
+// likely_compressed (the table was written with compression): a block of
+// up to kBlockReadStackBuffer bytes is read into the stack and
+// decompressed from there, saving an allocation; one stored uncompressed
+// after all is then copied out.
 STRATA_EXPORT Status ReadBlock(const RandomAccessFileReader* file,
                                uint64_t file_size, const BlockHandle& handle,
                                bool verify_checksum, BlockContents* contents,
-                               bool file_in_memory = false);
+                               bool file_in_memory = false,
+                               bool likely_compressed = false);
 
 }  // namespace strata
 

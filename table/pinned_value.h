@@ -11,7 +11,6 @@
 #define STRATA_TABLE_PINNED_VALUE_H_
 
 #include <cstddef>
-#include <functional>
 #include <memory>
 
 #include "strata/cache.h"
@@ -86,13 +85,6 @@ void DeleteCachedValue(const Slice& /*key*/, void* value) {
   delete static_cast<T*>(value);
 }
 
-// Makes a value and how many bytes of memory it holds; charge 0 means it
-// holds none of its own (it points into an mmap'ed file) and must not be
-// cached.
-template <class T>
-using MakeValueFunction =
-    std::function<Status(std::unique_ptr<T>* value, size_t* charge)>;
-
 // How LoadThroughCache got its value.
 enum class CacheLoad {
   kHit,      // found in the cache
@@ -104,11 +96,15 @@ enum class CacheLoad {
 // new one from make — inserted into the cache at priority when fill is
 // set, else (or if a strict cache is full) owned by *out. *load says which
 // (set only on success).
-template <class T>
+// make: Status(std::unique_ptr<T>* value, size_t* charge) makes a value
+// and says how many bytes of memory it holds; charge 0 means it holds
+// none of its own (it points into an mmap'ed file) and must not be
+// cached. A template parameter, not a std::function: this runs on every
+// block read, and a capturing lambda would cost an allocation.
+template <class T, class MakeValue>
 Status LoadThroughCache(Cache* cache, const Slice& key, bool fill,
-                        Cache::Priority priority,
-                        const MakeValueFunction<T>& make, PinnedValue<T>* out,
-                        CacheLoad* load) {
+                        Cache::Priority priority, const MakeValue& make,
+                        PinnedValue<T>* out, CacheLoad* load) {
   if (cache != nullptr) {
     Cache::Handle* handle = cache->Lookup(key);
     if (handle != nullptr) {

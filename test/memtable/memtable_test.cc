@@ -180,6 +180,42 @@ TEST_F(MemTableTest, IteratorOrdersVersionsNewestFirst) {
   EXPECT_FALSE(it->Valid());
 }
 
+// What point lookups walk: the versions of one user key visible at the
+// lookup's sequence, newest first, until the visitor stops.
+TEST_F(MemTableTest, ForEachVersionVisitsOneKeyNewestFirst) {
+  Add(1, kTypeValue, "a", "a1");
+  Add(2, kTypeValue, "b", "b2");
+  Add(3, kTypeMerge, "b", "b3");
+  Add(4, kTypeDeletion, "b");
+  Add(5, kTypeValue, "b", "b5");
+  Add(6, kTypeValue, "bb", "bb6");
+  Add(7, kTypeRangeDeletion, "a", "z");  // not a point version
+  struct Seen {
+    std::vector<std::string> entries;
+    size_t stop_after = 100;
+  };
+  auto visit = [](void* arg, const Slice& ikey, const Slice& value) {
+    auto* seen = static_cast<Seen*>(arg);
+    seen->entries.push_back(ikey.ToString() + "=" + value.ToString());
+    return seen->entries.size() < seen->stop_after;
+  };
+  Seen all;
+  mem_->ForEachVersion(LookupKey("b", 4), &all, visit);
+  EXPECT_EQ((std::vector<std::string>{IKey("b", 4, kTypeDeletion) + "=",
+                                      IKey("b", 3, kTypeMerge) + "=b3",
+                                      IKey("b", 2, kTypeValue) + "=b2"}),
+            all.entries);
+  Seen first;
+  first.stop_after = 1;
+  mem_->ForEachVersion(LookupKey("b", kMaxSequenceNumber), &first, visit);
+  EXPECT_EQ(std::vector<std::string>{IKey("b", 5, kTypeValue) + "=b5"},
+            first.entries);
+  Seen none;
+  mem_->ForEachVersion(LookupKey("a", 0), &none, visit);  // a is at 1
+  mem_->ForEachVersion(LookupKey("c", kMaxSequenceNumber), &none, visit);
+  EXPECT_TRUE(none.entries.empty());
+}
+
 TEST_F(MemTableTest, Counters) {
   Add(100, kTypeValue, "key1", "value1");
   Add(50, kTypeDeletion, "key2");

@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "strata/comparator.h"
 #include "table/block_builder.h"
+#include "table/block_iter.h"
 #include "test/table/iter_model.h"
 #include "util/coding.h"
 #include "util/random.h"
@@ -167,6 +168,47 @@ TEST(BlockTest, RoundTripEveryRestartInterval) {
     test::ExpectSeeksMatch(it.get(), model, std::string(3000, '\xff'));
     test::RandomWalk(it.get(), model, &rnd, 2000,
                      [&model](Random* r) { return NearTarget(model, r); });
+  }
+}
+
+// The iterator's key buffer: in place while short, on the heap once long,
+// keeping the shared prefix across the move.
+TEST(BlockKeyTest, UpdatesMatchAStringModel) {
+  Random rnd(17);
+  BlockKey key;
+  std::string model;
+  for (int i = 0; i < 3000; i++) {
+    const size_t shared = rnd.Uniform(static_cast<int>(model.size()) + 1);
+    const std::string more =
+        RandomBytes(&rnd, rnd.Uniform(i % 7 == 0 ? 300 : 20));
+    key.Update(shared, more.data(), more.size());
+    model = model.substr(0, shared) + more;
+    ASSERT_EQ(model, key.slice().ToString()) << i;
+    if (rnd.OneIn(50)) {
+      key.Clear();
+      model.clear();
+    }
+  }
+}
+
+// Long keys sharing long prefixes, on both sides of the key buffer's
+// inline size: each entry rebuilds its key from the previous one's.
+TEST(BlockTest, LongKeysSharingLongPrefixes) {
+  IterModel model(test::ComparatorLess{BytewiseComparator()});
+  Random rnd(7);
+  for (int i = 0; i < 300; i++) {
+    const std::string prefix(20 + rnd.Uniform(120), 'p');
+    model[prefix + RandomBytes(&rnd, rnd.Uniform(80))] = std::to_string(i);
+  }
+  for (int interval : {1, 16}) {
+    std::unique_ptr<Block> block = MakeBlock(Build(model, interval));
+    ASSERT_TRUE(block->status().ok());
+    BlockIter it(*block, BytewiseComparator(), "t.sst", 0);
+    test::ExpectScansMatch(&it, model);
+    for (int i = 0; i < 200; i++) {
+      test::ExpectSeeksMatch(&it, model, NearTarget(model, &rnd));
+      ASSERT_FALSE(HasFatalFailure());
+    }
   }
 }
 

@@ -5,6 +5,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "env/file_reader.h"
 #include "gtest/gtest.h"
@@ -14,6 +16,7 @@
 #include "table/table_properties.h"
 #include "test/table/table_test_util.h"
 #include "util/coding.h"
+#include "util/random.h"
 
 namespace strata {
 namespace {
@@ -130,9 +133,10 @@ class ReadBlockTest : public testing::TestWithParam<bool /*in_memory*/> {
                                        new test::StringFile(file_, GetParam())),
                                    "blocks.sst"));
   }
-  Status Read(const BlockHandle& h, bool verify, BlockContents* out) {
+  Status Read(const BlockHandle& h, bool verify, BlockContents* out,
+              bool likely_compressed = false) {
     return ReadBlock(reader_.get(), file_.size(), h, verify, out,
-                     /*file_in_memory=*/GetParam());
+                     /*file_in_memory=*/GetParam(), likely_compressed);
   }
 
   std::string file_;
@@ -208,6 +212,40 @@ TEST_P(ReadBlockTest, DecompressesEachSupportedCodec) {
     EXPECT_NE(c.allocation, nullptr);
     s = Read(blocks[i + 1].second, true, &c);
     EXPECT_TRUE(test::IsLocatedCorruption(s, "blocks.sst")) << s.ToString();
+  }
+}
+
+// Reads of likely compressed blocks go through a buffer on the stack;
+// whatever comes back must still own (or, mmap'ed, point to the file's)
+// bytes once the read returned and the next one reused the stack.
+TEST_P(ReadBlockTest, LikelyCompressedReadsKeepTheirBytes) {
+  std::string small_raw, big_raw;
+  for (int i = 0; i < 40; i++) small_raw += "small block " + std::to_string(i);
+  Random rnd(301);
+  for (size_t i = 0; i < 2 * kBlockReadStackBuffer; i++) {
+    big_raw += static_cast<char>('a' + rnd.Uniform(26));  // hardly compresses
+  }
+  std::vector<std::pair<std::string, BlockHandle>> blocks;
+  blocks.emplace_back(small_raw, Append(small_raw, kNoCompression));
+  blocks.emplace_back(big_raw, Append(big_raw, kNoCompression));
+  if (CompressionSupported(kSnappyCompression)) {
+    for (const std::string* raw : {&small_raw, &big_raw}) {
+      std::string stored;
+      ASSERT_TRUE(CompressBlock(kSnappyCompression, *raw, &stored).ok());
+      blocks.emplace_back(*raw, Append(stored, kSnappyCompression));
+    }
+  }
+  Finish();
+  std::vector<BlockContents> got(blocks.size());
+  for (size_t i = 0; i < blocks.size(); i++) {
+    Status s =
+        Read(blocks[i].second, true, &got[i], /*likely_compressed=*/true);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  for (size_t i = 0; i < blocks.size(); i++) {
+    EXPECT_EQ(blocks[i].first, got[i].data.ToString()) << "block " << i;
+    // Owned, unless an uncompressed block of an mmap'ed file.
+    EXPECT_EQ(GetParam() && i < 2, got[i].allocation == nullptr) << i;
   }
 }
 

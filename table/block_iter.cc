@@ -1,0 +1,215 @@
+// BlockIter (table/block_iter.h); the checks it makes on each entry are
+// listed at the top of table/block.cc.
+
+#include "table/block_iter.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "strata/comparator.h"
+#include "table/block.h"
+#include "util/coding.h"
+
+namespace strata {
+
+namespace {
+
+constexpr size_t kRestartSize = sizeof(uint32_t);
+
+// Decodes the three varints of the entry at p (limit: end of the entry
+// area). Returns the start of its key bytes, or nullptr if the header or
+// the key and value bytes it announces do not fit before limit.
+const char* DecodeEntry(const char* p, const char* limit, uint32_t* shared,
+                        uint32_t* unshared, uint32_t* value_len) {
+  if (limit - p >= 3 &&
+      (static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[1]) |
+       static_cast<unsigned char>(p[2])) < 128) {
+    // The common case: all three lengths fit in one byte each.
+    *shared = static_cast<unsigned char>(p[0]);
+    *unshared = static_cast<unsigned char>(p[1]);
+    *value_len = static_cast<unsigned char>(p[2]);
+    p += 3;
+  } else {
+    if ((p = GetVarint32Ptr(p, limit, shared)) == nullptr) return nullptr;
+    if ((p = GetVarint32Ptr(p, limit, unshared)) == nullptr) return nullptr;
+    if ((p = GetVarint32Ptr(p, limit, value_len)) == nullptr) return nullptr;
+  }
+  const size_t left = static_cast<size_t>(limit - p);
+  // Two comparisons instead of a sum: no overflow for hostile lengths.
+  if (*unshared > left || *value_len > left - *unshared) return nullptr;
+  return p;
+}
+
+}  // namespace
+
+Status BlockCorruption(const char* file_name, uint64_t block_offset,
+                       const char* what, uint64_t offset) {
+  char buf[160];
+  std::snprintf(buf, sizeof(buf), "block at %" PRIu64 ": %s at offset %" PRIu64,
+                block_offset, what, offset);
+  return Status::Corruption(file_name != nullptr ? file_name : "block", buf);
+}
+
+void BlockKey::Grow(size_t total, size_t keep) {
+  const size_t capacity = std::max(total, 2 * capacity_);
+  std::unique_ptr<char[]> bigger(new char[capacity]);
+  if (keep > 0) std::memcpy(bigger.get(), data_, keep);
+  heap_ = std::move(bigger);
+  data_ = heap_.get();
+  capacity_ = capacity;
+}
+
+BlockIter::BlockIter(const Block& block, const Comparator* cmp,
+                     const char* file_name, uint64_t block_offset)
+    : cmp_(cmp),
+      data_(block.contents_.data.data()),
+      restarts_(block.restart_offset_),
+      num_restarts_(block.num_restarts_),
+      file_name_(file_name),
+      block_offset_(block_offset),
+      current_(block.restart_offset_),
+      next_(block.restart_offset_),
+      restart_index_(block.num_restarts_) {
+  if (!block.status().ok()) {
+    // The constructor's finding, named with the caller's file and offset.
+    // (restarts_ is 0 then: never Valid.)
+    status_ = BlockCorruption(file_name, block_offset, block.corruption_what_,
+                              block.corruption_offset_);
+  }
+}
+
+void BlockIter::SeekToFirst() {
+  if (!status_.ok()) return;
+  SeekToRestart(0);
+  ParseNext();
+}
+
+void BlockIter::SeekToLast() {
+  if (!status_.ok()) return;
+  SeekToRestart(num_restarts_ - 1);
+  while (ParseNext() && next_ < restarts_) {
+  }
+}
+
+void BlockIter::Seek(const Slice& target) {
+  if (!status_.ok()) return;
+  uint32_t index;
+  if (!FindRestartBefore(target, &index)) return;
+  SeekToRestart(index);
+  while (ParseNext() && cmp_->Compare(key_.slice(), target) < 0) {
+  }
+}
+
+void BlockIter::SeekForPrev(const Slice& target) {
+  Seek(target);
+  if (!status_.ok()) return;
+  if (!Valid()) {
+    SeekToLast();  // every key is < target
+  } else if (cmp_->Compare(key_.slice(), target) > 0) {
+    Prev();
+  }
+}
+
+void BlockIter::Prev() {
+  const uint32_t original = current_;
+  // The last restart point strictly before the current entry; the entry
+  // just before it is reached by scanning forward from there.
+  while (Restart(restart_index_) >= original) {
+    if (restart_index_ == 0) {
+      MakeInvalid();  // was the first entry
+      return;
+    }
+    restart_index_--;
+  }
+  SeekToRestart(restart_index_);
+  while (ParseNext() && next_ < original) {
+  }
+  if (Valid() && next_ != original) {
+    Corrupt("entry boundaries disagree with restart points", current_);
+  }
+}
+
+uint32_t BlockIter::Restart(uint32_t index) const {
+  return DecodeFixed32(data_ + restarts_ + index * kRestartSize);
+}
+
+void BlockIter::SeekToRestart(uint32_t index) {
+  key_.Clear();
+  restart_index_ = index;
+  next_ = Restart(index);
+}
+
+void BlockIter::MakeInvalid() {
+  current_ = next_ = restarts_;
+  restart_index_ = num_restarts_;
+  key_.Clear();
+  value_ = Slice();
+}
+
+void BlockIter::Corrupt(const char* what, uint64_t offset) {
+  MakeInvalid();
+  status_ = BlockCorruption(file_name_, block_offset_, what, offset);
+}
+
+bool BlockIter::FindRestartBefore(const Slice& target, uint32_t* index) {
+  uint32_t left = 0;
+  uint32_t right = num_restarts_ - 1;
+  while (left < right) {
+    const uint32_t mid = left + (right - left + 1) / 2;
+    const uint32_t offset = Restart(mid);
+    uint32_t shared, unshared, value_len;
+    const char* key = DecodeEntry(data_ + offset, data_ + restarts_, &shared,
+                                  &unshared, &value_len);
+    if (key == nullptr || shared != 0) {
+      Corrupt("bad restart entry", offset);
+      return false;
+    }
+    if (cmp_->Compare(Slice(key, unshared), target) < 0) {
+      left = mid;
+    } else {
+      right = mid - 1;
+    }
+  }
+  *index = left;
+  return true;
+}
+
+bool BlockIter::ParseNext() {
+  current_ = next_;
+  if (current_ >= restarts_) {
+    MakeInvalid();
+    return false;
+  }
+  const char* const limit = data_ + restarts_;
+  uint32_t shared, unshared, value_len;
+  const char* p =
+      DecodeEntry(data_ + current_, limit, &shared, &unshared, &value_len);
+  if (p == nullptr) {
+    Corrupt("truncated entry", current_);
+    return false;
+  }
+  // Keep restart_index_ on the restart region holding current_.
+  while (restart_index_ + 1 < num_restarts_ &&
+         Restart(restart_index_ + 1) <= current_) {
+    restart_index_++;
+    if (Restart(restart_index_) < current_) {
+      Corrupt("entry straddles a restart point", Restart(restart_index_));
+      return false;
+    }
+  }
+  if (shared != 0 && Restart(restart_index_) == current_) {
+    Corrupt("restart entry with a shared prefix", current_);
+    return false;
+  }
+  if (shared > key_.size()) {
+    Corrupt("shared prefix longer than the previous key", current_);
+    return false;
+  }
+  key_.Update(shared, p, unshared);
+  value_ = Slice(p + unshared, value_len);
+  next_ = static_cast<uint32_t>((p + unshared + value_len) - data_);
+  return true;
+}
+
+}  // namespace strata

@@ -1,0 +1,121 @@
+// BlockIter: the iterator of a Block (table/block.h). Block::NewIterator
+// hands out heap ones; a point lookup keeps one on its stack instead
+// (BlockBasedTable::Get), which saves the allocations on the hottest read
+// path. The current key lives in an inline buffer unless it is long.
+//
+// What it checks of the untrusted bytes is described in table/block.cc.
+// Thread safety: one thread at a time. Lifetime: the Block (and the
+// comparator and file name) must outlive the iterator.
+
+#ifndef STRATA_TABLE_BLOCK_ITER_H_
+#define STRATA_TABLE_BLOCK_ITER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#include "strata/export.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+#include "table/internal_iterator.h"
+
+namespace strata {
+
+class Block;
+class Comparator;
+
+// "<file_name or 'block'>: block at <block_offset>: <what> at offset
+// <offset>": how blocks report damage.
+Status BlockCorruption(const char* file_name, uint64_t block_offset,
+                       const char* what, uint64_t offset);
+
+// A key rebuilt entry by entry (shared prefix kept, the rest replaced):
+// in place up to kInline bytes, on the heap beyond.
+class BlockKey {
+ public:
+  BlockKey() = default;
+  BlockKey(const BlockKey&) = delete;
+  BlockKey& operator=(const BlockKey&) = delete;
+
+  Slice slice() const { return Slice(data_, size_); }
+  size_t size() const { return size_; }
+  void Clear() { size_ = 0; }
+  // Keeps the first shared bytes (REQUIRES: shared <= size()) and
+  // appends n bytes from p.
+  void Update(size_t shared, const char* p, size_t n) {
+    const size_t total = shared + n;
+    if (total > capacity_) Grow(total, shared);
+    if (n > 0) std::memcpy(data_ + shared, p, n);
+    size_ = total;
+  }
+
+ private:
+  static constexpr size_t kInline = 64;
+  void Grow(size_t total, size_t keep);
+
+  char space_[kInline];
+  std::unique_ptr<char[]> heap_;
+  char* data_ = space_;
+  size_t size_ = 0;
+  size_t capacity_ = kInline;
+};
+
+class STRATA_EXPORT BlockIter final : public InternalIterator {
+ public:
+  // Iterates block in the order of cmp (the order it was built in).
+  // Corruption messages name file_name (may be null) and block_offset,
+  // the block's offset in its file. A block whose restart array is
+  // malformed gives an iterator that is never Valid(), with that status.
+  BlockIter(const Block& block, const Comparator* cmp, const char* file_name,
+            uint64_t block_offset);
+  BlockIter(const BlockIter&) = delete;
+  BlockIter& operator=(const BlockIter&) = delete;
+
+  bool Valid() const override { return current_ < restarts_; }
+  Status status() const override { return status_; }
+  Slice key() const override { return key_.slice(); }
+  Slice value() const override { return value_; }
+
+  void SeekToFirst() override;
+  void SeekToLast() override;
+  void Seek(const Slice& target) override;
+  void SeekForPrev(const Slice& target) override;
+  void Next() override { ParseNext(); }
+  void Prev() override;
+
+ private:
+  uint32_t Restart(uint32_t index) const;
+  // Positions before the entry at restart point index.
+  void SeekToRestart(uint32_t index);
+  void MakeInvalid();
+  void Corrupt(const char* what, uint64_t offset);
+  // Binary search: the last restart point whose key is < target (0 if
+  // none is), so that scanning forward from it reaches the first entry
+  // >= target. False on a damaged restart entry.
+  bool FindRestartBefore(const Slice& target, uint32_t* index);
+  // Decodes the entry at next_. False at the end of the block or on
+  // damage (then status_ says what).
+  bool ParseNext();
+
+  const Comparator* const cmp_;
+  const char* const data_;
+  const uint32_t restarts_;  // offset of the restart array = entry area end
+  const uint32_t num_restarts_;
+  const char* const file_name_;
+  const uint64_t block_offset_;
+
+  // Invariant: Valid() iff current_ < restarts_; then key_/value_ are the
+  // entry at current_, next_ the offset after it, and restart_index_ the
+  // last restart point <= current_.
+  uint32_t current_;
+  uint32_t next_;
+  uint32_t restart_index_;
+  BlockKey key_;
+  Slice value_;
+  Status status_;  // sticky: a damaged block stays unusable
+};
+
+}  // namespace strata
+
+#endif  // STRATA_TABLE_BLOCK_ITER_H_
