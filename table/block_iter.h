@@ -32,7 +32,7 @@ Status BlockCorruption(const char* file_name, uint64_t block_offset,
 
 // A key rebuilt entry by entry (shared prefix kept, the rest replaced):
 // in place up to kInline bytes, on the heap beyond.
-class BlockKey {
+class STRATA_EXPORT BlockKey {
  public:
   BlockKey() = default;
   BlockKey(const BlockKey&) = delete;
