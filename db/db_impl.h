@@ -86,6 +86,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // tools that want a settled tree); the background error if there is one.
   Status WaitForBackgroundWork();
 
+  // The write thread, for tests that hook into it (TEST_Set*Callback).
+  WriteThread* TEST_write_thread() { return &write_thread_; }
+
   // The options after sanitizing; InvalidArgument for options no DB can
   // run with (checked before anything is touched on disk).
   static Status ValidateOptions(const Options& options);
@@ -197,7 +200,15 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   SequenceNumber AllocateSequence(uint64_t count) override;
   Status WriteWAL(WriteThread::WriteGroup* group) override;
   Status ApplyMemTable(WriteThread::WriteGroup* group) override;
+  bool CanInsertInParallel(const WriteThread::WriteGroup& group) override;
+  Status InsertMember(WriteThread::Writer* w) override;
+  void MemTableWritesPending(uint64_t n) override;
+  void MemTableWriteDone() override;
   void Publish(SequenceNumber last_sequence) override;
+  // Waits until no announced memtable insert (unordered mode) or memtable
+  // stage (pipelined mode) is running: before a memtable switch, and in
+  // Close. Waits on bg_cv_, releasing mutex_ meanwhile.
+  void WaitForMemTableWrites() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Retires the full memtable to imm_ and starts a new one with a new WAL.
   Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void SetBackgroundError(const Status& s) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
@@ -268,8 +279,14 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);
   std::unique_ptr<log::Writer> log_ GUARDED_BY(log_mutex_);
 
-  // Owned by the current group leader (set in PrepareGroup).
-  MemTable* write_mem_ = nullptr;
+  // The memtable groups insert into, set by the leader in PrepareGroup.
+  // Atomic: in the pipelined and unordered modes inserts of earlier
+  // groups read it while the next leader prepares (it only changes once
+  // they are drained, see WaitForMemTableWrites).
+  std::atomic<MemTable*> write_mem_{nullptr};
+  // Announced inserts (unordered) or memtable stages (pipelined) not yet
+  // done; bg_cv_ is signalled when it drops to zero.
+  std::atomic<uint64_t> pending_memtable_writes_{0};
   WriteBatch group_batch_;  // the merged batch of a multi-writer group
 
   // last_allocated_ >= last_published_; reads use last_published_.

@@ -34,6 +34,8 @@ Status DBImpl::CloseImpl(bool force) {
   Status s;
   {
     MutexLock l(&mutex_);
+    // Unordered inserts of groups before the barrier may still run.
+    WaitForMemTableWrites();
     // Running compactions stop at their next check; their outputs are
     // deleted and nothing is installed.
     shutting_down_.store(true, std::memory_order_release);

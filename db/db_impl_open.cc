@@ -23,6 +23,9 @@ namespace {
 
 WriteThread::Options WriteThreadOptions(const Options& options) {
   WriteThread::Options result;
+  result.parallel_memtable = options.allow_concurrent_memtable_write;
+  result.pipelined = options.enable_pipelined_write;
+  result.unordered = options.unordered_write;
   result.adaptive_yield = options.enable_write_thread_adaptive_yield;
   result.max_yield_usec = options.write_thread_max_yield_usec;
   result.slow_yield_usec = options.write_thread_slow_yield_usec;

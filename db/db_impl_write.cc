@@ -96,6 +96,9 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
       mem_->num_entries() > 0;
   if (full || (flush_requested_ && mem_->num_entries() > 0)) {
     s = WaitForWriteRoom(group, /*full=*/true);
+    // Inserts still running into the memtable being retired finish first:
+    // a flush must find it complete.
+    if (s.ok()) WaitForMemTableWrites();
     if (s.ok()) s = SwitchMemTable();
     if (!s.ok()) return s;
   } else {
@@ -124,7 +127,7 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
                                 WriteBatchInternal::kHeader * (writes - 1));
     if (group->need_sync()) internal_stats_.AddWalSync();
   }
-  write_mem_ = mem_;
+  write_mem_.store(mem_, std::memory_order_release);
   return s;
 }
 
@@ -186,9 +189,9 @@ Status DBImpl::ApplyMemTable(WriteThread::WriteGroup* group) {
   RecordTick(stats, WRITE_DONE_BY_OTHER, group->size() - 1);
   for (WriteThread::Writer* w : *group) {
     if (w->batch == nullptr || w->batch->Count() == 0) continue;
-    Status s = InsertBatchIntoMemTable(w->batch, w->sequence, write_mem_,
-                                       /*concurrent=*/false,
-                                       /*ignore_duplicates=*/false);
+    Status s = InsertBatchIntoMemTable(
+        w->batch, w->sequence, write_mem_.load(std::memory_order_acquire),
+        /*concurrent=*/false, /*ignore_duplicates=*/false);
     if (!s.ok()) {
       // The WAL has the group but the memtable only part of it.
       MutexLock l(&mutex_);
@@ -197,6 +200,45 @@ Status DBImpl::ApplyMemTable(WriteThread::WriteGroup* group) {
     }
   }
   return Status::OK();
+}
+
+bool DBImpl::CanInsertInParallel(const WriteThread::WriteGroup& group) {
+  // Merge operands are applied one group at a time, in order (as RocksDB).
+  for (WriteThread::Writer* w : group) {
+    if (w->batch != nullptr && w->batch->HasMerge()) return false;
+  }
+  return true;
+}
+
+Status DBImpl::InsertMember(WriteThread::Writer* w) {
+  Status s = InsertBatchIntoMemTable(
+      w->batch, w->sequence, write_mem_.load(std::memory_order_acquire),
+      /*concurrent=*/true, /*ignore_duplicates=*/false);
+  if (!s.ok()) {
+    // The WAL has the batch but the memtable only part of it.
+    MutexLock l(&mutex_);
+    SetBackgroundError(s);
+  }
+  return s;
+}
+
+void DBImpl::MemTableWritesPending(uint64_t n) {
+  pending_memtable_writes_.fetch_add(n, std::memory_order_acq_rel);
+}
+
+void DBImpl::MemTableWriteDone() {
+  if (pending_memtable_writes_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    // A waiter checks the count under mutex_ before it sleeps: signalling
+    // under it cannot slip between the two.
+    MutexLock l(&mutex_);
+    bg_cv_.SignalAll();
+  }
+}
+
+void DBImpl::WaitForMemTableWrites() {
+  while (pending_memtable_writes_.load(std::memory_order_acquire) > 0) {
+    bg_cv_.Wait();
+  }
 }
 
 void DBImpl::Publish(SequenceNumber last_sequence) {

@@ -48,7 +48,10 @@ WriteThread::WriteThread(const Options& options, CommitEnv* env)
       newest_writer_(nullptr),
       spin_waits_(0),
       yield_waits_(0),
-      block_waits_(0) {}
+      block_waits_(0),
+      turn_cv_(&turn_mu_) {
+  assert(!(options.unordered && options.pipelined));
+}
 
 WriteThread::~WriteThread() {
   assert(newest_writer_.load(std::memory_order_relaxed) == nullptr);
@@ -64,13 +67,25 @@ WriteThread::WaitCounts WriteThread::GetWaitCounts() const {
 
 Status WriteThread::Write(Writer* w) {
   JoinBatchGroup(w);
-  if (w->state_.load(std::memory_order_acquire) == kStateCompleted) {
+  const uint8_t state = w->state_.load(std::memory_order_acquire);
+  if (state == kStateCompleted) return w->status;
+  if (state == kStateParallelMemtableWriter) {
+    if (options_.unordered) {
+      InsertUnordered(w);
+    } else {
+      InsertAsParallelMember(w);
+    }
     return w->status;
   }
   WriteGroup group;
   EnterAsBatchGroupLeader(w, &group);
-  CommitGroup(&group);
-  ExitAsBatchGroupLeader(&group);
+  if (options_.unordered) {
+    CommitUnordered(&group);
+  } else if (options_.pipelined) {
+    CommitPipelined(&group);
+  } else {
+    CommitGroup(&group);
+  }
   return w->status;
 }
 
@@ -87,7 +102,8 @@ void WriteThread::JoinBatchGroup(Writer* w) {
     w->state_.store(kStateGroupLeader, std::memory_order_relaxed);
     return;
   }
-  AwaitState(w, kStateGroupLeader | kStateCompleted);
+  AwaitState(
+      w, kStateGroupLeader | kStateParallelMemtableWriter | kStateCompleted);
 }
 
 void WriteThread::EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) {
@@ -125,36 +141,10 @@ void WriteThread::EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) {
   }
 }
 
-void WriteThread::CommitGroup(WriteGroup* group) {
-  Status s = env_->PrepareGroup(group);
-  if (s.ok()) {
-    const SequenceNumber first = env_->AllocateSequence(group->total_count_);
-    group->first_sequence_ = first;
-    group->last_sequence_ = first + group->total_count_ - 1;
-    SequenceNumber next = first;
-    for (Writer* w : *group) {
-      w->sequence = next;
-      next += w->Count();
-    }
-    if (!group->disable_wal()) {
-      s = env_->WriteWAL(group);
-    }
-  }
-  if (s.ok()) {
-    s = env_->ApplyMemTable(group);
-  }
-  if (s.ok()) {
-    env_->Publish(group->last_sequence_);
-  }
-  group->status_ = s;
-}
-
-void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group) {
-  Writer* leader = group->leader_;
+void WriteThread::HandOffLeadership(WriteGroup* group) {
   Writer* last = group->last_writer_;
-
-  // Hand leadership on first, while last (and so its links) is certainly
-  // alive: once completed, a follower may return and free its Writer.
+  // While last (and so its links) is certainly alive: once completed, a
+  // member may return and free its Writer.
   Writer* head = last;
   if (!newest_writer_.compare_exchange_strong(head, nullptr,
                                               std::memory_order_acq_rel,
@@ -166,17 +156,31 @@ void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group) {
     next_leader->link_older_ = nullptr;
     SetState(next_leader, kStateGroupLeader);
   }
+}
 
+void WriteThread::CompleteMembers(WriteGroup* group, Writer* self) {
+  // Copied out: group lives on the leader's stack, and the leader may
+  // return as soon as it is completed.
+  Writer* const leader = group->leader_;
+  const Status status = group->status_;
   // Newest to oldest, reading each link before the writer can go away.
-  Writer* w = last;
-  while (w != leader) {
-    Writer* older = w->link_older_;
-    w->status = group->status_;
-    SetState(w, kStateCompleted);
+  Writer* w = group->last_writer_;
+  while (true) {
+    Writer* older = w == leader ? nullptr : w->link_older_;
+    w->status = status;
+    if (w == self) {
+      w->state_.store(kStateCompleted, std::memory_order_relaxed);
+    } else {
+      SetState(w, kStateCompleted);
+    }
+    if (older == nullptr) break;
     w = older;
   }
-  leader->status = group->status_;
-  leader->state_.store(kStateCompleted, std::memory_order_relaxed);
+}
+
+void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group) {
+  HandOffLeadership(group);
+  CompleteMembers(group, group->leader_);
 }
 
 void WriteThread::CreateMissingNewerLinks(Writer* head) {

@@ -8,11 +8,29 @@
 // outcome. When the group is done the leader wakes the followers and hands
 // leadership to the oldest writer still queued.
 //
-// Commit protocol of a group, run by its leader only, one group at a time:
+// Commit protocol of a group, run by its leader, one group at a time:
 //   PrepareGroup -> AllocateSequence -> WriteWAL (unless disable_wal)
-//     -> ApplyMemTable -> Publish(last_sequence)
+//     -> memtable inserts -> Publish(last_sequence)
 // The first step that fails ends the protocol: later steps are skipped,
 // Publish is never called, and every member gets the failing status.
+// How the memtable inserts run depends on the mode (docs/write_path.md):
+//   - serial: the leader inserts every batch (ApplyMemTable);
+//   - parallel (Options::parallel_memtable, for a group of several
+//     writers that CanInsertInParallel): every member inserts its own
+//     batch (InsertMember, concurrently) on its own thread; the last to
+//     finish publishes the group and completes it, so a partial group is
+//     never visible;
+//   - pipelined (Options::pipelined): the leader hands the WAL queue to the
+//     next group as soon as its WAL record is written, then waits for its
+//     turn in the memtable queue (WAL order) and inserts serially; group
+//     N+1 writes its WAL while group N inserts;
+//   - unordered (Options::unordered): the leader publishes right after the
+//     WAL, announces the group's inserts (MemTableWritesPending), hands
+//     the queue on and releases the members; each inserts its own batch
+//     and reports MemTableWriteDone. Readers may see a batch partly.
+// In the pipelined and unordered modes the env must drain the announced
+// inserts (MemTableWritesPending / MemTableWriteDone) before it switches
+// memtables.
 //
 // Grouping rules: the group ends at the first writer that is incompatible
 // with the leader -- a sync writer behind a non-sync leader (its sync would
@@ -51,6 +69,15 @@ namespace strata {
 class STRATA_EXPORT WriteThread {
  public:
   struct Options {
+    // Members of a group insert their own batches at once
+    // (allow_concurrent_memtable_write).
+    bool parallel_memtable = false;
+    // The WAL and memtable stages of consecutive groups overlap
+    // (enable_pipelined_write).
+    bool pipelined = false;
+    // Publish after the WAL; members insert on their own (unordered_write).
+    // Not together with pipelined.
+    bool unordered = false;
     // Yield the CPU for a while before blocking (RocksDB's
     // enable_write_thread_adaptive_yield).
     bool adaptive_yield = true;
@@ -74,9 +101,9 @@ class STRATA_EXPORT WriteThread {
     kStateInit = 1,
     // Leads a group: run the commit protocol.
     kStateGroupLeader = 2,
-    // Reserved for a pipelined write path: leads the memtable stage.
+    // Reserved (RocksDB's memtable-stage leader; unused here).
     kStateMemtableWriterLeader = 4,
-    // Reserved for concurrent memtable inserts: insert your own batch.
+    // Insert your own batch (parallel and unordered modes).
     kStateParallelMemtableWriter = 8,
     // Done; Writer::status holds the outcome.
     kStateCompleted = 16,
@@ -84,6 +111,8 @@ class STRATA_EXPORT WriteThread {
     // the state must take the writer's mutex and signal.
     kStateLockedWaiting = 32,
   };
+
+  class WriteGroup;
 
   // One pending write. Lives on the writing thread's stack.
   class STRATA_EXPORT Writer {
@@ -115,6 +144,10 @@ class STRATA_EXPORT WriteThread {
     uint64_t Count() const;
 
     std::atomic<uint8_t> state_;
+    // Parallel inserts: the group (on its leader's stack), and how many
+    // members after this one this writer wakes before inserting (fan-out).
+    WriteGroup* group_ = nullptr;
+    size_t wake_next_ = 0;
     // Written by the owner before it publishes itself in newest_writer_.
     Writer* link_older_ = nullptr;
     // Filled in lazily by whichever leader walks past this writer.
@@ -181,6 +214,8 @@ class STRATA_EXPORT WriteThread {
 
     Writer* leader_ = nullptr;
     Writer* last_writer_ = nullptr;
+    // Parallel inserts: members still inserting.
+    std::atomic<size_t> running_{0};
     size_t size_ = 0;
     uint64_t total_bytes_ = 0;
     uint64_t total_count_ = 0;
@@ -214,6 +249,22 @@ class STRATA_EXPORT WriteThread {
     // its writer->sequence.
     virtual Status ApplyMemTable(WriteGroup* group) = 0;
 
+    // Whether the members of group may insert their own batches at once
+    // (parallel mode; e.g. not with merge operands in the group). Called
+    // by the leader after the WAL write.
+    virtual bool CanInsertInParallel(const WriteGroup& group) = 0;
+
+    // Inserts w's batch (numbered from w->sequence) with the concurrent
+    // insert: other members insert at the same time. Called on w's own
+    // thread, in the parallel and unordered modes; not for an empty batch.
+    virtual Status InsertMember(Writer* w) = 0;
+
+    // Unordered and pipelined modes: n memtable inserts (or, pipelined, a
+    // group's memtable stage) are announced; each ends with one
+    // MemTableWriteDone. A memtable switch waits for all to end.
+    virtual void MemTableWritesPending(uint64_t n) = 0;
+    virtual void MemTableWriteDone() = 0;
+
     // Makes everything up to last_sequence visible to readers. Only after
     // a successful group; last_sequence never decreases.
     virtual void Publish(SequenceNumber last_sequence) = 0;
@@ -246,6 +297,11 @@ class STRATA_EXPORT WriteThread {
   void TEST_SetJoinCallback(std::function<void(Writer*)> cb) {
     join_callback_ = std::move(cb);
   }
+  // Unordered mode: called on a writer's thread after its group was
+  // published and before it inserts its batch (a test may park it there).
+  void TEST_SetBeforeInsertCallback(std::function<void(Writer*)> cb) {
+    before_insert_callback_ = std::move(cb);
+  }
   // Called when a waiting writer enters the yield phase / is about to
   // block on its condition variable.
   void TEST_SetYieldCallback(std::function<void(Writer*)> cb) {
@@ -260,10 +316,32 @@ class STRATA_EXPORT WriteThread {
   void JoinBatchGroup(Writer* w);
   // Gathers the group led by leader.
   void EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group);
-  // Runs the commit protocol through env_, leaving the outcome in
-  // group->status_.
+  // ---- write_thread_commit.cc: the commit protocol per mode ----
+  // PrepareGroup, AllocateSequence (stamping the members) and WriteWAL.
+  Status PrepareAndLog(WriteGroup* group);
+  // Default and serial modes; leaves the outcome in group->status_.
   void CommitGroup(WriteGroup* group);
-  // Passes leadership on, then completes the followers.
+  void CommitPipelined(WriteGroup* group);
+  void CommitUnordered(WriteGroup* group);
+  // Parallel mode: wakes the members (directly, or through a few of them
+  // for a large group), then inserts the leader's own batch.
+  void LaunchParallelInserts(WriteGroup* group);
+  // A member's part of a parallel insert (the leader's too): wake its
+  // share, insert, and, if last to finish, publish and complete the group.
+  void InsertAsParallelMember(Writer* w);
+  // Unordered mode: insert w's batch and report it done.
+  void InsertUnordered(Writer* w);
+  // Pipelined mode: the memtable queue, in WAL order by ticket.
+  void AwaitMemTableTurn(uint64_t ticket);
+  void EndMemTableTurn();
+
+  // Passes leadership of the queue on to the oldest writer behind group.
+  void HandOffLeadership(WriteGroup* group);
+  // Gives every member group->status_ and completes it, newest first, the
+  // leader last (its stack holds group); self (a member, the caller) is
+  // completed without a wakeup. group may be gone on return.
+  static void CompleteMembers(WriteGroup* group, Writer* self);
+  // HandOffLeadership, then CompleteMembers by the leader.
   void ExitAsBatchGroupLeader(WriteGroup* group);
 
   // Waits until w's state has a bit of goal_mask; returns that state.
@@ -285,6 +363,14 @@ class STRATA_EXPORT WriteThread {
   std::atomic<uint64_t> yield_waits_;
   std::atomic<uint64_t> block_waits_;
 
+  // Pipelined mode: the next ticket a leader takes (touched by the leader
+  // of the WAL queue only) and the ticket whose turn it is.
+  uint64_t next_ticket_ = 0;
+  port::Mutex turn_mu_;
+  port::CondVar turn_cv_;
+  uint64_t turn_ = 0;  // guarded by turn_mu_
+
+  std::function<void(Writer*)> before_insert_callback_;
   std::function<void(Writer*)> join_callback_;
   std::function<void(Writer*)> yield_callback_;
   std::function<void(Writer*)> block_callback_;

@@ -58,6 +58,18 @@ Status FakeCommitEnv::ApplyMemTable(WriteThread::WriteGroup* group) {
   return Fault(groups_.size() - 1, CommitStep::kMemTable);
 }
 
+Status FakeCommitEnv::InsertMember(WriteThread::Writer* w) {
+  std::lock_guard<std::mutex> l(mu_);
+  inserts_.push_back(Insert{w, w->sequence, std::this_thread::get_id(),
+                            published_.empty() ? 0 : published_.back()});
+  return Status::OK();
+}
+
+std::vector<FakeCommitEnv::Insert> FakeCommitEnv::inserts() {
+  std::lock_guard<std::mutex> l(mu_);
+  return inserts_;
+}
+
 void FakeCommitEnv::Publish(SequenceNumber last_sequence) {
   std::lock_guard<std::mutex> l(mu_);
   groups_.back().published = true;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "db/write_thread.h"
@@ -45,7 +46,26 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   SequenceNumber AllocateSequence(uint64_t count) override;
   Status WriteWAL(WriteThread::WriteGroup* group) override;
   Status ApplyMemTable(WriteThread::WriteGroup* group) override;
+  // The parallel and unordered modes' steps: recorded, never failed.
+  bool CanInsertInParallel(const WriteThread::WriteGroup& group) override {
+    return parallel_allowed_.load();
+  }
+  Status InsertMember(WriteThread::Writer* w) override;
+  void MemTableWritesPending(uint64_t n) override { pending_ += n; }
+  void MemTableWriteDone() override { pending_--; }
   void Publish(SequenceNumber last_sequence) override;
+
+  // What InsertMember saw, in call order.
+  struct Insert {
+    WriteThread::Writer* writer;  // identity only; may dangle
+    SequenceNumber sequence;
+    std::thread::id thread;
+    // The newest published sequence when the insert ran.
+    SequenceNumber published;
+  };
+  std::vector<Insert> inserts();
+  void set_parallel_allowed(bool allowed) { parallel_allowed_ = allowed; }
+  uint64_t pending() const { return pending_.load(); }
 
   // The next PrepareGroup call blocks (after recording the group) until
   // Release(). WaitHeld: true once a leader is held (false after a minute).
@@ -76,6 +96,10 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
 
   // Touched only by the current leader.
   SequenceNumber last_allocated_ = 0;
+
+  std::vector<Insert> inserts_;
+  std::atomic<bool> parallel_allowed_{true};
+  std::atomic<uint64_t> pending_{0};
 
   std::atomic<int> in_env_{0};
   std::atomic<bool> overlapped_{false};
