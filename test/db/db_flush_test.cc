@@ -189,7 +189,10 @@ class TableGateEnv : public EnvWrapper {
                          const EnvOptions& options) override {
     if (f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0) {
       std::unique_lock<std::mutex> l(mu_);
+      waiting_++;
+      cv_.notify_all();
       cv_.wait(l, [this] { return open_; });
+      waiting_--;
     }
     return target()->NewWritableFile(f, r, options);
   }
@@ -198,11 +201,17 @@ class TableGateEnv : public EnvWrapper {
     open_ = open;
     cv_.notify_all();
   }
+  // Until a table creation waits at the closed gate.
+  void AwaitWaiter() {
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [this] { return waiting_ > 0; });
+  }
 
  private:
   std::mutex mu_;
   std::condition_variable cv_;
   bool open_ = true;
+  int waiting_ = 0;
 };
 
 TEST(DBFlushTest, FlushWaitingWhenTheDBClosesReturns) {
@@ -215,14 +224,23 @@ TEST(DBFlushTest, FlushWaitingWhenTheDBClosesReturns) {
   ASSERT_TRUE(h.Put("a", "1").ok());
   FlushOptions no_wait;
   no_wait.wait = false;
-  ASSERT_TRUE(h.db()->Flush(no_wait).ok());  // its flush waits at the gate
+  ASSERT_TRUE(h.db()->Flush(no_wait).ok());
+  env.AwaitWaiter();  // its flush (of "a" alone) waits at the gate
   ASSERT_TRUE(h.Put("b", "2").ok());
   Status flushed;
   std::thread flusher([&] { flushed = h.db()->Flush(FlushOptions()); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Its memtable is retired: the Flush waits for it to be flushed (polled,
+  // not slept: a loaded machine may start threads late).
+  uint64_t immutable = 0;
+  while (immutable < 2) {
+    std::this_thread::yield();
+    ASSERT_TRUE(
+        h.db()->GetIntProperty("strata.num-immutable-mem-table", &immutable));
+  }
   Status closed;
   std::thread closer([&] { closed = h.db()->Close(); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Writes fail once Close has begun.
+  while (h.Put("probe", "x").ok()) std::this_thread::yield();
   env.Open(true);  // the first flush ends; no other starts: closing
   flusher.join();  // and the waiting Flush gives up instead of hanging
   closer.join();
