@@ -155,20 +155,31 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   Status s = AcquireReadView(options, &view);
   if (!s.ok()) return NewErrorIterator(s);
   std::vector<InternalIterator*> children;
-  children.push_back(view.mem->NewIterator());
-  view.imm->AddIterators(&children);
+  children.reserve(1 + view.imm->memtables().size() +
+                   view.version->files(0).size() + view.version->num_levels());
+  // A memtable empty now holds nothing this read may see: its sequence was
+  // published after the inserts up to it (not so with unordered_write,
+  // whose published writes may still be on their way in). Leaving it out
+  // spares a child, and, on a DB read after a reopen, the merging
+  // iterator altogether.
+  view.ForEachMemTable([&](MemTable* m) {
+    if (m->num_entries() > 0 || options_.unordered_write) {
+      children.push_back(m->NewIterator());
+    }
+    return true;
+  });
   view.version->AddIterators(options, table_cache_.get(), &children);
 
-  std::unique_ptr<RangeDelAggregator> tombstones(new RangeDelAggregator(
-      RangeDelAggregator::ForRead(icmp_.user_comparator(), view.sequence)));
-  const std::vector<MemTable*> mems = view.MemTables();
-  for (MemTable* m : mems) {
+  RangeDelAggregator tombstones =
+      RangeDelAggregator::ForRead(icmp_.user_comparator(), view.sequence);
+  view.ForEachMemTable([&](MemTable* m) {
     std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
-    if (s.ok()) s = tombstones->AddTombstones(t.get());
-  }
+    s = tombstones.AddTombstones(t.get());
+    return s.ok();
+  });
   for (int level = 0; s.ok() && level < view.version->num_levels(); level++) {
     for (const FileMetaData* f : view.version->files(level)) {
-      s = AddTableTombstones(options, *f, tombstones.get());
+      s = AddTableTombstones(options, *f, &tombstones);
       if (!s.ok()) break;
     }
   }
@@ -178,8 +189,9 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
     ReleaseReadView(view);
     return NewErrorIterator(s);
   }
-  if (!tombstones->IsEmpty()) {
-    merged = NewRangeDelFilterIterator(merged, std::move(tombstones));
+  if (!tombstones.IsEmpty()) {
+    merged = NewRangeDelFilterIterator(
+        merged, std::make_unique<RangeDelAggregator>(std::move(tombstones)));
   }
   const SliceTransform* prefix =
       options.prefix_same_as_start && !options.total_order_seek

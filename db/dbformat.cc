@@ -36,13 +36,7 @@ Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result) {
 }
 
 int InternalKeyComparator::Compare(const Slice& a, const Slice& b) const {
-  const Slice ua = ExtractUserKey(a);
-  const Slice ub = ExtractUserKey(b);
-  const int r = bytewise_ ? ua.compare(ub) : user_comparator_->Compare(ua, ub);
-  if (r != 0) return r;
-  const uint64_t anum = ExtractTrailer(a);
-  const uint64_t bnum = ExtractTrailer(b);
-  return anum > bnum ? -1 : (anum < bnum ? +1 : 0);
+  return CompareInternalKeys(user_comparator_, bytewise_, a, b);
 }
 
 const char* InternalKeyComparator::Name() const {

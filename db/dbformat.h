@@ -122,11 +122,27 @@ class STRATA_EXPORT InternalKeyComparator : public Comparator {
   void FindShortSuccessor(std::string* key) const override;
 
   const Comparator* user_comparator() const { return user_comparator_; }
+  bool bytewise() const { return bytewise_; }
 
  private:
   const Comparator* user_comparator_;
   const bool bytewise_;  // user_comparator_ is BytewiseComparator()
 };
+
+// InternalKeyComparator's order, for callers that compare keys in a loop
+// and want no call: user keys by ucmp (bytewise: ucmp is
+// BytewiseComparator(), compared in place), then trailers descending.
+// REQUIRES: both keys are at least kInternalKeyTrailerSize long.
+inline int CompareInternalKeys(const Comparator* ucmp, bool bytewise,
+                               const Slice& a, const Slice& b) {
+  const Slice ua = ExtractUserKey(a);
+  const Slice ub = ExtractUserKey(b);
+  const int r = bytewise ? ua.compare(ub) : ucmp->Compare(ua, ub);
+  if (r != 0) return r;
+  const uint64_t anum = ExtractTrailer(a);
+  const uint64_t bnum = ExtractTrailer(b);
+  return anum > bnum ? -1 : (anum < bnum ? +1 : 0);
+}
 
 // An owned internal key.
 class InternalKey {

@@ -28,49 +28,50 @@ namespace {
 // be an internal key.
 class TableBlockIterator : public InternalIterator {
  public:
-  // file_name must outlive the iterator.
-  TableBlockIterator(PinnedValue<Block>&& block, InternalIterator* iter,
+  // file_name and cmp must outlive the iterator. One allocation: the
+  // block's iterator is a member.
+  TableBlockIterator(PinnedValue<Block>&& block, const Comparator* cmp,
                      const std::string* file_name, uint64_t block_offset)
       : block_(std::move(block)),
-        iter_(iter),
+        iter_(*block_.get(), cmp, file_name->c_str(), block_offset),
         file_name_(file_name),
         block_offset_(block_offset) {}
 
-  bool Valid() const override { return status_.ok() && iter_->Valid(); }
+  bool Valid() const override { return status_.ok() && iter_.Valid(); }
   void SeekToFirst() override {
-    iter_->SeekToFirst();
+    iter_.SeekToFirst();
     Check();
   }
   void SeekToLast() override {
-    iter_->SeekToLast();
+    iter_.SeekToLast();
     Check();
   }
   void Seek(const Slice& target) override {
-    iter_->Seek(target);
+    iter_.Seek(target);
     Check();
   }
   void SeekForPrev(const Slice& target) override {
-    iter_->SeekForPrev(target);
+    iter_.SeekForPrev(target);
     Check();
   }
   void Next() override {
-    iter_->Next();
+    iter_.Next();
     Check();
   }
   void Prev() override {
-    iter_->Prev();
+    iter_.Prev();
     Check();
   }
-  Slice key() const override { return iter_->key(); }
-  Slice value() const override { return iter_->value(); }
+  Slice key() const override { return iter_.key(); }
+  Slice value() const override { return iter_.value(); }
   Status status() const override {
-    return status_.ok() ? iter_->status() : status_;
+    return status_.ok() ? iter_.status() : status_;
   }
 
  private:
   void Check() {
-    if (status_.ok() && iter_->Valid() &&
-        iter_->key().size() < kInternalKeyTrailerSize) {
+    if (status_.ok() && iter_.Valid() &&
+        iter_.key().size() < kInternalKeyTrailerSize) {
       status_ = Status::Corruption(BlockLocation(*file_name_, block_offset_),
                                    "key shorter than 8 bytes");
     }
@@ -78,7 +79,7 @@ class TableBlockIterator : public InternalIterator {
 
   // Declared before iter_: the iterator goes first, then the block.
   PinnedValue<Block> block_;
-  std::unique_ptr<InternalIterator> iter_;
+  BlockIter iter_;
   const std::string* const file_name_;
   const uint64_t block_offset_;
   Status status_;
@@ -103,7 +104,7 @@ int TableKeyComparator::Compare(const Slice& a, const Slice& b) const {
       b.size() < kInternalKeyTrailerSize) {
     return a.compare(b);
   }
-  return icmp_->InternalKeyComparator::Compare(a, b);
+  return CompareInternalKeys(icmp_->user_comparator(), icmp_->bytewise(), a, b);
 }
 
 void TableKeyComparator::FindShortestSeparator(std::string* start,
@@ -460,9 +461,7 @@ InternalIterator* BlockBasedTable::NewIndexIterator() const {
   Status s = GetIndexBlock(&index);
   if (!s.ok()) return NewErrorInternalIterator(s);
   const uint64_t offset = footer_.index_handle.offset();
-  InternalIterator* iter =
-      index->NewIterator(&cmp_, file_->file_name().c_str(), offset);
-  return new TableBlockIterator(std::move(index), iter, &file_->file_name(),
+  return new TableBlockIterator(std::move(index), &cmp_, &file_->file_name(),
                                 offset);
 }
 
@@ -484,9 +483,7 @@ InternalIterator* BlockBasedTable::NewDataBlockIterator(
   PinnedValue<Block> block;
   s = GetDataBlock(read_options, handle, &block);
   if (!s.ok()) return NewErrorInternalIterator(s);
-  InternalIterator* iter =
-      block->NewIterator(&cmp_, file_->file_name().c_str(), handle.offset());
-  return new TableBlockIterator(std::move(block), iter, &file_->file_name(),
+  return new TableBlockIterator(std::move(block), &cmp_, &file_->file_name(),
                                 handle.offset());
 }
 
@@ -513,9 +510,7 @@ InternalIterator* BlockBasedTable::NewRangeTombstoneIterator(
   const uint64_t offset = range_del_handle_.offset();
   PinnedValue<Block> block;
   block.Borrow(range_del_block_.get());
-  InternalIterator* iter =
-      range_del_block_->NewIterator(&cmp_, file_->file_name().c_str(), offset);
-  return new TableBlockIterator(std::move(block), iter, &file_->file_name(),
+  return new TableBlockIterator(std::move(block), &cmp_, &file_->file_name(),
                                 offset);
 }
 
