@@ -91,6 +91,12 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (!bg_error_.ok()) return bg_error_;
   Status s;
+  if (flush_requested_) {
+    // Announced inserts may still be on their way into a memtable that
+    // looks empty; Flush must not decide there is nothing to flush before
+    // they land.
+    WaitForMemTableWrites();
+  }
   const bool full =
       mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
       mem_->num_entries() > 0;

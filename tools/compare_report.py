@@ -226,9 +226,13 @@ def report_markdown(opts, benches, rows, info, binaries, timeline_series):
     return "\n".join(out) + "\n"
 
 
-def write_csv(path, results):
-    fields = ["engine", "benchmark", "threads", "run", "ops_per_sec",
-              "micros_per_op", "seconds", "operations", "rest"]
+CSV_FIELDS = ["engine", "benchmark", "threads", "run", "ops_per_sec",
+              "micros_per_op", "seconds", "operations", "rest",
+              "user_seconds", "sys_seconds", "wall_seconds"]
+
+
+def write_csv(path, results, fields=CSV_FIELDS):
+    """Every run, one row each; fields not in a result are left empty."""
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()

@@ -29,6 +29,17 @@ Usage:
   tools/compare_rocksdb.py -- --histogram=1     flags after -- go to every
                                                 db_bench of both engines,
                                                 after the script's own
+  tools/compare_rocksdb.py --write_modes --runs=5 --out=wm
+                                                issue 8's table instead:
+                                                fillrandom, 16 threads,
+                                                batch 8, WAL on/off x
+                                                unordered_write 0/1
+
+--write_modes runs the four cells of compare_write_modes.py (which
+explains them) instead of --benchmarks; --num then defaults to 200000 per
+thread. Every measured db_bench also has its CPU time (user + sys, from
+getrusage of the child) recorded in compare.csv; the write-mode table
+shows it per operation.
 
 Benchmarks are "name" or "name:threads"; readwhilewriting defaults to 2
 threads (readers; db_bench adds the writer), fillsync to 4, others to 1.
@@ -50,18 +61,14 @@ import argparse
 import datetime
 import json
 import os
-import platform
-import re
+import resource
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_STRATA = os.path.join(ROOT, "build", "release", "db_bench")
-DEFAULT_ROCKSDB = "/usr/bin/db_bench"  # Debian's rocksdb-tools
-DEBIAN_PYTHON = "/usr/bin/python3"  # where python3-matplotlib installs
 # Draws the PNGs, run by whichever interpreter has matplotlib.
 PLOT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "compare_rocksdb_plot.py")
@@ -76,116 +83,10 @@ from compare_report import (COMMON_FLAGS, DEFAULT_THREADS,  # noqa: F401
                             parse_timeline, parse_version, parse_warnings,
                             plan_steps, report_markdown, shell_word,
                             write_csv)
-
-
-# ------------------------------------------------------------ the machine
-
-def machine_info(db_parent):
-    """One line: CPU model, cores, memory, kernel, the DB's filesystem."""
-    model, cores = platform.processor() or "unknown CPU", os.cpu_count()
-    try:
-        with open("/proc/cpuinfo") as f:
-            text = f.read()
-        names = re.findall(r"^model name\s*:\s*(.*)$", text, re.M)
-        if names:
-            model, cores = names[0].strip(), len(names)
-    except OSError:
-        pass
-    mem = "unknown memory"
-    try:
-        with open("/proc/meminfo") as f:
-            m = re.search(r"^MemTotal:\s+(\d+) kB", f.read(), re.M)
-        if m:
-            mem = "%.1f GiB RAM" % (int(m.group(1)) / 1024.0 / 1024.0)
-    except OSError:
-        pass
-    return "%s, %d cores, %s, %s %s, DB directory on %s" % (
-        model, cores, mem, platform.system(), platform.release(),
-        filesystem_of(db_parent))
-
-
-def filesystem_of(path):
-    """"ext4 (/)": the type and mount point holding path (fillsync on a
-    tmpfs would measure nothing)."""
-    best = ("?", "")
-    try:
-        with open("/proc/mounts") as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) < 3:
-                    continue
-                mnt = fields[1].replace("\\040", " ")
-                inside = path == mnt or path.startswith(mnt.rstrip("/") + "/")
-                if inside and len(mnt) >= len(best[1]):
-                    best = (fields[2], mnt)
-    except OSError:
-        pass
-    return "%s (%s)" % best if best[1] else "an unknown filesystem"
-
-
-# ----------------------------------------------------- installing things
-
-def apt_install(package):
-    """apt-get install -y package (through sudo when not root); one
-    apt-get update and a retry when the first attempt fails."""
-    prefix = []
-    if hasattr(os, "geteuid") and os.geteuid() != 0:
-        if shutil.which("sudo") is None:
-            raise CompareError("%s is missing and installing it needs root: "
-                               "run apt-get install -y %s" % (package,
-                                                              package))
-        prefix = ["sudo"]
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    install = prefix + ["apt-get", "install", "-y", package]
-    print("compare_rocksdb: %s" % " ".join(install), file=sys.stderr)
-    # apt's chatter goes to stderr: stdout carries only the report.
-    if subprocess.call(install, env=env, stdout=sys.stderr) == 0:
-        return
-    subprocess.call(prefix + ["apt-get", "update"], env=env,
-                    stdout=sys.stderr)
-    if subprocess.call(install, env=env, stdout=sys.stderr) != 0:
-        raise CompareError("apt-get install -y %s failed" % package)
-
-
-def find_binaries(args):
-    """(strata path, RocksDB path), installing rocksdb-tools when the
-    default RocksDB binary is missing."""
-    strata = os.path.abspath(args.strata)
-    if not os.access(strata, os.X_OK):
-        raise CompareError(
-            "no strata db_bench at %s: build it with ./build.sh bench "
-            "(or pass --strata=PATH)" % strata)
-    rocksdb = args.rocksdb
-    if rocksdb is None:
-        rocksdb = DEFAULT_ROCKSDB
-        if not os.access(rocksdb, os.X_OK):
-            apt_install("rocksdb-tools")
-    rocksdb = os.path.abspath(rocksdb)
-    if not os.access(rocksdb, os.X_OK):
-        raise CompareError("no RocksDB db_bench at %s" % rocksdb)
-    return strata, rocksdb
-
-
-def plot_python():
-    """An interpreter that can import matplotlib: this one, else Debian's
-    (after apt-get install python3-matplotlib if needed); None when there
-    is none (the PNGs are then skipped with a message)."""
-    def has_matplotlib(python):
-        return subprocess.call([python, "-c", "import matplotlib"],
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL) == 0
-
-    if has_matplotlib(sys.executable):
-        return sys.executable
-    if not os.access(DEBIAN_PYTHON, os.X_OK):
-        return None
-    if not has_matplotlib(DEBIAN_PYTHON):
-        try:
-            apt_install("python3-matplotlib")
-        except CompareError as e:
-            print("compare_rocksdb: %s" % e, file=sys.stderr)
-            return None
-    return DEBIAN_PYTHON if has_matplotlib(DEBIAN_PYTHON) else None
+from compare_setup import (DEBIAN_PYTHON, DEFAULT_ROCKSDB,  # noqa: F401
+                           DEFAULT_STRATA, find_binaries, machine_info,
+                           plot_python)
+import compare_write_modes as wm  # noqa: E402
 
 
 # ------------------------------------------------------------- running
@@ -211,30 +112,58 @@ def run_db_bench(binary, args, engine, bench, log=None):
     return output
 
 
-def run_once(engine, binary, bench, threads, opts, tmp_parent, log=None,
-             num=None, extra_last=()):
-    """One run of bench on engine in a fresh directory: (result dict,
-    output of the measured step)."""
+def run_measured(binary, args, engine, bench, log=None):
+    """run_db_bench, and the child's resources: (output, {user_seconds,
+    sys_seconds, wall_seconds}). The children's rusage grows only when a
+    child is reaped, and db_bench is the only child running, so the
+    difference before and after is db_bench's own CPU time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    output = run_db_bench(binary, args, engine, bench, log)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return output, {"user_seconds": after.ru_utime - before.ru_utime,
+                    "sys_seconds": after.ru_stime - before.ru_stime,
+                    "wall_seconds": wall}
+
+
+def run_in_fresh_dir(engine, binary, bench, plan, tmp_parent, log=None):
+    """Runs the steps plan(db) gives ([(args, measured)]) in a fresh
+    directory, removed afterwards: (result dict with the measured step's
+    CPU and wall time, output of the measured step)."""
     tmp = tempfile.mkdtemp(prefix="compare-%s-" % engine.lower(),
                            dir=tmp_parent)
     try:
-        db = os.path.join(tmp, "db")
-        steps = plan_steps(bench, threads, num or opts.num, opts.seed,
-                           opts.fill, opts.extra, db=db)
-        output = ""
-        for args, measured in steps:
+        output, usage = "", {}
+        for args, measured in plan(os.path.join(tmp, "db")):
             if measured:
-                args = args + list(extra_last)
-            output = run_db_bench(binary, args, engine, bench, log)
+                output, usage = run_measured(binary, args, engine, bench,
+                                             log)
+            else:
+                output = run_db_bench(binary, args, engine, bench, log)
         result = parse_result(output, bench)
         if result is None:
             raise CompareError(
                 "%s db_bench printed no result line for %s (expected "
                 "'%s : ... micros/op ... ops/sec ...'); its output:\n%s" %
                 (engine, bench, bench, output.strip()[-2000:]))
+        result.update(usage)
         return result, output
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_once(engine, binary, bench, threads, opts, tmp_parent, log=None,
+             num=None, extra_last=()):
+    """One run of bench on engine in a fresh directory: (result dict,
+    output of the measured step)."""
+    def plan(db):
+        steps = plan_steps(bench, threads, num or opts.num, opts.seed,
+                           opts.fill, opts.extra, db=db)
+        return [(args + list(extra_last) if measured else args, measured)
+                for args, measured in steps]
+
+    return run_in_fresh_dir(engine, binary, bench, plan, tmp_parent, log)
 
 
 def log_path(out, name):
@@ -264,6 +193,39 @@ def run_table(opts, binaries, benches, info):
                 print("[%d/%d] run %d %-16s %-7s %12.0f ops/sec" % (
                     step, total, run, bench, engine, result["ops_per_sec"]),
                     file=sys.stderr, flush=True)
+    return results
+
+
+def run_write_modes(opts, binaries, info):
+    """Issue 8's cells, alternating engines within each cell and run;
+    the results as dicts with the cell's label."""
+    results = []
+    total = opts.runs * len(wm.CELLS) * len(ENGINES)
+    step = 0
+    for run in range(1, opts.runs + 1):
+        for label, wal, unordered in wm.CELLS:
+            for engine in ENGINES:
+                step += 1
+                log = log_path(opts.out, "%s-%s-run%d" % (
+                    engine.lower(), label.replace(", ", "-").replace(
+                        " ", "-").lower(), run))
+
+                def plan(db, wal=wal, unordered=unordered):
+                    return [(wm.plan_cell(wal, unordered, opts.num,
+                                          opts.seed, opts.extra, db=db),
+                             True)]
+
+                result, output = run_in_fresh_dir(
+                    engine, binaries[engine], wm.BENCHMARK, plan,
+                    opts.tmpdir, log)
+                note_versions(info, engine, output)
+                result.update(engine=engine, cell=label, run=run)
+                results.append(result)
+                print("[%d/%d] run %d %-17s %-7s %12.0f ops/sec %6.2f CPU "
+                      "us/op" % (step, total, run, label, engine,
+                                 result["ops_per_sec"],
+                                 wm.cpu_per_op_micros(result) or 0),
+                      file=sys.stderr, flush=True)
     return results
 
 
@@ -366,11 +328,17 @@ def parse_args(argv):
                    "rocksdb-tools, installed when missing)" % DEFAULT_ROCKSDB)
     p.add_argument("--runs", metavar="N", type=int, default=3,
                    help="runs per engine and benchmark (default 3)")
-    p.add_argument("--num", metavar="N", type=int, default=1000000,
-                   help="keys (default 1000000; 100000 for a quick run)")
-    p.add_argument("--benchmarks", metavar="LIST", default=DEFAULT_BENCHMARKS,
+    p.add_argument("--num", metavar="N", type=int, default=None,
+                   help="keys (default 1000000, with --write_modes %d per "
+                   "thread; 100000 for a quick run)" % wm.DEFAULT_NUM)
+    p.add_argument("--benchmarks", metavar="LIST", default=None,
                    help="comma-separated name[:threads] (default: issue 7's "
-                   "set, %(default)s); empty for a --timeline only")
+                   "set, %s); empty for a --timeline only" %
+                   DEFAULT_BENCHMARKS)
+    p.add_argument("--write_modes", action="store_true",
+                   help="issue 8's table instead of --benchmarks: "
+                   "fillrandom, 16 threads, batch 8, WAL on/off x "
+                   "unordered_write 0/1, with CPU time per op")
     p.add_argument("--fill", metavar="LIST", default="fillrandom,compact",
                    help="what fills the DB before a benchmark that needs "
                    "data (default %(default)s)")
@@ -389,6 +357,17 @@ def parse_args(argv):
                    "$TMPDIR or /tmp)")
     opts = p.parse_args(argv)
     opts.extra = extra
+    if opts.write_modes:
+        if opts.benchmarks is not None or opts.timeline:
+            p.error("--write_modes runs its own cells: no --benchmarks or "
+                    "--timeline with it")
+        opts.benchmarks = ""
+        if opts.num is None:
+            opts.num = wm.DEFAULT_NUM
+    if opts.benchmarks is None:
+        opts.benchmarks = DEFAULT_BENCHMARKS
+    if opts.num is None:
+        opts.num = 1000000
     try:
         opts.bench_list = parse_benchmarks(opts.benchmarks)
         opts.timeline_spec = (parse_benchmarks(opts.timeline)[0]
@@ -399,7 +378,8 @@ def parse_args(argv):
         p.error("--runs must be at least 1")
     if opts.num < 1:
         p.error("--num must be at least 1")
-    if not opts.bench_list and not opts.timeline_spec:
+    if not opts.bench_list and not opts.timeline_spec and \
+            not opts.write_modes:
         p.error("nothing to run: --benchmarks is empty and no --timeline")
     if opts.timeline_spec and opts.out is None:
         p.error("--timeline needs --out (it writes timeline.png)")
@@ -419,7 +399,9 @@ def main(argv):
         binaries = {"strata": strata, "RocksDB": rocksdb}
         opts.plot_python = None
         if opts.out:
-            opts.plot_python = plot_python()  # may install: before the runs
+            if not opts.write_modes:  # no PNGs for the write modes
+                # May install: before the runs.
+                opts.plot_python = plot_python()
             os.makedirs(opts.out, exist_ok=True)
             shutil.rmtree(os.path.join(opts.out, "logs"), ignore_errors=True)
         info = {"date": datetime.datetime.now().astimezone().strftime(
@@ -427,21 +409,31 @@ def main(argv):
                 "machine": machine_info(os.path.abspath(opts.tmpdir)),
                 "versions": {}, "warnings": [],
                 "timeline": opts.timeline_spec}
-        results = run_table(opts, binaries, opts.bench_list, info)
-        rows = median_table(results)
-        timeline_series = None
-        if opts.timeline_spec:
-            timeline_series = run_timeline(opts, binaries,
-                                           opts.timeline_spec[0],
-                                           opts.timeline_spec[1], info)
-        text = report_markdown(opts, opts.bench_list, rows, info, binaries,
-                               timeline_series)
+        if opts.write_modes:
+            results = run_write_modes(opts, binaries, info)
+            text = wm.report_markdown(opts, wm.cell_rows(results), info,
+                                      binaries)
+        else:
+            results = run_table(opts, binaries, opts.bench_list, info)
+            rows = median_table(results)
+            timeline_series = None
+            if opts.timeline_spec:
+                timeline_series = run_timeline(opts, binaries,
+                                               opts.timeline_spec[0],
+                                               opts.timeline_spec[1], info)
+            text = report_markdown(opts, opts.bench_list, rows, info,
+                                   binaries, timeline_series)
         sys.stdout.write(text)
         if opts.out:
             with open(os.path.join(opts.out, "compare.md"), "w") as f:
                 f.write(text)
-            write_csv(os.path.join(opts.out, "compare.csv"), results)
-            written = write_plots(opts, rows, info, timeline_series)
+            written = []
+            if opts.write_modes:
+                write_csv(os.path.join(opts.out, "compare.csv"), results,
+                          wm.CSV_FIELDS)
+            else:
+                write_csv(os.path.join(opts.out, "compare.csv"), results)
+                written = write_plots(opts, rows, info, timeline_series)
             print("wrote %s" % ", ".join(
                 [os.path.join(opts.out, n) for n in
                  ("compare.md", "compare.csv")] + written), file=sys.stderr)

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Tests of tools/compare_rocksdb.py without RocksDB or the network: its
 parsing of real db_bench outputs (both engines), the medians and the
-table, the command lines it builds, and its run loop driven by fake
-db_bench scripts (alternation, fresh directories, failures).
+table, the command lines it builds, issue 8's write-mode cells (their
+flags, CPU per op, medians, the speedup table and the verdict), the CPU
+time it measures of a child, and its run loop driven by fake db_bench
+scripts (alternation, fresh directories, failures).
 
 Run: python3 tools/compare_rocksdb_test.py (ctest: compare_rocksdb_test).
 """
 
 import contextlib
+import csv
 import io
 import json
 import os
@@ -174,6 +177,146 @@ class PlanTest(unittest.TestCase):
             "--report_interval_seconds=1 --report_file=timeline-ENGINE.csv"))
 
 
+class WriteModesTest(unittest.TestCase):
+    """The pure half of --write_modes: command lines, CPU figures, the
+    medians, both tables and the verdict."""
+
+    def test_cells_differ_only_in_wal_and_unordered(self):
+        plans = {(wal, unordered): cr.wm.plan_cell(wal, unordered, 500, 4,
+                                                   ["--threads=32"], db="/d")
+                 for _, wal, unordered in cr.wm.CELLS}
+        self.assertEqual(len(plans), 4)
+        for (wal, unordered), args in plans.items():
+            self.assertEqual(args[:3], ["--db=/d", "--num=500", "--seed=4"])
+            for flag in cr.COMMON_FLAGS + [
+                    "--benchmarks=fillrandom", "--threads=16",
+                    "--batch_size=8", "--disable_auto_compactions=1",
+                    "--enable_pipelined_write=0"]:
+                self.assertIn(flag, args)
+            self.assertIn("--disable_wal=%d" % (not wal), args)
+            self.assertIn("--unordered_write=%d" % unordered, args)
+            self.assertEqual(args[-1], "--threads=32")  # extra flags win
+            rest = [a for a in args if not a.startswith(
+                ("--disable_wal=", "--unordered_write="))]
+            self.assertEqual(rest, [a for a in plans[(True, False)]
+                                    if not a.startswith(
+                                        ("--disable_wal=",
+                                         "--unordered_write="))])
+
+    def test_cpu_per_op_and_cores_busy(self):
+        r = {"operations": 4000, "user_seconds": 0.003, "sys_seconds": 0.001,
+             "wall_seconds": 0.002}
+        self.assertAlmostEqual(cr.wm.cpu_per_op_micros(r), 1.0)
+        self.assertAlmostEqual(cr.wm.cores_busy(r), 2.0)
+        self.assertIsNone(cr.wm.cpu_per_op_micros(dict(r, operations=0)))
+        self.assertIsNone(cr.wm.cores_busy(dict(r, wall_seconds=0)))
+
+    @staticmethod
+    def result(engine, cell, ops, cpu_seconds=1.0, operations=1000000,
+               wall=1.0):
+        return {"engine": engine, "cell": cell, "ops_per_sec": float(ops),
+                "operations": operations, "user_seconds": cpu_seconds * 0.75,
+                "sys_seconds": cpu_seconds * 0.25, "wall_seconds": wall}
+
+    def results(self):
+        """Three runs of strata, two of RocksDB, in a scrambled order."""
+        out = []
+        ops = {"WAL, ordered": (200, 100), "WAL, unordered": (500, 300),
+               "no WAL, ordered": (300, 200),
+               "no WAL, unordered": (600, 500)}
+        for cell in reversed(list(ops)):
+            s, r = ops[cell]
+            out += [self.result("strata", cell, s + 10, cpu_seconds=3.0),
+                    self.result("RocksDB", cell, r, cpu_seconds=2.0,
+                                wall=2.0),
+                    self.result("strata", cell, s, cpu_seconds=2.0),
+                    self.result("RocksDB", cell, r + 2, cpu_seconds=4.0,
+                                wall=2.0),
+                    self.result("strata", cell, s - 10, cpu_seconds=1.0)]
+        return out
+
+    def test_rows_are_medians_in_cell_order(self):
+        rows = cr.wm.cell_rows(self.results())
+        self.assertEqual([r["cell"] for r in rows],
+                         [c[0] for c in cr.wm.CELLS])
+        first = rows[0]
+        self.assertEqual(first["strata"], {"ops": 200, "cpu": 2.0,
+                                           "cores": 2.0})
+        self.assertEqual(first["RocksDB"], {"ops": 101, "cpu": 3.0,
+                                            "cores": 1.5})
+        self.assertAlmostEqual(first["ratio"], 200 / 101)
+
+    def test_missing_cells_and_engines(self):
+        rows = cr.wm.cell_rows([self.result("strata", "WAL, unordered", 9)])
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(rows[0]["RocksDB"], {"ops": None, "cpu": None,
+                                              "cores": None})
+        self.assertIsNone(rows[0]["ratio"])
+        ups = cr.wm.speedups(rows)
+        self.assertEqual(ups, {"strata": {True: None, False: None},
+                               "RocksDB": {True: None, False: None}})
+        self.assertIsNone(cr.wm.verdict(rows))
+        self.assertIn("| strata | - | - |", cr.wm.format_tables(rows))
+
+    def test_speedups(self):
+        ups = cr.wm.speedups(cr.wm.cell_rows(self.results()))
+        self.assertAlmostEqual(ups["strata"][True], 500 / 200)
+        self.assertAlmostEqual(ups["strata"][False], 600 / 300)
+        self.assertAlmostEqual(ups["RocksDB"][True], 301 / 101)
+        self.assertAlmostEqual(ups["RocksDB"][False], 501 / 201)
+
+    def test_tables(self):
+        text = cr.wm.format_tables(cr.wm.cell_rows(self.results()))
+        self.assertEqual(text, textwrap.dedent("""\
+            | cell | strata ops/s | RocksDB ops/s | ratio (strata/RocksDB) \
+| strata CPU µs/op | RocksDB CPU µs/op | strata cores busy \
+| RocksDB cores busy |
+            |---|--:|--:|--:|--:|--:|--:|--:|
+            | WAL, ordered | 200 | 101 | 1.98 | 2.00 | 3.00 | 2.00 | 1.50 |
+            | WAL, unordered | 500 | 301 | 1.66 | 2.00 | 3.00 | 2.00 | 1.50 |
+            | no WAL, ordered | 300 | 201 | 1.49 | 2.00 | 3.00 | 2.00 | 1.50 |
+            | no WAL, unordered | 600 | 501 | 1.20 | 2.00 | 3.00 | 2.00 \
+| 1.50 |
+
+            | engine | unordered speedup, WAL | unordered speedup, no WAL |
+            |---|--:|--:|
+            | strata | 2.50 | 2.00 |
+            | RocksDB | 2.98 | 2.49 |"""))
+
+    def test_verdict(self):
+        rows = cr.wm.cell_rows(self.results())
+        # Faster everywhere, but RocksDB gains more from unordered_write.
+        self.assertEqual(cr.wm.verdict(rows),
+                         "Issue 8's bar is not met: strata's unordered "
+                         "speedup is below RocksDB's (WAL, no WAL).")
+        results = [r for r in self.results()
+                   if not (r["engine"] == "RocksDB" and
+                           r["cell"] == "WAL, unordered")]
+        results += [self.result("RocksDB", "WAL, unordered", 150)] * 2
+        rows = cr.wm.cell_rows(results)
+        self.assertIn("speedup is below RocksDB's (no WAL)",
+                      cr.wm.verdict(rows))
+        rows[0]["ratio"] = 0.5
+        rows[3]["ratio"] = 0.9
+        self.assertIn("ops/s are below RocksDB's in \"WAL, ordered\" and "
+                      "\"no WAL, unordered\"; strata's unordered speedup",
+                      cr.wm.verdict(rows))
+        for row in rows:
+            row["ratio"] = 1.0
+            for engine in cr.ENGINES:
+                row[engine]["ops"] = 100.0 * (2 if row["unordered"] else 1)
+        self.assertTrue(cr.wm.verdict(rows).startswith(
+            "Issue 8's bar is met"))
+
+    def test_commands(self):
+        lines = cr.wm.commands_text(100, 1, ["--x=a b"]).splitlines()
+        self.assertEqual(lines[0::2], ["# " + c[0] for c in cr.wm.CELLS])
+        for line in lines[1::2]:
+            self.assertTrue(line.startswith("$DB_BENCH --db=$DB --num=100 "))
+            self.assertTrue(line.endswith("'--x=a b'"))
+        self.assertIn("--disable_wal=1 --unordered_write=1", lines[7])
+
+
 class TableTest(unittest.TestCase):
 
     @staticmethod
@@ -228,8 +371,10 @@ engine = {engine!r}
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if "=" in a)
 os.makedirs(args["db"], exist_ok=True)
 with open(os.environ["FAKE_LOG"], "a") as f:
-    f.write("%s %s %s %s\\n" % (engine, args["benchmarks"], args["db"],
-                               args.get("use_existing_db", "0")))
+    f.write("%s %s %s %s %s %s\\n" % (
+        engine, args["benchmarks"], args["db"],
+        args.get("use_existing_db", "0"), args.get("disable_wal", "-"),
+        args.get("unordered_write", "-")))
 sys.stderr.write("%s:    version 1.2.3\\n" % engine)
 mode = os.environ.get("FAKE_MODE", "ok")
 if mode == "fail" and engine == "RocksDB":
@@ -243,7 +388,11 @@ if "report_file" in args:
 for name in args["benchmarks"].split(","):
     if mode == "noresult":
         continue
-    ops = os.environ["FAKE_OPS_" + engine.upper()]
+    ops = int(os.environ["FAKE_OPS_" + engine.upper()])
+    if args.get("unordered_write") == "1":
+        ops *= 2
+    if args.get("disable_wal") == "1":
+        ops += 100
     print("%-12s : 1.000 micros/op %s ops/sec 1.000 seconds 10 operations;"
           % (name, ops))
 """
@@ -321,6 +470,40 @@ class RunTest(unittest.TestCase):
         with open(os.path.join(out_dir, "compare.md")) as f:
             self.assertEqual(f.read(), out)
 
+    def test_write_modes(self):
+        out_dir = os.path.join(self.tmp.name, "out")
+        status, out, err = self.main("--write_modes", "--runs=1",
+                                     "--out=%s" % out_dir)
+        self.assertEqual(status, 0, err)
+        # Each cell alternates the engines, each run in a fresh directory.
+        calls = self.calls()
+        expected = []
+        for wal, unordered in (("0", "0"), ("0", "1"), ("1", "0"),
+                               ("1", "1")):
+            for engine in cr.ENGINES:
+                expected.append([engine, "fillrandom", "0", wal, unordered])
+        self.assertEqual([[c[0], c[1], c[3], c[4], c[5]] for c in calls],
+                         expected)
+        self.assertEqual(len({c[2] for c in calls}), 8)
+        self.assertEqual(os.listdir(self.dbs), [])
+        self.assertIn("| WAL, ordered | 300 | 150 | 2.00 |", out)
+        self.assertIn("| no WAL, unordered | 700 | 400 | 1.75 |", out)
+        self.assertIn("| strata | 2.00 | 1.75 |", out)
+        self.assertIn("| RocksDB | 2.00 | 1.60 |", out)
+        self.assertIn("Issue 8's bar is met", out)
+        self.assertIn("--num=200000 ", out)  # the write-mode default
+        with open(os.path.join(out_dir, "compare.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 8)
+        for row in rows:
+            # Every fake is a Python process: it costs some CPU.
+            self.assertGreater(float(row["user_seconds"]) +
+                               float(row["sys_seconds"]), 0, row)
+            self.assertGreater(float(row["wall_seconds"]), 0, row)
+        self.assertEqual(rows[0]["cell"], "WAL, ordered")
+        self.assertFalse(os.path.exists(os.path.join(out_dir,
+                                                     "ratios.png")))
+
     def test_timeline(self):
         out_dir = os.path.join(self.tmp.name, "out")
         status, out, err = self.main("--num=1000", "--benchmarks=",
@@ -380,7 +563,10 @@ class RunTest(unittest.TestCase):
 
     def test_bad_command_lines(self):
         for args in (["--runs=0"], ["--benchmarks=a:0"], ["--benchmarks="],
-                     ["--timeline=readseq"]):
+                     ["--timeline=readseq"],
+                     ["--write_modes", "--benchmarks=fillseq"],
+                     ["--write_modes", "--timeline=fillseq",
+                      "--out=x"]):
             with self.assertRaises(SystemExit, msg=args) as e:
                 self.main(*args)
             self.assertEqual(e.exception.code, 2)
@@ -395,6 +581,26 @@ def python_with_matplotlib():
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
             return python
     return None
+
+
+class MeasureTest(unittest.TestCase):
+
+    def test_cpu_time_is_the_childs(self):
+        # The child burns at least 0.2 s of its own CPU time; the parent
+        # sleeps meanwhile, so only the child's rusage can explain it.
+        burn = ("import time\n"
+                "while time.process_time() < 0.2: pass\n"
+                "print('x')\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "burn.py")
+            with open(script, "w") as f:
+                f.write(burn)
+            output, usage = cr.run_measured(sys.executable, [script],
+                                            "strata", "burn")
+        self.assertIn("x", output)
+        self.assertGreaterEqual(usage["user_seconds"] + usage["sys_seconds"],
+                                0.2)
+        self.assertGreater(usage["wall_seconds"], 0)
 
 
 class PlotTest(unittest.TestCase):
