@@ -16,6 +16,12 @@ uint64_t CountOf(const WriteThread::Writer* w) {
 
 }  // namespace
 
+void PrintTo(CommitStep step, std::ostream* os) {
+  static const char* const kNames[] = {"kNone", "kPrepare", "kWAL",
+                                       "kMemTable"};
+  *os << kNames[static_cast<int>(step)];
+}
+
 void Counter::Increment() {
   std::lock_guard<std::mutex> l(mu_);
   n_++;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <ostream>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -32,6 +33,8 @@
 namespace strata {
 
 enum class CommitStep { kNone, kPrepare, kWAL, kMemTable };
+// For gtest's messages about parameterised tests.
+void PrintTo(CommitStep step, std::ostream* os);
 
 // What the fake saw of one group. Per-member vectors are in queue order.
 struct GroupRecord {
