@@ -250,6 +250,16 @@ strata_add_test(write_thread_test SOURCES
   test/db/write_thread_test.cc
 )
 
+# The write modes (parallel, pipelined, unordered): hooks and latches in the
+# fake env force the interleavings; a stress run per mode.
+strata_add_test(write_thread_modes_test SOURCES
+  test/db/fake_commit_env.cc
+  test/db/write_thread_modes_test.cc
+  test/db/write_thread_runner.cc
+  test/db/write_thread_stress_test.cc
+  test/db/write_thread_unordered_test.cc
+)
+
 strata_add_test(db_test SOURCES
   test/db/builder_test.cc
   test/db/db_basic_test.cc

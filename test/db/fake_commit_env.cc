@@ -8,12 +8,42 @@
 
 namespace strata {
 
+namespace {
+
+uint64_t CountOf(const WriteThread::Writer* w) {
+  return w->batch == nullptr ? 0 : w->batch->Count();
+}
+
+}  // namespace
+
+void PrintTo(CommitStep step, std::ostream* os) {
+  static const char* const kNames[] = {"kNone", "kPrepare", "kWAL",
+                                       "kMemTable"};
+  *os << kNames[static_cast<int>(step)];
+}
+
+void Counter::Increment() {
+  std::lock_guard<std::mutex> l(mu_);
+  n_++;
+  cv_.notify_all();
+}
+
+bool Counter::WaitFor(int n) {
+  std::unique_lock<std::mutex> l(mu_);
+  return cv_.wait_for(l, std::chrono::seconds(60), [&] { return n_ >= n; });
+}
+
+int Counter::value() {
+  std::lock_guard<std::mutex> l(mu_);
+  return n_;
+}
+
 Status FakeCommitEnv::PrepareGroup(WriteThread::WriteGroup* group) {
   Enter();
   GroupRecord r;
   for (WriteThread::Writer* w : *group) {
     r.members.push_back(w);
-    r.counts.push_back(w->batch == nullptr ? 0 : w->batch->Count());
+    r.counts.push_back(CountOf(w));
     r.bytes.push_back(w->batch == nullptr ? 0 : w->batch->GetDataSize());
     r.sync.push_back(w->sync);
     r.disable_wal.push_back(w->disable_wal);
@@ -30,39 +60,95 @@ Status FakeCommitEnv::PrepareGroup(WriteThread::WriteGroup* group) {
     std::lock_guard<std::mutex> l(mu_);
     index = groups_.size();
     groups_.push_back(std::move(r));
+    Log(Event::kPrepare, index, nullptr, 0);
   }
   HoldIfArmed();
+  std::lock_guard<std::mutex> l(mu_);
   return Fault(index, CommitStep::kPrepare);
 }
 
 SequenceNumber FakeCommitEnv::AllocateSequence(uint64_t count) {
   const SequenceNumber first = last_allocated_ + 1;
   last_allocated_ += count;
+  // Called right after the group's PrepareGroup, before the next group
+  // can start: the newest record is this group's.
+  std::lock_guard<std::mutex> l(mu_);
+  groups_.back().first = first;
+  groups_.back().last = last_allocated_;
   return first;
 }
 
 Status FakeCommitEnv::WriteWAL(WriteThread::WriteGroup* group) {
   EXPECT_FALSE(group->disable_wal());
   std::lock_guard<std::mutex> l(mu_);
-  groups_.back().wal_written = true;
-  return Fault(groups_.size() - 1, CommitStep::kWAL);
+  const size_t index = GroupOfLeader(group->leader());
+  groups_[index].wal_written = true;
+  Log(Event::kWAL, index, nullptr, 0);
+  return Fault(index, CommitStep::kWAL);
 }
 
 Status FakeCommitEnv::ApplyMemTable(WriteThread::WriteGroup* group) {
+  size_t index;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    index = GroupOfLeader(group->leader());
+    GroupRecord& r = groups_[index];
+    r.memtable_applied = true;
+    r.first = group->first_sequence();
+    r.last = group->last_sequence();
+    for (WriteThread::Writer* w : *group) r.sequences.push_back(w->sequence);
+    Log(Event::kApplyBegin, index, nullptr, 0);
+  }
+  if (apply_hook_) apply_hook_(index);
   std::lock_guard<std::mutex> l(mu_);
-  GroupRecord& r = groups_.back();
-  r.memtable_applied = true;
-  r.first = group->first_sequence();
-  r.last = group->last_sequence();
-  for (WriteThread::Writer* w : *group) r.sequences.push_back(w->sequence);
-  return Fault(groups_.size() - 1, CommitStep::kMemTable);
+  Status s = Fault(index, CommitStep::kMemTable);
+  if (s.ok()) {
+    const SequenceNumber published = published_.empty() ? 0 : published_.back();
+    for (WriteThread::Writer* w : *group) {
+      if (CountOf(w) == 0) continue;
+      inserts_.push_back(Insert{w, w->sequence, CountOf(w),
+                                std::this_thread::get_id(), published, index,
+                                /*by_member=*/false});
+      inserted_ += CountOf(w);
+    }
+  }
+  Log(Event::kApplyEnd, index, nullptr, 0);
+  return s;
+}
+
+bool FakeCommitEnv::CanInsertInParallel(const WriteThread::WriteGroup& group) {
+  for (WriteThread::Writer* w : group) {
+    if (w->batch != nullptr && w->batch->HasMerge()) return false;
+  }
+  return parallel_allowed_.load();
 }
 
 Status FakeCommitEnv::InsertMember(WriteThread::Writer* w) {
+  EXPECT_GT(CountOf(w), 0u);
+  size_t index;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    index = GroupOfMember(w);
+    Log(Event::kInsertBegin, index, w, w->sequence);
+  }
+  if (insert_hook_) insert_hook_(w);
   std::lock_guard<std::mutex> l(mu_);
-  inserts_.push_back(Insert{w, w->sequence, std::this_thread::get_id(),
-                            published_.empty() ? 0 : published_.back()});
-  return Status::OK();
+  Status s;
+  if (w == fail_insert_) {
+    GroupRecord& r = groups_[index];
+    if (!r.published) {
+      r.failed = true;
+      Leave();  // No Publish follows.
+    }
+    s = Status::IOError("injected insert");
+  } else {
+    inserts_.push_back(Insert{
+        w, w->sequence, CountOf(w), std::this_thread::get_id(),
+        published_.empty() ? 0 : published_.back(), index, /*by_member=*/true});
+    inserted_ += CountOf(w);
+  }
+  Log(Event::kInsertEnd, index, w, w->sequence);
+  return s;
 }
 
 std::vector<FakeCommitEnv::Insert> FakeCommitEnv::inserts() {
@@ -70,10 +156,59 @@ std::vector<FakeCommitEnv::Insert> FakeCommitEnv::inserts() {
   return inserts_;
 }
 
+std::vector<FakeCommitEnv::Event> FakeCommitEnv::events() {
+  std::lock_guard<std::mutex> l(mu_);
+  return events_;
+}
+
+bool FakeCommitEnv::WaitForEvents(
+    std::function<bool(const std::vector<Event>&)> done) {
+  std::unique_lock<std::mutex> l(mu_);
+  return events_cv_.wait_for(l, std::chrono::seconds(60),
+                             [&] { return done(events_); });
+}
+
+bool FakeCommitEnv::WaitForEvent(Event::Kind kind, size_t group) {
+  return WaitForEvents([=](const std::vector<Event>& events) {
+    return Has(events, kind, group);
+  });
+}
+
+bool FakeCommitEnv::Has(const std::vector<Event>& events, Event::Kind kind,
+                        size_t group) {
+  return Find(events, kind, group) < events.size();
+}
+
+size_t FakeCommitEnv::Find(const std::vector<Event>& events, Event::Kind kind,
+                           size_t group) {
+  for (size_t i = 0; i < events.size(); i++) {
+    if (events[i].kind == kind && events[i].group == group) return i;
+  }
+  return events.size();
+}
+
+size_t FakeCommitEnv::Count(const std::vector<Event>& events, Event::Kind kind,
+                            size_t group) {
+  size_t n = 0;
+  for (const Event& e : events) {
+    if (e.kind == kind && e.group == group) n++;
+  }
+  return n;
+}
+
 void FakeCommitEnv::Publish(SequenceNumber last_sequence) {
   std::lock_guard<std::mutex> l(mu_);
-  groups_.back().published = true;
+  // Groups publish in commit order; failed ones never do.
+  while (first_unpublished_ < groups_.size() &&
+         (groups_[first_unpublished_].published ||
+          groups_[first_unpublished_].failed)) {
+    first_unpublished_++;
+  }
+  EXPECT_LT(first_unpublished_, groups_.size());
+  if (first_unpublished_ >= groups_.size()) return;
+  groups_[first_unpublished_].published = true;
   published_.push_back(last_sequence);
+  Log(Event::kPublish, first_unpublished_, nullptr, last_sequence);
   Leave();
 }
 
@@ -116,8 +251,34 @@ void FakeCommitEnv::Enter() {
 
 void FakeCommitEnv::Leave() { in_env_.fetch_sub(1); }
 
+size_t FakeCommitEnv::GroupOfLeader(WriteThread::Writer* leader) {
+  for (size_t i = groups_.size(); i > 0; i--) {
+    if (groups_[i - 1].members.front() == leader) return i - 1;
+  }
+  ADD_FAILURE() << "no group led by this writer";
+  return 0;
+}
+
+size_t FakeCommitEnv::GroupOfMember(WriteThread::Writer* w) {
+  for (size_t i = groups_.size(); i > 0; i--) {
+    for (WriteThread::Writer* m : groups_[i - 1].members) {
+      if (m == w) return i - 1;
+    }
+  }
+  ADD_FAILURE() << "no group holds this writer";
+  return 0;
+}
+
+void FakeCommitEnv::Log(Event::Kind kind, size_t group, WriteThread::Writer* w,
+                        SequenceNumber sequence) {
+  events_.push_back(
+      Event{kind, group, w, sequence, inserted_, pending_.load()});
+  events_cv_.notify_all();
+}
+
 Status FakeCommitEnv::Fault(size_t index, CommitStep step) {
   if (index == fail_index_ && step == fail_step_) {
+    groups_[index].failed = true;
     Leave();  // No Publish follows a failed step.
     return Status::IOError("injected", std::to_string(index));
   }

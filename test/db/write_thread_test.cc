@@ -27,31 +27,6 @@ namespace {
 using Writer = WriteThread::Writer;
 using WriteGroup = WriteThread::WriteGroup;
 
-// Counts callback invocations and lets a test wait for a number of them.
-class Counter {
- public:
-  std::function<void(Writer*)> Callback() {
-    return [this](Writer*) {
-      std::lock_guard<std::mutex> l(mu_);
-      n_++;
-      cv_.notify_all();
-    };
-  }
-  bool WaitFor(int n) {
-    std::unique_lock<std::mutex> l(mu_);
-    return cv_.wait_for(l, std::chrono::seconds(60), [&] { return n_ >= n; });
-  }
-  int value() {
-    std::lock_guard<std::mutex> l(mu_);
-    return n_;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int n_ = 0;
-};
-
 // A batch whose encoded size is exactly `bytes` (at least 20), holding one
 // Put.
 std::unique_ptr<WriteBatch> BatchOfSize(size_t bytes) {
