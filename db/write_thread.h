@@ -44,9 +44,12 @@
 // numbers starting at writer->sequence.
 //
 // Thread safety: Write() may be called by any number of threads at once.
-// The CommitEnv is only ever called by one leader at a time, so it needs no
-// locking of its own for the steps above. A Writer belongs to the thread
-// that calls Write() with it and must outlive that call.
+// PrepareGroup, AllocateSequence and WriteWAL are called by one leader at a
+// time. The memtable steps are not: InsertMember runs on many members'
+// threads at once (parallel and unordered modes), and in the pipelined
+// mode ApplyMemTable and Publish of one group run beside the next group's
+// PrepareGroup and WriteWAL. A Writer belongs to the thread that calls
+// Write() with it and must outlive that call.
 
 #ifndef STRATA_DB_WRITE_THREAD_H_
 #define STRATA_DB_WRITE_THREAD_H_
