@@ -27,9 +27,11 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/builder.h"
@@ -88,6 +90,18 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
 
   // The write thread, for tests that hook into it (TEST_Set*Callback).
   WriteThread* TEST_write_thread() { return &write_thread_; }
+  // Test hooks; set them before any write starts. Both run with mutex_
+  // held, so they must not call into the DB.
+  // Called each time a memtable switch or Close finds announced memtable
+  // inserts still running and is about to wait for them (a test can then
+  // release a writer it parked before its insert).
+  void TEST_SetMemTableWritesWaitCallback(std::function<void()> cb) {
+    memtable_writes_wait_callback_ = std::move(cb);
+  }
+  // Called with a memtable's ApproximateMemoryUsage() as it is retired.
+  void TEST_SetMemTableSwitchCallback(std::function<void(size_t)> cb) {
+    memtable_switch_callback_ = std::move(cb);
+  }
 
   // The options after sanitizing; InvalidArgument for options no DB can
   // run with (checked before anything is touched on disk).
@@ -294,6 +308,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   std::atomic<SequenceNumber> last_published_{0};
 
   WriteThread write_thread_;
+
+  std::function<void()> memtable_writes_wait_callback_;
+  std::function<void(size_t)> memtable_switch_callback_;
 };
 
 }  // namespace strata

@@ -236,6 +236,8 @@ void DBImpl::MemTableWriteDone() {
 }
 
 void DBImpl::WaitForMemTableWrites() {
+  if (pending_memtable_writes_.load(std::memory_order_acquire) == 0) return;
+  if (memtable_writes_wait_callback_) memtable_writes_wait_callback_();
   while (pending_memtable_writes_.load(std::memory_order_acquire) > 0) {
     bg_cv_.Wait();
   }
@@ -279,6 +281,9 @@ Status DBImpl::SwitchMemTable() {
     log_ = std::move(new_log);
   }
   live_logs_.push_back(number);
+  if (memtable_switch_callback_) {
+    memtable_switch_callback_(mem_->ApproximateMemoryUsage());
+  }
   imm_.Add(mem_);
   imm_next_logs_.push_back(number);
   memtables_retired_++;
