@@ -220,8 +220,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   void MemTableWriteDone() override;
   void Publish(SequenceNumber last_sequence) override;
   // Waits until no announced memtable insert (unordered mode) or memtable
-  // stage (pipelined mode) is running: before a memtable switch, and in
-  // Close. Waits on bg_cv_, releasing mutex_ meanwhile.
+  // stage (pipelined mode) is running: before a memtable switch, before a
+  // requested flush looks at the memtable, and in Close. Waits on bg_cv_,
+  // releasing mutex_ meanwhile.
   void WaitForMemTableWrites() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Retires the full memtable to imm_ and starts a new one with a new WAL.
   Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);

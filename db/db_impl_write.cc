@@ -91,6 +91,12 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (!bg_error_.ok()) return bg_error_;
   Status s;
+  if (flush_requested_) {
+    // A flush covers every write published before it. In the unordered
+    // and pipelined modes some may still be on their way into the
+    // memtable, which may even look empty meanwhile.
+    WaitForMemTableWrites();
+  }
   const bool full =
       mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
       mem_->num_entries() > 0;

@@ -136,6 +136,10 @@ TEST(DBUnorderedWriteTest, FlushWaitsForAParkedInsert) {
   FlushWaitsForParkedInsert(/*earlier_write=*/true);
 }
 
+TEST(DBUnorderedWriteTest, FlushOfAMemTableStillEmptyWaitsForAParkedInsert) {
+  FlushWaitsForParkedInsert(/*earlier_write=*/false);
+}
+
 class DBMemTableOvershootTest : public testing::TestWithParam<WriteMode> {};
 
 // The most memory a memtable entry of key and value takes: the encoded
