@@ -74,7 +74,7 @@ class DBWriteModesTest : public testing::TestWithParam<WriteMode> {
   FailureLog failures_;
 };
 
-// The ordered modes: every test of DBWriteModesTest, plus atomicity.
+// What holds in the ordered modes only (kOrderedWriteModes).
 class DBOrderedWriteModesTest : public DBWriteModesTest {};
 
 // Batches write one tag into all keys of a family; readers check that the
