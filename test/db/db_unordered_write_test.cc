@@ -203,17 +203,19 @@ TEST_P(DBMemTableOvershootTest, RetiredMemTablesStayNearWriteBufferSize) {
 
   // A group looks at the memtable's size before it writes. Once one sees
   // it below the limit, the memtable can still take every write in flight
-  // then -- at most one per writer -- before a later group sees it full
-  // and retires it (in the unordered mode the writes still inserting; in
-  // the parallel and pipelined modes the group itself, or, pipelined, the
-  // group ahead too). The arena adds up to a chunk per shard (each shard
-  // carves its own), and chunks end with tails too small for the next
-  // entry (under a quarter chunk each): at most as much again.
+  // then -- at most one per writer: the group's own and, pipelined or
+  // unordered, those of earlier groups still inserting -- before a later
+  // group sees it full and retires it. The arena counts whole chunks, one
+  // being carved per shard, and leaves a chunk's tail unused when the next
+  // entry does not fit; an entry takes at most a quarter chunk (a larger
+  // one gets a block of its own), so at least three quarters of a chunk
+  // hold entries.
   const size_t in_flight =
       kWriters * kMaxEntries * MaxEntryCharge(kKeySize, kMaxValue);
   const size_t block = kWriteBufferSize / 8;  // DBImpl::NewMemTable
   const size_t shards = ConcurrentArena(block).num_shards();
-  const size_t bound = kWriteBufferSize + 2 * in_flight + (shards + 1) * block;
+  const size_t bound =
+      kWriteBufferSize + in_flight * 4 / 3 + (shards + 1) * block;
   const size_t overshoot =
       largest.load() > kWriteBufferSize ? largest.load() - kWriteBufferSize : 0;
   std::printf(
