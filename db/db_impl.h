@@ -27,9 +27,11 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/builder.h"
@@ -88,6 +90,18 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
 
   // The write thread, for tests that hook into it (TEST_Set*Callback).
   WriteThread* TEST_write_thread() { return &write_thread_; }
+  // Test hooks; set them before any write starts. Both run with mutex_
+  // held, so they must not call into the DB.
+  // Called each time a memtable switch or Close finds announced memtable
+  // inserts still running and is about to wait for them (a test can then
+  // release a writer it parked before its insert).
+  void TEST_SetMemTableWritesWaitCallback(std::function<void()> cb) {
+    memtable_writes_wait_callback_ = std::move(cb);
+  }
+  // Called with a memtable's ApproximateMemoryUsage() as it is retired.
+  void TEST_SetMemTableSwitchCallback(std::function<void(size_t)> cb) {
+    memtable_switch_callback_ = std::move(cb);
+  }
 
   // The options after sanitizing; InvalidArgument for options no DB can
   // run with (checked before anything is touched on disk).
@@ -206,8 +220,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   void MemTableWriteDone() override;
   void Publish(SequenceNumber last_sequence) override;
   // Waits until no announced memtable insert (unordered mode) or memtable
-  // stage (pipelined mode) is running: before a memtable switch, and in
-  // Close. Waits on bg_cv_, releasing mutex_ meanwhile.
+  // stage (pipelined mode) is running: before a memtable switch, before a
+  // requested flush looks at the memtable, and in Close. Waits on bg_cv_,
+  // releasing mutex_ meanwhile.
   void WaitForMemTableWrites() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Retires the full memtable to imm_ and starts a new one with a new WAL.
   Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
@@ -294,6 +309,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   std::atomic<SequenceNumber> last_published_{0};
 
   WriteThread write_thread_;
+
+  std::function<void()> memtable_writes_wait_callback_;
+  std::function<void(size_t)> memtable_switch_callback_;
 };
 
 }  // namespace strata

@@ -230,6 +230,9 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
     if (property == "strata.cur-size-all-mem-tables") {
       *value = mem_->ApproximateMemoryUsage() + imm->ApproximateMemoryUsage();
       return true;
+    } else if (property == "strata.num-entries-active-mem-table") {
+      *value = mem_->num_entries();
+      return true;
     } else if (property == "strata.num-immutable-mem-table") {
       *value = static_cast<uint64_t>(imm->NumMemTables());
       return true;

@@ -92,9 +92,9 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (!bg_error_.ok()) return bg_error_;
   Status s;
   if (flush_requested_) {
-    // Announced inserts may still be on their way into a memtable that
-    // looks empty; Flush must not decide there is nothing to flush before
-    // they land.
+    // A flush covers every write published before it. In the unordered
+    // and pipelined modes some may still be on their way into the
+    // memtable, which may even look empty meanwhile.
     WaitForMemTableWrites();
   }
   const bool full =
@@ -242,6 +242,8 @@ void DBImpl::MemTableWriteDone() {
 }
 
 void DBImpl::WaitForMemTableWrites() {
+  if (pending_memtable_writes_.load(std::memory_order_acquire) == 0) return;
+  if (memtable_writes_wait_callback_) memtable_writes_wait_callback_();
   while (pending_memtable_writes_.load(std::memory_order_acquire) > 0) {
     bg_cv_.Wait();
   }
@@ -285,6 +287,9 @@ Status DBImpl::SwitchMemTable() {
     log_ = std::move(new_log);
   }
   live_logs_.push_back(number);
+  if (memtable_switch_callback_) {
+    memtable_switch_callback_(mem_->ApproximateMemoryUsage());
+  }
   imm_.Add(mem_);
   imm_next_logs_.push_back(number);
   memtables_retired_++;

@@ -2,10 +2,13 @@
 // side file as soon as DB::Put returns; the parent kills it (SIGKILL /
 // TerminateProcess) mid-stream, reopens the DB, and checks that every
 // acknowledged write survived and that what survived is a prefix of each
-// writer's history.
+// writer's history. The group-writer and overwrite tests run in each
+// write mode (test/db/write_modes.h).
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -13,6 +16,7 @@
 
 #include "gtest/gtest.h"
 #include "strata/db.h"
+#include "test/db/write_modes.h"
 #include "test/util/subprocess.h"
 #include "test/util/temp_dir.h"
 
@@ -93,20 +97,54 @@ class DieAtTableEnv : public EnvWrapper {
   std::atomic<int> tables_{0};
 };
 
-// args: db, ack directory, threads, sync (0/1), write_buffer_size, and
-// optionally "tree" (UseBusyTreeOptions) and the table to die in
+// Options in the write mode named name (a child's argument).
+Options ModeOptions(const std::string& name) {
+  Options options;
+  test::WriteMode mode = test::WriteMode::kParallel;
+  if (!test::ParseWriteMode(name, &mode)) std::_Exit(6);
+  test::SetWriteMode(mode, &options);
+  return options;
+}
+
+// Runs threads writers until the process is killed: writer t makes write
+// i = 0, 1, ... with write(t, i) and appends i to its ack file once it is
+// acknowledged. Any error ends the process.
+void WriteAndAcknowledgeForever(
+    int threads, const std::string& ack_dir,
+    const std::function<Status(int t, int i)>& write) {
+  std::vector<std::thread> writers;
+  for (int t = 0; t < threads; t++) {
+    writers.emplace_back([&, t]() {
+      std::unique_ptr<WritableFile> ack;
+      if (!Env::Default()
+               ->NewWritableFile(AckName(ack_dir, t), &ack, EnvOptions())
+               .ok()) {
+        std::_Exit(3);
+      }
+      for (int i = 0;; i++) {
+        if (!write(t, i).ok()) std::_Exit(4);
+        const std::string line = std::to_string(i) + "\n";
+        if (!ack->Append(line).ok() || !ack->Flush().ok()) std::_Exit(5);
+      }
+    });
+  }
+  for (auto& w : writers) w.join();
+}
+
+// args: db, ack directory, threads, sync (0/1), write_buffer_size, write
+// mode, and optionally "tree" (UseBusyTreeOptions) and the table to die in
 // ("<n>" dies at its first Sync, "<n>a" at its first Append; "0": never).
 // Writes forever; each thread appends its index to its ack file after
 // each acknowledged Put.
 STRATA_TEST_CHILD(CrashWriter) {
   Env* env = Env::Default();
-  Options options;
+  Options options = ModeOptions(args.at(5));
   options.create_if_missing = true;
   options.write_buffer_size = std::stoul(args.at(4));
   std::unique_ptr<Env> dying_env;
-  if (args.size() > 5 && args.at(5) == "tree") {
+  if (args.size() > 6 && args.at(6) == "tree") {
     UseBusyTreeOptions(&options);
-    const std::string& die = args.at(6);
+    const std::string& die = args.at(7);
     if (die != "0") {
       dying_env = std::make_unique<DieAtTableEnv>(env, std::stoi(die),
                                                   die.back() == 'a');
@@ -115,27 +153,12 @@ STRATA_TEST_CHILD(CrashWriter) {
   }
   DB* db = nullptr;
   if (!DB::Open(options, args.at(0), &db).ok()) return 2;
-  const int threads = std::stoi(args.at(2));
   WriteOptions wo;
   wo.sync = args.at(3) == "1";
-  std::vector<std::thread> writers;
-  for (int t = 0; t < threads; t++) {
-    writers.emplace_back([&, t]() {
-      std::unique_ptr<WritableFile> ack;
-      if (!env->NewWritableFile(AckName(args.at(1), t), &ack, EnvOptions())
-               .ok()) {
-        std::_Exit(3);
-      }
-      for (int i = 0;; i++) {
-        if (!db->Put(wo, Key(t, i), std::string(50 + i % 200, 'v')).ok()) {
-          std::_Exit(4);
-        }
-        const std::string line = std::to_string(i) + "\n";
-        if (!ack->Append(line).ok() || !ack->Flush().ok()) std::_Exit(5);
-      }
-    });
-  }
-  for (auto& w : writers) w.join();
+  WriteAndAcknowledgeForever(
+      std::stoi(args.at(2)), args.at(1), [&](int t, int i) {
+        return db->Put(wo, Key(t, i), std::string(50 + i % 200, 'v'));
+      });
   return 0;
 }
 
@@ -174,8 +197,36 @@ enum class Mode {
   kDieInTable  // busy tree; the child dies inside a table file's writing
 };
 
+// Lets a child writing with threads threads run until each has
+// acknowledged target writes (or a generous time limit), then kills it.
+void KillOnceAcknowledged(test::Subprocess* child, Env* env,
+                          const std::string& ack_dir, int threads, int target) {
+  for (int wait = 0; wait < 6000; wait++) {
+    int min_ack = target;
+    for (int t = 0; t < threads; t++) {
+      min_ack = std::min(min_ack, LastAck(env, AckName(ack_dir, t)));
+    }
+    if (min_ack >= target) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  child->Kill();
+  EXPECT_EQ(-1, child->Wait());
+}
+
+// Opens the DB a killed child had open.
+Status OpenAfterCrash(const Options& options, const std::string& dbname,
+                      std::unique_ptr<DB>* db) {
+  Status s = DB::Open(options, dbname, db);
+  for (int i = 0; i < 500 && s.IsBusy(); i++) {  // Windows: lock release
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    s = DB::Open(options, dbname, db);
+  }
+  return s;
+}
+
 void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
-                   Mode mode = Mode::kPlain) {
+                   Mode mode = Mode::kPlain,
+                   test::WriteMode write_mode = test::WriteMode::kParallel) {
   Env* env = Env::Default();
   test::TempDir dir(env);
   const std::string dbname = dir.File("db");
@@ -184,9 +235,12 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
     // Each round starts a fresh ack set; keys of earlier rounds are
     // rewritten with the same values, so the checks still hold.
     for (int t = 0; t < threads; t++) env->RemoveFile(AckName(dir.path(), t));
-    std::vector<std::string> args = {dbname, dir.path(),
-                                     std::to_string(threads), sync ? "1" : "0",
-                                     std::to_string(write_buffer_size)};
+    std::vector<std::string> args = {dbname,
+                                     dir.path(),
+                                     std::to_string(threads),
+                                     sync ? "1" : "0",
+                                     std::to_string(write_buffer_size),
+                                     test::WriteModeName(write_mode)};
     if (mode != Mode::kPlain) {
       args.push_back("tree");
       // Tables 3, 7, 11, ...: early ones are flushes, later ones mostly
@@ -202,19 +256,9 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
       EXPECT_EQ(DyingFile::kDiedOnPurpose, child->Wait());
       if (CompactionInFlight(env, dbname)) died_in_compaction++;
     } else {
-      // Let it write a while: until every thread has acknowledged a few
-      // hundred writes (or a generous time limit).
-      const int target = 300 + round * 100;
-      for (int wait = 0; wait < 6000; wait++) {
-        int min_ack = target;
-        for (int t = 0; t < threads; t++) {
-          min_ack = std::min(min_ack, LastAck(env, AckName(dir.path(), t)));
-        }
-        if (min_ack >= target) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-      child->Kill();
-      EXPECT_EQ(-1, child->Wait());
+      // Until every thread has acknowledged a few hundred writes.
+      KillOnceAcknowledged(child.get(), env, dir.path(), threads,
+                           300 + round * 100);
     }
 
     std::vector<int> acked(threads);
@@ -222,14 +266,10 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
       acked[t] = LastAck(env, AckName(dir.path(), t));
       ASSERT_GT(acked[t], 0) << "the writer never got going";
     }
-    Options options;
+    Options options = ModeOptions(test::WriteModeName(write_mode));
     if (mode != Mode::kPlain) UseBusyTreeOptions(&options);
     std::unique_ptr<DB> db;
-    Status s = DB::Open(options, dbname, &db);
-    for (int i = 0; i < 500 && s.IsBusy(); i++) {  // Windows: lock release
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      s = DB::Open(options, dbname, &db);
-    }
+    Status s = OpenAfterCrash(options, dbname, &db);
     ASSERT_TRUE(s.ok()) << s.ToString();
     for (int t = 0; t < threads; t++) {
       std::string value;
@@ -254,14 +294,85 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
   }
 }
 
+// The value CrashOverwriter writes as its i-th version of a key: i first.
+std::string HotValue(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%010d", i);
+  return buf + std::string(100, 'o');
+}
+
+// args: db, ack directory, threads, write_buffer_size, write mode.
+// Thread t overwrites key "hot<t>" forever with HotValue(0), HotValue(1),
+// ..., appending i to its ack file once HotValue(i) is acknowledged.
+STRATA_TEST_CHILD(CrashOverwriter) {
+  Options options = ModeOptions(args.at(4));
+  options.create_if_missing = true;
+  options.write_buffer_size = std::stoul(args.at(3));
+  DB* db = nullptr;
+  if (!DB::Open(options, args.at(0), &db).ok()) return 2;
+  WriteAndAcknowledgeForever(
+      std::stoi(args.at(2)), args.at(1), [&](int t, int i) {
+        return db->Put(WriteOptions(), "hot" + std::to_string(t), HotValue(i));
+      });
+  return 0;
+}
+
+// Overwriters killed mid-stream: after recovery each key holds the last
+// acknowledged version or the one after it (written, not yet
+// acknowledged) -- never an older one, which a replay out of WAL order
+// would give.
+void CrashAndCheckOverwrites(test::WriteMode write_mode, int rounds) {
+  constexpr int kThreads = 4;
+  Env* env = Env::Default();
+  test::TempDir dir(env);
+  const std::string dbname = dir.File("db");
+  for (int round = 0; round < rounds; round++) {
+    for (int t = 0; t < kThreads; t++) env->RemoveFile(AckName(dir.path(), t));
+    // Small memtables: the versions are spread over WALs and tables.
+    const std::vector<std::string> args = {
+        dbname, dir.path(), std::to_string(kThreads), std::to_string(32 << 10),
+        test::WriteModeName(write_mode)};
+    std::unique_ptr<test::Subprocess> child;
+    ASSERT_TRUE(test::Subprocess::Start("CrashOverwriter", args, &child).ok());
+    KillOnceAcknowledged(child.get(), env, dir.path(), kThreads, 500);
+
+    std::unique_ptr<DB> db;
+    Status s = OpenAfterCrash(ModeOptions(test::WriteModeName(write_mode)),
+                              dbname, &db);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    for (int t = 0; t < kThreads; t++) {
+      const int acked = LastAck(env, AckName(dir.path(), t));
+      ASSERT_GT(acked, 0) << "the writer never got going";
+      std::string value;
+      s = db->Get(ReadOptions(), "hot" + std::to_string(t), &value);
+      ASSERT_TRUE(s.ok()) << s.ToString();
+      const int found = std::stoi(value.substr(0, 10));
+      EXPECT_EQ(HotValue(found), value);
+      EXPECT_GE(found, acked) << "round " << round << ", hot" << t
+                              << ": an older version came back";
+      EXPECT_LE(found, acked + 1) << "hot" << t << ": a version never written";
+    }
+  }
+}
+
 TEST(DBCrashTest, KilledSingleWriterLosesNoAcknowledgedWrite) {
   CrashAndCheck(1, /*sync=*/false, 4 << 20, 2);
 }
 
-TEST(DBCrashTest, KilledGroupWritersLoseNoAcknowledgedWrite) {
+class DBCrashWriteModesTest : public testing::TestWithParam<test::WriteMode> {};
+
+TEST_P(DBCrashWriteModesTest, KilledGroupWritersLoseNoAcknowledgedWrite) {
   // Several writers form groups; small memtables switch WALs under load.
-  CrashAndCheck(4, /*sync=*/false, 64 << 10, 2);
+  CrashAndCheck(4, /*sync=*/false, 64 << 10, 2, Mode::kPlain, GetParam());
 }
+
+TEST_P(DBCrashWriteModesTest, KilledOverwritersRecoverNoOlderVersion) {
+  CrashAndCheckOverwrites(GetParam(), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, DBCrashWriteModesTest,
+                         testing::ValuesIn(test::kAllWriteModes),
+                         test::WriteModeParamName());
 
 TEST(DBCrashTest, KilledSyncWritersLoseNoAcknowledgedWrite) {
   CrashAndCheck(3, /*sync=*/true, 1 << 20, 1);

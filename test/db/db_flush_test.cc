@@ -10,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "db/db_impl.h"
 #include "db/filename.h"
 #include "gtest/gtest.h"
 #include "strata/env.h"
@@ -109,45 +108,6 @@ TEST(DBFlushTest, SnapshotsStayExactAcrossFlushes) {
 // is in the table a concurrent Flush makes, even when the memtable holds
 // nothing else (Flush must wait for the insert before it judges the memtable
 // empty).
-TEST(DBFlushTest, FlushWaitsForParkedUnorderedInsertIntoEmptyMemTable) {
-  DBHolder h;
-  h.options().unordered_write = true;
-  ASSERT_TRUE(h.Open().ok());
-  std::mutex mu;
-  std::condition_variable cv;
-  bool parked = false;
-  bool release = false;
-  static_cast<DBImpl*>(h.db())
-      ->TEST_write_thread()
-      ->TEST_SetBeforeInsertCallback([&](WriteThread::Writer*) {
-        std::unique_lock<std::mutex> l(mu);
-        parked = true;
-        cv.notify_all();
-        cv.wait(l, [&] { return release; });
-      });
-  std::thread writer([&] { EXPECT_TRUE(h.Put("k", "v").ok()); });
-  {
-    std::unique_lock<std::mutex> l(mu);
-    cv.wait(l, [&] { return parked; });
-  }
-  // The release is delayed only so that the flush reaches its memtable
-  // check while the insert is parked; when it happens does not change
-  // the outcome of a correct flush, which waits for it.
-  std::thread releaser([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::lock_guard<std::mutex> l(mu);
-    release = true;
-    cv.notify_all();
-  });
-  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
-  releaser.join();
-  writer.join();
-  EXPECT_EQ(1u, ListDBFiles(h.env(), h.name()).tables.size());
-  EXPECT_EQ("v", h.Get("k"));
-  ASSERT_TRUE(h.Reopen().ok());
-  EXPECT_EQ("v", h.Get("k"));
-}
-
 TEST(DBFlushTest, UnloggedWritesSurviveACleanClose) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());
