@@ -1,7 +1,8 @@
 // DBImpl: the write path. DB::Write hands a batch to the write thread; the
-// leader of each group calls back into the CommitEnv methods below, in
-// order: PrepareGroup, AllocateSequence, WriteWAL, ApplyMemTable, Publish
-// (docs/write_path.md).
+// leader of each group calls back into the CommitEnv methods below:
+// PrepareGroup, AllocateSequence, WriteWAL, then the memtable inserts
+// (ApplyMemTable by the leader, or InsertMember by each member in the
+// parallel and unordered modes) and Publish (docs/write_path.md).
 
 #include "db/db_impl.h"
 #include "db/filename.h"
@@ -96,6 +97,9 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     // and pipelined modes some may still be on their way into the
     // memtable, which may even look empty meanwhile.
     WaitForMemTableWrites();
+    // The wait released mutex_: an insert may have failed meanwhile.
+    if (closing_) return Status::ShutdownInProgress("the DB is closing");
+    if (!bg_error_.ok()) return bg_error_;
   }
   const bool full =
       mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
@@ -104,7 +108,11 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     s = WaitForWriteRoom(group, /*full=*/true);
     // Inserts still running into the memtable being retired finish first:
     // a flush must find it complete.
-    if (s.ok()) WaitForMemTableWrites();
+    if (s.ok()) {
+      WaitForMemTableWrites();
+      if (closing_) s = Status::ShutdownInProgress("the DB is closing");
+      if (s.ok()) s = bg_error_;
+    }
     if (s.ok()) s = SwitchMemTable();
     if (!s.ok()) return s;
   } else {
@@ -217,6 +225,7 @@ bool DBImpl::CanInsertInParallel(const WriteThread::WriteGroup& group) {
 }
 
 Status DBImpl::InsertMember(WriteThread::Writer* w) {
+  RecordTick(options_.statistics.get(), WRITE_DONE_BY_SELF);
   Status s = InsertBatchIntoMemTable(
       w->batch, w->sequence, write_mem_.load(std::memory_order_acquire),
       /*concurrent=*/true, /*ignore_duplicates=*/false);

@@ -229,7 +229,8 @@ class STRATA_EXPORT WriteThread {
   };
 
   // What a group's leader asks of the DB (the seam that lets tests run the
-  // write thread without a DB). Called by one leader at a time.
+  // write thread without a DB). Which calls may run at once in each mode:
+  // see the thread-safety note at the top of this file.
   class STRATA_EXPORT CommitEnv {
    public:
     virtual ~CommitEnv();
@@ -335,8 +336,11 @@ class STRATA_EXPORT WriteThread {
   // Unordered mode: insert w's batch and report it done.
   void InsertUnordered(Writer* w);
   // Pipelined mode: the memtable queue, in WAL order by ticket.
-  void AwaitMemTableTurn(uint64_t ticket);
-  void EndMemTableTurn();
+  // Waits for ticket's turn; returns the error of an earlier failed
+  // memtable stage (OK if none).
+  Status AwaitMemTableTurn(uint64_t ticket);
+  // s: how this turn's memtable stage ended.
+  void EndMemTableTurn(const Status& s);
 
   // Passes leadership of the queue on to the oldest writer behind group.
   void HandOffLeadership(WriteGroup* group);
@@ -372,6 +376,10 @@ class STRATA_EXPORT WriteThread {
   port::Mutex turn_mu_;
   port::CondVar turn_cv_;
   uint64_t turn_ = 0;  // guarded by turn_mu_
+  // The first memtable stage that failed (guarded by turn_mu_): later
+  // groups, already past PrepareGroup's error check, fail with it rather
+  // than publish a number above the failed group's partial inserts.
+  Status memtable_error_;
 
   std::function<void(Writer*)> before_insert_callback_;
   std::function<void(Writer*)> join_callback_;

@@ -111,24 +111,29 @@ void WriteThread::CommitPipelined(WriteGroup* group) {
   if (s.ok()) env_->MemTableWritesPending(1);
   // The next group may write its WAL while this one inserts.
   HandOffLeadership(group);
-  AwaitMemTableTurn(ticket);
+  const Status earlier = AwaitMemTableTurn(ticket);
   if (s.ok()) {
-    s = env_->ApplyMemTable(group);
+    s = earlier;
+    if (s.ok()) s = env_->ApplyMemTable(group);
     if (s.ok()) env_->Publish(group->last_sequence_);
     env_->MemTableWriteDone();
+    EndMemTableTurn(s);
+  } else {
+    EndMemTableTurn(Status::OK());  // nothing of it reached the memtable
   }
-  EndMemTableTurn();
   group->status_ = s;
   CompleteMembers(group, group->leader_);
 }
 
-void WriteThread::AwaitMemTableTurn(uint64_t ticket) {
+Status WriteThread::AwaitMemTableTurn(uint64_t ticket) {
   MutexLock l(&turn_mu_);
   while (turn_ != ticket) turn_cv_.Wait();
+  return memtable_error_;
 }
 
-void WriteThread::EndMemTableTurn() {
+void WriteThread::EndMemTableTurn(const Status& s) {
   MutexLock l(&turn_mu_);
+  if (!s.ok() && memtable_error_.ok()) memtable_error_ = s;
   turn_++;
   turn_cv_.SignalAll();
 }

@@ -541,6 +541,10 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
                        footer_.index_handle.offset());
   const Comparator* ucmp = icmp_->user_comparator();
   for (index_iter.Seek(internal_key); index_iter.Valid(); index_iter.Next()) {
+    if (index_iter.key().size() < kInternalKeyTrailerSize) {
+      return Status::Corruption(BlockWhere(footer_.index_handle.offset()),
+                                "key shorter than 8 bytes");
+    }
     BlockHandle handle;
     s = DecodeIndexValue(index_iter.value(), &handle);
     if (!s.ok()) return s;
