@@ -219,6 +219,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   void MemTableWritesPending(uint64_t n) override;
   void MemTableWriteDone() override;
   void Publish(SequenceNumber last_sequence) override;
+  // Inserts w's batch into write_mem_; a failure becomes the background
+  // error (the WAL has the batch, the memtable maybe part of it).
+  Status InsertWriter(WriteThread::Writer* w, bool concurrent);
   // Waits until no announced memtable insert (unordered mode) or memtable
   // stage (pipelined mode) is running: before a memtable switch, before a
   // requested flush looks at the memtable, and in Close. Waits on bg_cv_,

@@ -203,17 +203,22 @@ Status DBImpl::ApplyMemTable(WriteThread::WriteGroup* group) {
   RecordTick(stats, WRITE_DONE_BY_OTHER, group->size() - 1);
   for (WriteThread::Writer* w : *group) {
     if (w->batch == nullptr || w->batch->Count() == 0) continue;
-    Status s = InsertBatchIntoMemTable(
-        w->batch, w->sequence, write_mem_.load(std::memory_order_acquire),
-        /*concurrent=*/false, /*ignore_duplicates=*/false);
-    if (!s.ok()) {
-      // The WAL has the group but the memtable only part of it.
-      MutexLock l(&mutex_);
-      SetBackgroundError(s);
-      return s;
-    }
+    Status s = InsertWriter(w, /*concurrent=*/false);
+    if (!s.ok()) return s;
   }
   return Status::OK();
+}
+
+Status DBImpl::InsertWriter(WriteThread::Writer* w, bool concurrent) {
+  Status s = InsertBatchIntoMemTable(w->batch, w->sequence,
+                                     write_mem_.load(std::memory_order_acquire),
+                                     concurrent, /*ignore_duplicates=*/false);
+  if (!s.ok()) {
+    // The WAL has the batch but the memtable only part of it.
+    MutexLock l(&mutex_);
+    SetBackgroundError(s);
+  }
+  return s;
 }
 
 bool DBImpl::CanInsertInParallel(const WriteThread::WriteGroup& group) {
@@ -226,15 +231,7 @@ bool DBImpl::CanInsertInParallel(const WriteThread::WriteGroup& group) {
 
 Status DBImpl::InsertMember(WriteThread::Writer* w) {
   RecordTick(options_.statistics.get(), WRITE_DONE_BY_SELF);
-  Status s = InsertBatchIntoMemTable(
-      w->batch, w->sequence, write_mem_.load(std::memory_order_acquire),
-      /*concurrent=*/true, /*ignore_duplicates=*/false);
-  if (!s.ok()) {
-    // The WAL has the batch but the memtable only part of it.
-    MutexLock l(&mutex_);
-    SetBackgroundError(s);
-  }
-  return s;
+  return InsertWriter(w, /*concurrent=*/true);
 }
 
 void DBImpl::MemTableWritesPending(uint64_t n) {
