@@ -30,7 +30,10 @@ const char* EncodeTarget(std::string* scratch, const Slice& internal_key) {
 }  // namespace
 
 int MemTable::KeyComparator::operator()(const char* a, const char* b) const {
-  return comparator.Compare(DecodePrefixed(a), DecodePrefixed(b));
+  // In place: every step of a skiplist search compares here.
+  return CompareInternalKeys(comparator.user_comparator(),
+                             comparator.bytewise(), DecodePrefixed(a),
+                             DecodePrefixed(b));
 }
 
 // Positions are skiplist nodes; key() and value() decode the entry in
