@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "strata/write_batch.h"
 #include "test/db/fake_commit_env.h"
+#include "test/db/write_modes.h"
 #include "test/db/write_thread_runner.h"
 #include "util/random.h"
 
@@ -24,7 +25,7 @@ namespace {
 
 using Writer = WriteThread::Writer;
 
-enum class Mode { kSerial, kParallel, kPipelined, kUnordered };
+using Mode = test::WriteMode;
 
 WriteThread::Options OptionsFor(Mode mode) {
   switch (mode) {
@@ -155,24 +156,11 @@ TEST_P(WriteThreadStressTest, SequencesTileAndVisibilityMovesForward) {
   }
 }
 
-std::string ModeName(const testing::TestParamInfo<Mode>& info) {
-  switch (info.param) {
-    case Mode::kSerial:
-      return "Serial";
-    case Mode::kParallel:
-      return "Parallel";
-    case Mode::kPipelined:
-      return "Pipelined";
-    case Mode::kUnordered:
-      return "Unordered";
-  }
-  return "Unknown";
-}
-
 INSTANTIATE_TEST_SUITE_P(Modes, WriteThreadStressTest,
-                         testing::Values(Mode::kSerial, Mode::kParallel,
-                                         Mode::kPipelined, Mode::kUnordered),
-                         ModeName);
+                         testing::ValuesIn(test::kAllWriteModes),
+                         [](const testing::TestParamInfo<Mode>& info) {
+                           return std::string(test::WriteModeName(info.param));
+                         });
 
 }  // namespace
 }  // namespace strata
