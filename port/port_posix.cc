@@ -1,6 +1,7 @@
 #include "port/port_posix.h"
 
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -204,6 +205,31 @@ void GetTimeOfDay(TimeVal* tv) {
 
 void LocalTimeR(const time_t* timep, struct tm* result) {
   ::localtime_r(timep, result);
+}
+
+char* AllocateHugePageRegion(size_t n) {
+  // Over-allocate by one huge page and trim, so that the region starts on
+  // a huge-page boundary (the kernel can only map whole aligned 2 MiB).
+  const size_t span = n + kHugePageSize;
+  void* raw = ::mmap(nullptr, span, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  char* const base = static_cast<char*>(raw);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(base);
+  char* const region =
+      base + (kHugePageSize - at % kHugePageSize) % kHugePageSize;
+  const size_t head = static_cast<size_t>(region - base);
+  const size_t tail = span - head - n;
+  if (head > 0) ::munmap(base, head);
+  if (tail > 0) ::munmap(region + n, tail);
+#if defined(MADV_HUGEPAGE)
+  ::madvise(region, n, MADV_HUGEPAGE);  // a hint; failure changes nothing
+#endif
+  return region;
+}
+
+void FreeHugePageRegion(char* p, size_t n) {
+  if (p != nullptr) ::munmap(p, n);
 }
 
 }  // namespace port

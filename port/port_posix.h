@@ -139,6 +139,18 @@ STRATA_EXPORT size_t GetPageSize();
 // so callers use it to spread load (per-core shards), never for correctness.
 STRATA_EXPORT int PhysicalCoreID();
 
+// Huge-page regions: big blocks the memtable's arena carves its chunks
+// from (n is a multiple of kHugePageSize). A region is anonymous memory
+// aligned to kHugePageSize which the kernel is asked to back with
+// transparent huge pages (madvise MADV_HUGEPAGE, Linux): one TLB entry then
+// maps 2 MiB of skiplist instead of 4 KiB. Best effort: without THP it is
+// ordinary memory. nullptr when the system has no memory to give. Release
+// with FreeHugePageRegion(p, n).
+constexpr size_t kHugePageSize = 2 << 20;
+constexpr size_t kHugePageRegionAlignment = kHugePageSize;
+STRATA_EXPORT char* AllocateHugePageRegion(size_t n);
+STRATA_EXPORT void FreeHugePageRegion(char* p, size_t n);
+
 }  // namespace port
 }  // namespace strata
 

@@ -266,6 +266,15 @@ std::string WideToUtf8(const std::wstring& wide) {
   return utf8;
 }
 
+char* AllocateHugePageRegion(size_t n) {
+  return static_cast<char*>(
+      VirtualAlloc(nullptr, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
+}
+
+void FreeHugePageRegion(char* p, size_t /*n*/) {
+  if (p != nullptr) VirtualFree(p, 0, MEM_RELEASE);
+}
+
 }  // namespace port
 }  // namespace strata
 

@@ -155,6 +155,17 @@ STRATA_EXPORT size_t GetPageSize();
 // only: the thread may migrate at any moment.
 STRATA_EXPORT int PhysicalCoreID();
 
+// Huge-page regions: big blocks the memtable's arena carves its chunks
+// from (n is a multiple of kHugePageSize). Here a region is committed
+// memory from VirtualAlloc, aligned to 64 KiB, without large pages: those
+// need the "Lock pages in memory" privilege, which services and users
+// rarely hold. nullptr when the system has no memory to give. Release with
+// FreeHugePageRegion(p, n).
+constexpr size_t kHugePageSize = 2 << 20;
+constexpr size_t kHugePageRegionAlignment = 64 << 10;
+STRATA_EXPORT char* AllocateHugePageRegion(size_t n);
+STRATA_EXPORT void FreeHugePageRegion(char* p, size_t n);
+
 // UTF-8 <-> UTF-16 for the W APIs. Invalid sequences become U+FFFD.
 STRATA_EXPORT std::wstring Utf8ToWide(const std::string& utf8);
 STRATA_EXPORT std::string WideToUtf8(const std::wstring& wide);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <string>
 #include <thread>
@@ -227,6 +228,30 @@ TEST(PortTest, PageSizeIsAPowerOfTwo) {
   const size_t page = GetPageSize();
   EXPECT_GE(page, 4096u);
   EXPECT_EQ(0u, page & (page - 1));
+}
+
+// A region is writable end to end, two regions are distinct, and they are
+// aligned as the platform promises (POSIX: on a huge-page boundary, which
+// is what lets the kernel map them with huge pages).
+TEST(PortTest, HugePageRegionsAreWritableAndDistinct) {
+  const size_t n = 2 * port::kHugePageSize;
+  char* a = port::AllocateHugePageRegion(n);
+  char* b = port::AllocateHugePageRegion(n);
+  ASSERT_NE(nullptr, a);
+  ASSERT_NE(nullptr, b);
+  EXPECT_TRUE(a + n <= b || b + n <= a);
+  std::memset(a, 0x5a, n);
+  std::memset(b, 0xa5, n);
+  EXPECT_EQ(0x5a, static_cast<unsigned char>(a[0]));
+  EXPECT_EQ(0x5a, static_cast<unsigned char>(a[n - 1]));
+  EXPECT_EQ(0xa5, static_cast<unsigned char>(b[n / 2]));
+  const uintptr_t align = port::kHugePageRegionAlignment;
+  EXPECT_GE(align, port::GetPageSize());
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(a) % align);
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(b) % align);
+  port::FreeHugePageRegion(a, n);
+  port::FreeHugePageRegion(b, n);
+  port::FreeHugePageRegion(nullptr, n);  // a no-op, as free(nullptr)
 }
 
 TEST(PortTest, GetTimeOfDayMatchesTheEnvClock) {
