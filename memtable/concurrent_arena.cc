@@ -37,9 +37,10 @@ void SpinMutex::Lock() {
   }
 }
 
-ConcurrentArena::ConcurrentArena(size_t block_size)
+ConcurrentArena::ConcurrentArena(size_t block_size, size_t region_size)
     : block_size_(RoundUp(
           block_size < kMinBlockSize ? kMinBlockSize : block_size, kAlign)),
+      region_size_(region_size >= block_size_ ? region_size : 0),
       shard_mask_(CoreShardCount() - 1),
       shards_bytes_(sizeof(Shard) * (shard_mask_ + 1)),
       shards_(new Shard[shard_mask_ + 1]) {
@@ -51,7 +52,9 @@ ConcurrentArena::ConcurrentArena(size_t block_size)
                 "shard chunks must bypass the inner Arena's small blocks");
 }
 
-ConcurrentArena::~ConcurrentArena() = default;
+ConcurrentArena::~ConcurrentArena() {
+  for (char* region : regions_) port::FreeHugePageRegion(region, region_size_);
+}
 
 ConcurrentArena::Shard* ConcurrentArena::ShardForCurrentThread() {
   return &shards_[CurrentCoreHint() & shard_mask_];
@@ -95,9 +98,29 @@ char* ConcurrentArena::AllocateFromShard(size_t bytes, bool aligned) {
 
 void ConcurrentArena::Refill(Shard* s) {
   SpinLock l(&mu_);
-  s->begin = arena_.AllocateAligned(block_size_);
-  s->end = s->begin + block_size_;
-  UpdateUsage(block_size_);
+  char* chunk = region_size_ > 0 ? ChunkFromRegion() : nullptr;
+  if (chunk == nullptr) {
+    chunk = arena_.AllocateAligned(block_size_);
+    UpdateUsage(block_size_);
+  }
+  s->begin = chunk;
+  s->end = chunk + block_size_;
+}
+
+char* ConcurrentArena::ChunkFromRegion() {
+  if (static_cast<size_t>(region_end_ - region_next_) < block_size_) {
+    // What is left of the region (less than a chunk) is abandoned.
+    char* region = port::AllocateHugePageRegion(region_size_);
+    if (region == nullptr) return nullptr;
+    regions_.push_back(region);
+    region_next_ = region;
+    region_end_ = region + region_size_;
+    region_bytes_ += region_size_;
+    UpdateUsage(region_size_);
+  }
+  char* chunk = region_next_;
+  region_next_ += block_size_;
+  return chunk;
 }
 
 char* ConcurrentArena::AllocateLarge(size_t bytes) {
@@ -109,7 +132,8 @@ char* ConcurrentArena::AllocateLarge(size_t bytes) {
 
 void ConcurrentArena::UpdateUsage(size_t block_bytes) {
   allocated_bytes_.fetch_add(block_bytes, std::memory_order_relaxed);
-  memory_usage_.store(arena_.MemoryUsage(), std::memory_order_relaxed);
+  memory_usage_.store(arena_.MemoryUsage() + region_bytes_,
+                      std::memory_order_relaxed);
 }
 
 }  // namespace strata

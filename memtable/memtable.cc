@@ -70,9 +70,9 @@ MemTable::MemTable(const InternalKeyComparator& comparator)
     : MemTable(comparator, ConcurrentArena::kDefaultBlockSize) {}
 
 MemTable::MemTable(const InternalKeyComparator& comparator,
-                   size_t arena_block_size)
+                   size_t arena_block_size, size_t huge_page_region)
     : comparator_(comparator),
-      arena_(arena_block_size),
+      arena_(arena_block_size, huge_page_region),
       table_(comparator_, &arena_),
       range_del_table_(comparator_, &arena_) {}
 

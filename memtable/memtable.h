@@ -63,8 +63,10 @@ class STRATA_EXPORT MemTable {
   explicit MemTable(const InternalKeyComparator& comparator);
   // arena_block_size: the chunk the arena takes at a time (the DB uses an
   // eighth of write_buffer_size, so that a small buffer holds more than
-  // its first chunk).
-  MemTable(const InternalKeyComparator& comparator, size_t arena_block_size);
+  // its first chunk). huge_page_region: 0, or the size of the huge-page
+  // regions the chunks are carved from (ConcurrentArena).
+  MemTable(const InternalKeyComparator& comparator, size_t arena_block_size,
+           size_t huge_page_region = 0);
   MemTable(const MemTable&) = delete;
   MemTable& operator=(const MemTable&) = delete;
 

@@ -18,6 +18,7 @@ namespace {
 // an exported definition of the static member in the DLL build.
 constexpr size_t kMinBlock = ConcurrentArena::kMinBlockSize;
 constexpr size_t kDefaultBlock = ConcurrentArena::kDefaultBlockSize;
+constexpr size_t kRegion = port::kHugePageSize;
 
 bool IsPointerAligned(const char* p) {
   return reinterpret_cast<uintptr_t>(p) % alignof(void*) == 0 &&
@@ -124,8 +125,7 @@ TEST(ConcurrentArenaTest, AllocationsDoNotOverlap) {
 // Each thread allocates and fills blocks with a pattern of its own; after
 // all are done, every block must still hold its pattern (no two threads
 // were given the same bytes) and the usage figures must cover it all.
-TEST(ConcurrentArenaTest, ManyThreadsAllocateDistinctMemory) {
-  ConcurrentArena arena(4096);
+void CheckThreadsAllocateDistinctMemory(ConcurrentArena& arena) {
   constexpr int kThreads = 8;
   constexpr int kPerThread = 5000;
   struct Block {
@@ -181,6 +181,74 @@ TEST(ConcurrentArenaTest, ManyThreadsAllocateDistinctMemory) {
   }
   EXPECT_GE(arena.MemoryAllocatedBytes(), total);
   EXPECT_GE(arena.ApproximateMemoryUsage(), arena.MemoryAllocatedBytes());
+}
+
+TEST(ConcurrentArenaTest, ManyThreadsAllocateDistinctMemory) {
+  ConcurrentArena arena(4096);
+  CheckThreadsAllocateDistinctMemory(arena);
+}
+
+TEST(ConcurrentArenaTest, ManyThreadsAllocateDistinctMemoryFromRegions) {
+  // 512 chunks per region: every thread's shard carves from it.
+  ConcurrentArena arena(4096, kRegion);
+  CheckThreadsAllocateDistinctMemory(arena);
+  EXPECT_GE(arena.MemoryAllocatedBytes(), kRegion);
+}
+
+TEST(ConcurrentArenaTest, FirstChunkTakesAWholeRegion) {
+  ConcurrentArena arena(kDefaultBlock, kRegion);
+  EXPECT_EQ(kRegion, arena.region_size());
+  EXPECT_EQ(0u, arena.MemoryAllocatedBytes());
+  char* p = arena.AllocateAligned(10);
+  ASSERT_NE(nullptr, p);
+  EXPECT_TRUE(IsPointerAligned(p));
+  EXPECT_EQ(kRegion, arena.MemoryAllocatedBytes());
+  EXPECT_GE(arena.ApproximateMemoryUsage(), kRegion);
+}
+
+TEST(ConcurrentArenaTest, RegionTooSmallForAChunkIsNotUsed) {
+  ConcurrentArena arena(kDefaultBlock, kDefaultBlock / 2);
+  EXPECT_EQ(0u, arena.region_size());
+  arena.Allocate(10);
+  EXPECT_EQ(kDefaultBlock, arena.MemoryAllocatedBytes());
+}
+
+TEST(ConcurrentArenaTest, LargeAllocationsBypassRegions) {
+  ConcurrentArena arena(8192, kRegion);
+  char* p = arena.Allocate(5000);  // over a quarter chunk
+  ASSERT_NE(nullptr, p);
+  EXPECT_EQ(5000u, arena.MemoryAllocatedBytes());
+}
+
+// Chunks are carved from one region until it is used up; only then is a
+// second taken. Every byte handed out stays the caller's.
+TEST(ConcurrentArenaTest, RegionsFillUpBeforeANewOneIsTaken) {
+  constexpr size_t kChunk = 64 << 10;  // 32 chunks per region
+  ConcurrentArena arena(kChunk, kRegion);
+  std::vector<char*> pieces;
+  constexpr size_t kPiece = 1000;
+  // Less than a region's worth, minus a chunk per shard that a migrating
+  // thread may start: one region.
+  const size_t shards_chunks = arena.num_shards() * kChunk;
+  if (shards_chunks < kRegion / 2) {
+    while (pieces.size() * kPiece < kRegion / 2 - shards_chunks) {
+      pieces.push_back(arena.Allocate(kPiece));
+    }
+    EXPECT_EQ(kRegion, arena.MemoryAllocatedBytes());
+  }
+  // Past three regions' worth: at least four, all whole.
+  while (pieces.size() * kPiece < 3 * kRegion + kPiece) {
+    pieces.push_back(arena.Allocate(kPiece));
+  }
+  EXPECT_GE(arena.MemoryAllocatedBytes(), 4 * kRegion);
+  EXPECT_EQ(0u, arena.MemoryAllocatedBytes() % kRegion);
+  for (size_t i = 0; i < pieces.size(); i++) {
+    std::fill(pieces[i], pieces[i] + kPiece, static_cast<char>(i));
+  }
+  for (size_t i = 0; i < pieces.size(); i++) {
+    ASSERT_EQ(static_cast<char>(i), pieces[i][0]) << i;
+    ASSERT_EQ(static_cast<char>(i), pieces[i][kPiece - 1]) << i;
+  }
 }
 
 TEST(ConcurrentArenaTest, UsableThroughTheAllocatorInterface) {
