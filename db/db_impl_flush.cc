@@ -31,7 +31,11 @@ MemTable* DBImpl::NewMemTable() const {
       std::min<size_t>(std::max<size_t>(options_.write_buffer_size / 8,
                                         ConcurrentArena::kMinBlockSize),
                        ConcurrentArena::kDefaultBlockSize);
-  return new MemTable(icmp_, block);
+  // A region may stay partly unused: at most an eighth of the buffer.
+  const size_t region = options_.memtable_huge_page_size;
+  const bool use_regions =
+      region > 0 && options_.write_buffer_size / 8 >= region;
+  return new MemTable(icmp_, block, use_regions ? region : 0);
 }
 
 void DBImpl::MaybeScheduleFlush() {

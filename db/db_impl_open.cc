@@ -130,6 +130,10 @@ Status DBImpl::ValidateOptions(const Options& options) {
   if (options.write_buffer_size == 0) {
     return Status::InvalidArgument("Options::write_buffer_size is 0");
   }
+  if (options.memtable_huge_page_size % port::kHugePageSize != 0) {
+    return Status::InvalidArgument(
+        "Options::memtable_huge_page_size is not a multiple of 2 MiB");
+  }
   if (options.max_write_buffer_number < 1) {
     return Status::InvalidArgument("Options::max_write_buffer_number < 1");
   }

@@ -147,6 +147,17 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // At least 64 KiB: smaller values are raised to it.
   size_t write_buffer_size = 64 << 20;
 
+  // A memtable takes its memory in regions of this many bytes, which the
+  // system is asked to back with huge pages (Linux: transparent huge
+  // pages, no reservation needed; Windows: plain memory). A skiplist insert
+  // or lookup into a big memtable visits a random node at every step; on
+  // 2 MiB pages it rarely misses the TLB. Used only when write_buffer_size
+  // is at least 8 times this, and a region counts in full against
+  // write_buffer_size once taken. 0: memtables allocate from the heap.
+  // Must be 0 or a multiple of 2 MiB. RocksDB's default is 0, with huge
+  // pages from a hugetlbfs reservation.
+  size_t memtable_huge_page_size = 2 << 20;
+
   // Memtables (active plus immutable) allowed before writes stop.
   int max_write_buffer_number = 2;
 

@@ -56,6 +56,49 @@ TEST(DBOptionsTest, TableFactoryAndCompressionAreValidated) {
   }
 }
 
+uint64_t MemTableBytes(DB* db) {
+  uint64_t bytes = 0;
+  EXPECT_TRUE(db->GetIntProperty("strata.cur-size-all-mem-tables", &bytes));
+  return bytes;
+}
+
+// A memtable big enough for huge-page regions takes a whole region with
+// its first write (and counts it); without regions, or with a buffer under
+// 8 regions, it takes a small chunk. A size that is no multiple of 2 MiB
+// is refused.
+TEST(DBOptionsTest, MemTableHugePageRegions) {
+  constexpr size_t kRegion = 2 << 20;
+  DBHolder h;
+  h.options().memtable_huge_page_size = 3 << 20;
+  Status s = h.Open();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("memtable_huge_page_size"));
+
+  struct Case {
+    size_t buffer;
+    size_t region;
+    bool uses_region;
+  };
+  for (const Case& c :
+       {Case{16 << 20, kRegion, true}, Case{16 << 20, 0, false},
+        Case{8 << 20, kRegion, false}, Case{64 << 20, 2 * kRegion, true}}) {
+    SCOPED_TRACE(std::to_string(c.buffer) + " " + std::to_string(c.region));
+    h.options().write_buffer_size = c.buffer;
+    h.options().memtable_huge_page_size = c.region;
+    ASSERT_TRUE(h.Open().ok());
+    ASSERT_TRUE(h.db()->Put(WriteOptions(), "key", "value").ok());
+    if (c.uses_region) {
+      EXPECT_GE(MemTableBytes(h.db()), c.region);
+    } else {
+      EXPECT_LT(MemTableBytes(h.db()), kRegion);
+    }
+    std::string value;
+    ASSERT_TRUE(h.db()->Get(ReadOptions(), "key", &value).ok());
+    EXPECT_EQ("value", value);
+    h.Close();
+  }
+}
+
 TEST(DBOptionsTest, PrefixSameAsStartStaysInThePrefix) {
   DBHolder h;
   h.options().prefix_extractor.reset(NewFixedPrefixTransform(3));

@@ -183,6 +183,12 @@ TEST(DbBenchFlagsTest, OptionsFollowTheFlags) {
   EXPECT_NE(nullptr, o.prefix_extractor);
   EXPECT_NE(nullptr, o.table_factory);
 
+  // Huge-page memtables are strata's default (RocksDB's db_bench: off).
+  EXPECT_EQ(size_t{2} << 20, o.memtable_huge_page_size);
+  ASSERT_TRUE(Parse({"--memtable_use_huge_page=false"}, &f).ok());
+  ASSERT_TRUE(BuildOptions(f, &o).ok());
+  EXPECT_EQ(0u, o.memtable_huge_page_size);
+
   ASSERT_TRUE(Parse({"--cache_numshardbits=30"}, &f).ok());
   EXPECT_TRUE(BuildOptions(f, &o).IsInvalidArgument());
 }

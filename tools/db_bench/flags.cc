@@ -178,6 +178,10 @@ const std::vector<FlagSpec>& FlagTable() {
       {"max_write_buffer_number", &F::max_write_buffer_number, "2",
        "The number of in-memory memtables. Each memtable is of size "
        "write_buffer_size bytes."},
+      {"memtable_use_huge_page", &F::memtable_use_huge_page, "true",
+       "Memtables take their memory in 2 MiB regions backed by huge pages "
+       "(Options::memtable_huge_page_size; strata's default, unlike "
+       "RocksDB's db_bench)"},
       {"mmap_read", &F::mmap_read, "false",
        "Allow reads to occur via mmap-ing files"},
       {"num", &F::num, "1000000", "Number of key/values to place in database"},

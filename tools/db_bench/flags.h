@@ -61,6 +61,7 @@ struct Flags {
   // Memtables, levels, background work.
   int64_t write_buffer_size;
   int32_t max_write_buffer_number;
+  bool memtable_use_huge_page;
   int32_t max_background_jobs;
   int32_t level0_file_num_compaction_trigger;
   int32_t level0_slowdown_writes_trigger;
