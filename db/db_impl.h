@@ -155,7 +155,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
 
   // ---- db_impl_flush.cc ----
   // An empty memtable (refs 0) whose arena grows by an eighth of
-  // write_buffer_size at a time (at least 4 KiB, at most 64 KiB).
+  // write_buffer_size at a time (at least 4 KiB, at most 64 KiB), carved
+  // from huge-page regions when memtable_huge_page_size allows.
   MemTable* NewMemTable() const;
   // Schedules a flush on the HIGH pool if memtables wait and none runs.
   void MaybeScheduleFlush() EXCLUSIVE_LOCKS_REQUIRED(mutex_);

@@ -33,8 +33,8 @@ MemTable* DBImpl::NewMemTable() const {
                        ConcurrentArena::kDefaultBlockSize);
   // A region may stay partly unused: at most an eighth of the buffer.
   const size_t region = options_.memtable_huge_page_size;
-  const bool use_regions =
-      region > 0 && options_.write_buffer_size / 8 >= region;
+  const bool use_regions = region > 0 && port::HugePagesAvailable() &&
+                           options_.write_buffer_size / 8 >= region;
   return new MemTable(icmp_, block, use_regions ? region : 0);
 }
 

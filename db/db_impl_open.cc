@@ -66,6 +66,11 @@ static Options SanitizeOptions(const Options& options) {
   // With one memtable, a full one would stop writes with nothing to
   // flush.
   result.max_write_buffer_number = std::max(result.max_write_buffer_number, 2);
+  // Regions are whole huge pages. RocksDB names the page size here (its
+  // db_bench sets 2048), so a value that is no multiple is rounded up.
+  const size_t page = port::kHugePageSize;
+  result.memtable_huge_page_size =
+      (result.memtable_huge_page_size + page - 1) / page * page;
   // The L0 triggers in order (RocksDB's rule): writes slowed or stopped
   // below the compaction trigger would wait for a compaction that never
   // comes.
@@ -129,10 +134,6 @@ Status DBImpl::ValidateOptions(const Options& options) {
   }
   if (options.write_buffer_size == 0) {
     return Status::InvalidArgument("Options::write_buffer_size is 0");
-  }
-  if (options.memtable_huge_page_size % port::kHugePageSize != 0) {
-    return Status::InvalidArgument(
-        "Options::memtable_huge_page_size is not a multiple of 2 MiB");
   }
   if (options.max_write_buffer_number < 1) {
     return Status::InvalidArgument("Options::max_write_buffer_number < 1");

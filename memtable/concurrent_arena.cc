@@ -44,6 +44,7 @@ ConcurrentArena::ConcurrentArena(size_t block_size, size_t region_size)
       shard_mask_(CoreShardCount() - 1),
       shards_bytes_(sizeof(Shard) * (shard_mask_ + 1)),
       shards_(new Shard[shard_mask_ + 1]) {
+  assert(region_size % port::kHugePageSize == 0);
   // Chunks and large requests (> block_size_ / 4) are all bigger than a
   // quarter of the inner Arena's block, so each becomes a block of its own
   // there: the inner Arena's small blocks are never used, nothing is
@@ -98,7 +99,8 @@ char* ConcurrentArena::AllocateFromShard(size_t bytes, bool aligned) {
 
 void ConcurrentArena::Refill(Shard* s) {
   SpinLock l(&mu_);
-  char* chunk = region_size_ > 0 ? ChunkFromRegion() : nullptr;
+  char* chunk =
+      region_size_ > 0 && !region_failed_ ? ChunkFromRegion() : nullptr;
   if (chunk == nullptr) {
     chunk = arena_.AllocateAligned(block_size_);
     UpdateUsage(block_size_);
@@ -111,7 +113,10 @@ char* ConcurrentArena::ChunkFromRegion() {
   if (static_cast<size_t>(region_end_ - region_next_) < block_size_) {
     // What is left of the region (less than a chunk) is abandoned.
     char* region = port::AllocateHugePageRegion(region_size_);
-    if (region == nullptr) return nullptr;
+    if (region == nullptr) {
+      region_failed_ = true;
+      return nullptr;
+    }
     regions_.push_back(region);
     region_next_ = region;
     region_end_ = region + region_size_;

@@ -3,9 +3,9 @@
 // allocation.
 //
 // Layout:
-//   - a shared part: an Arena (util/arena.h) under a spin lock; it owns
-//     every block and is touched only to take a new chunk or to serve a
-//     large request;
+//   - a shared part under a spin lock: an Arena (util/arena.h) that owns
+//     the blocks, and the huge-page regions if any; it is touched only to
+//     take a new chunk or to serve a large request;
 //   - per-core shards, each with the chunk it is carving (one spin lock per
 //     shard, one cache line per shard). A request of at most a quarter of a
 //     chunk goes to the shard of the CPU the caller runs on
@@ -19,15 +19,15 @@
 //     huge-page regions (port::AllocateHugePageRegion) of that size,
 //     carved chunk by chunk. A big memtable's skiplist search touches a
 //     random node at every step; on 2 MiB pages those steps rarely miss
-//     the TLB (docs/unordered_write.md measures what it brings).
+//     the TLB (docs/memtable.md).
 //
 // The CPU id is a hint: a thread may migrate between reading it and taking
 // the shard lock. That costs a little contention, never correctness — every
 // shard is locked while it is carved.
 //
 // Memory is released only when the arena is destroyed. Reserved but unused
-// space (the rest of each shard's chunk) counts as used in both memory
-// figures: it is memory the memtable holds.
+// space (the rest of each shard's chunk and of the current region) counts
+// as used in both memory figures: it is memory the memtable holds.
 //
 // Thread safety: every method may be called from any number of threads at
 // once. Lock order: a shard's lock, then the shared lock.
@@ -95,7 +95,7 @@ class STRATA_EXPORT ConcurrentArena : public Allocator {
   // region_size: 0, or the size of the huge-page regions chunks are
   // carved from (a multiple of port::kHugePageSize); a region is counted
   // in full in both memory figures as soon as it is obtained. Ignored when
-  // it cannot hold a chunk. Where a region cannot be had, chunks come from
+  // it cannot hold a chunk. Once a region cannot be had, chunks come from
   // the shared Arena.
   explicit ConcurrentArena(size_t block_size = kDefaultBlockSize,
                            size_t region_size = 0);
@@ -153,6 +153,7 @@ class STRATA_EXPORT ConcurrentArena : public Allocator {
   char* region_next_ GUARDED_BY(mu_) = nullptr;
   char* region_end_ GUARDED_BY(mu_) = nullptr;
   size_t region_bytes_ GUARDED_BY(mu_) = 0;
+  bool region_failed_ GUARDED_BY(mu_) = false;  // stop asking the system
 
   // Written under mu_, read anywhere (hence atomic, relaxed: the figures
   // are statistics, nothing is published through them).

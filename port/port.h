@@ -9,8 +9,9 @@
 //   ThreadKey + ThreadKeyCreate/Delete/Get/Set (a TLS slot whose destructor
 //   runs when a thread that set it exits);
 //   AsmVolatilePause, CurrentThreadId, SetCurrentThreadName, GetPageSize;
-//   kHugePageSize, kHugePageRegionAlignment, AllocateHugePageRegion and
-//   FreeHugePageRegion (the memtable's huge-page regions);
+//   kHugePageSize, kHugePageRegionAlignment, AllocateHugePageRegion,
+//   FreeHugePageRegion and HugePagesAvailable (the memtable's huge-page
+//   regions);
 //   the STRATA_PRIszt printf length macro for size_t.
 
 #ifndef STRATA_PORT_PORT_H_

@@ -6,6 +6,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -207,7 +208,52 @@ void LocalTimeR(const time_t* timep, struct tm* result) {
   ::localtime_r(timep, result);
 }
 
+// AddressSanitizer and MemorySanitizer builds take regions from the heap
+// (below); the others, TSan's included, map them.
+#if defined(__SANITIZE_ADDRESS__)
+#define STRATA_REGIONS_FROM_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define STRATA_REGIONS_FROM_HEAP 1
+#endif
+#endif
+
+bool HugePagesAvailable() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  static const bool available = [] {
+    std::FILE* f =
+        std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f == nullptr) return false;
+    char mode[128];
+    const size_t n = std::fread(mode, 1, sizeof(mode) - 1, f);
+    std::fclose(f);
+    mode[n] = '\0';
+    // The selected mode is bracketed: "always [madvise] never".
+    return n > 0 && std::strstr(mode, "[never]") == nullptr;
+  }();
+  return available;
+#else
+  return false;
+#endif
+}
+
+#if defined(STRATA_REGIONS_FROM_HEAP)
+
+// The sanitizer then still sees a use of a freed memtable or an overflow
+// past a region.
 char* AllocateHugePageRegion(size_t n) {
+  assert(n > 0 && n % kHugePageSize == 0);
+  void* p = nullptr;
+  if (::posix_memalign(&p, kHugePageSize, n) != 0) return nullptr;
+  return static_cast<char*>(p);
+}
+
+void FreeHugePageRegion(char* p, size_t /*n*/) { std::free(p); }
+
+#else
+
+char* AllocateHugePageRegion(size_t n) {
+  assert(n > 0 && n % kHugePageSize == 0);
   // Over-allocate by one huge page and trim, so that the region starts on
   // a huge-page boundary (the kernel can only map whole aligned 2 MiB).
   const size_t span = n + kHugePageSize;
@@ -231,6 +277,8 @@ char* AllocateHugePageRegion(size_t n) {
 void FreeHugePageRegion(char* p, size_t n) {
   if (p != nullptr) ::munmap(p, n);
 }
+
+#endif  // STRATA_REGIONS_FROM_HEAP
 
 }  // namespace port
 }  // namespace strata

@@ -144,12 +144,16 @@ STRATA_EXPORT int PhysicalCoreID();
 // aligned to kHugePageSize which the kernel is asked to back with
 // transparent huge pages (madvise MADV_HUGEPAGE, Linux): one TLB entry then
 // maps 2 MiB of skiplist instead of 4 KiB. Best effort: without THP it is
-// ordinary memory. nullptr when the system has no memory to give. Release
-// with FreeHugePageRegion(p, n).
+// ordinary memory. ASan and MSan builds take regions from the heap, where
+// the sanitizer watches them. nullptr when the system has no memory to give.
+// Release with FreeHugePageRegion(p, n).
 constexpr size_t kHugePageSize = 2 << 20;
 constexpr size_t kHugePageRegionAlignment = kHugePageSize;
 STRATA_EXPORT char* AllocateHugePageRegion(size_t n);
 STRATA_EXPORT void FreeHugePageRegion(char* p, size_t n);
+// Whether regions get huge pages here (and so are worth their tail). Linux:
+// THP is not set to "never".
+STRATA_EXPORT bool HugePagesAvailable();
 
 }  // namespace port
 }  // namespace strata

@@ -266,6 +266,8 @@ std::string WideToUtf8(const std::wstring& wide) {
   return utf8;
 }
 
+bool HugePagesAvailable() { return false; }
+
 char* AllocateHugePageRegion(size_t n) {
   return static_cast<char*>(
       VirtualAlloc(nullptr, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));

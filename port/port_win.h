@@ -165,6 +165,8 @@ constexpr size_t kHugePageSize = 2 << 20;
 constexpr size_t kHugePageRegionAlignment = 64 << 10;
 STRATA_EXPORT char* AllocateHugePageRegion(size_t n);
 STRATA_EXPORT void FreeHugePageRegion(char* p, size_t n);
+// Whether regions get huge pages here (and so are worth their tail). No.
+STRATA_EXPORT bool HugePagesAvailable();
 
 // UTF-8 <-> UTF-16 for the W APIs. Invalid sequences become U+FFFD.
 STRATA_EXPORT std::wstring Utf8ToWide(const std::string& utf8);

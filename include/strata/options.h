@@ -153,9 +153,12 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // or lookup into a big memtable visits a random node at every step; on
   // 2 MiB pages it rarely misses the TLB. Used only when write_buffer_size
   // is at least 8 times this, and a region counts in full against
-  // write_buffer_size once taken. 0: memtables allocate from the heap.
-  // Must be 0 or a multiple of 2 MiB. RocksDB's default is 0, with huge
-  // pages from a hugetlbfs reservation.
+  // write_buffer_size once taken. 0: memtables allocate from the heap;
+  // other values are rounded up to a multiple of 2 MiB. Not used where
+  // the system has no huge pages for it (Windows, Linux with THP "never",
+  // other POSIX systems). With THP's defrag setting "madvise" a fault in a
+  // region may wait for the kernel to compact memory. RocksDB's default is
+  // 0, and its value is the page size of a hugetlbfs reservation.
   size_t memtable_huge_page_size = 2 << 20;
 
   // Memtables (active plus immutable) allowed before writes stop.
