@@ -41,8 +41,11 @@ struct STRATA_EXPORT BuildTableOptions {
   // bytes_per_sync.
   EnvOptions env_options;
   bool use_fsync = false;
-  // Where the finished table is verified; null: not verified.
+  // Where the finished table is verified; null: not verified. Verified
+  // means opened (footer, index, filter and properties read and checked),
+  // and with paranoid_checks also read back entry by entry.
   TableCache* table_cache = nullptr;
+  bool paranoid_checks = false;
 };
 
 // One table file being written. Fills *meta (size, smallest/largest keys

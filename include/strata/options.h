@@ -161,6 +161,13 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // 0, and its value is the page size of a hugetlbfs reservation.
   size_t memtable_huge_page_size = 2 << 20;
 
+  // A table written by a flush or compaction is always opened (footer,
+  // index, filter and properties read and checked) before it is
+  // installed. With this set it is also read back entry by entry,
+  // checksums verified, as RocksDB's option of the same name; that costs
+  // the flush about as much CPU again as decompressing what it wrote.
+  bool paranoid_file_checks = false;
+
   // Memtables (active plus immutable) allowed before writes stop.
   int max_write_buffer_number = 2;
 
