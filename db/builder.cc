@@ -12,8 +12,8 @@ namespace strata {
 
 namespace {
 
-// Opens the table through the cache; with paranoid_checks also reads it
-// back: every entry must be there, in order, with no error.
+// Opens the table through the cache; with paranoid_file_checks also reads
+// it back: every entry must be there, with no error.
 Status VerifyTable(const BuildTableOptions& options, const FileMetaData& meta,
                    uint64_t expected_entries) {
   // Point entries only: range tombstones are in a block of their own.
@@ -22,7 +22,7 @@ Status VerifyTable(const BuildTableOptions& options, const FileMetaData& meta,
   ro.fill_cache = false;
   std::unique_ptr<InternalIterator> it(
       options.table_cache->NewIterator(ro, meta.number, meta.file_size));
-  if (!options.paranoid_checks) return it->status();
+  if (!options.paranoid_file_checks) return it->status();
   uint64_t n = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) n++;
   Status s = it->status();

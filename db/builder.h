@@ -4,11 +4,12 @@
 // TableFileBuilder) do.
 //
 // A table is complete and durable when Finish (or BuildTable) returns OK:
-// built, synced, closed, then opened again through the table cache and
-// read back (every entry), so a table that could not be read is never
-// installed. On any error the file is deleted and the error returned;
-// BuildTable with no entries writes no file (meta->file_size stays 0) and
-// returns OK.
+// built, synced, closed, then opened again through the table cache
+// (footer, index, filter and properties checked) and, with
+// paranoid_file_checks, read back entry by entry; a table that could not
+// be opened is never installed. On any error the file is deleted and the error
+// returned; BuildTable with no entries writes no file (meta->file_size stays 0)
+// and returns OK.
 //
 // Thread safety: runs on one thread (a background job); the iterator is
 // that thread's.
@@ -43,9 +44,9 @@ struct STRATA_EXPORT BuildTableOptions {
   bool use_fsync = false;
   // Where the finished table is verified; null: not verified. Verified
   // means opened (footer, index, filter and properties read and checked),
-  // and with paranoid_checks also read back entry by entry.
+  // and with paranoid_file_checks also read back entry by entry.
   TableCache* table_cache = nullptr;
-  bool paranoid_checks = false;
+  bool paranoid_file_checks = false;
 };
 
 // One table file being written. Fills *meta (size, smallest/largest keys

@@ -164,7 +164,7 @@ BuildTableOptions DBImpl::NewTableOptions() const {
   options.env_options = EnvOptions(options_);
   options.use_fsync = options_.use_fsync;
   options.table_cache = table_cache_.get();
-  options.paranoid_checks = options_.paranoid_file_checks;
+  options.paranoid_file_checks = options_.paranoid_file_checks;
   return options;
 }
 

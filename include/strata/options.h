@@ -164,8 +164,9 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // A table written by a flush or compaction is always opened (footer,
   // index, filter and properties read and checked) before it is
   // installed. With this set it is also read back entry by entry,
-  // checksums verified, as RocksDB's option of the same name; that costs
-  // the flush about as much CPU again as decompressing what it wrote.
+  // checksums verified, as RocksDB's option of the same name does; that
+  // costs every flush and compaction a full read of its output (every
+  // block decompressed and iterated).
   bool paranoid_file_checks = false;
 
   // Memtables (active plus immutable) allowed before writes stop.

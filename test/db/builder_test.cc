@@ -43,6 +43,7 @@ class BuildTableTest : public testing::Test {
     o.table_factory = factory_.get();
     o.builder_options.icmp = &icmp_;
     o.table_cache = cache_.get();
+    o.paranoid_file_checks = true;  // the full read-back is tested here
     return o;
   }
 

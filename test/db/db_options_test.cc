@@ -1,8 +1,10 @@
 // Options of Engine II seen through the DB: the table factory and
 // compression are validated at open, memtables use huge-page regions as
-// memtable_huge_page_size says, and prefix_same_as_start confines
-// iterators to the seek key's prefix.
+// memtable_huge_page_size says, paranoid_file_checks reads new tables
+// back, and prefix_same_as_start confines iterators to the seek key's
+// prefix.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -102,9 +104,9 @@ TEST(DBOptionsTest, MemTableHugePageRegions) {
   }
 }
 
-// Flips one byte of the first write to every table file: its first data
-// block then fails its checksum, while footer, index and filter are
-// intact.
+// Flips one byte of the first write to every table file (the writer's
+// buffer hands a small table over in one write): its first data block
+// then fails its checksum, while footer and index are intact.
 class CorruptingFile : public WritableFile {
  public:
   explicit CorruptingFile(std::unique_ptr<WritableFile> target)
@@ -113,13 +115,18 @@ class CorruptingFile : public WritableFile {
     if (done_ || data.size() < 2) return target_->Append(data);
     done_ = true;
     std::string copy = data.ToString();
-    copy[copy.size() / 2 < 20 ? copy.size() / 2 : 20] ^= 0x40;
+    copy[std::min<size_t>(copy.size() / 2, 20)] ^= 0x40;
     return target_->Append(copy);
   }
   Status Truncate(uint64_t size) override { return target_->Truncate(size); }
   Status Close() override { return target_->Close(); }
   Status Flush() override { return target_->Flush(); }
   Status Sync() override { return target_->Sync(); }
+  Status Fsync() override { return target_->Fsync(); }
+  bool use_direct_io() const override { return target_->use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return target_->GetRequiredBufferAlignment();
+  }
   uint64_t GetFileSize() override { return target_->GetFileSize(); }
 
  private:

@@ -149,7 +149,7 @@ TEST_F(DBStatisticsTest, SameKeyTwiceIsAMissThenAHit) {
 TEST_F(DBStatisticsTest, CachedIndexAndFilterMoveTheirTickers) {
   Open(/*bloom=*/true, /*cache_index_and_filter_blocks=*/true);
   FillTable(1000);
-  // Opening the table (the flush reads it back) loads both into the cache.
+  // Opening the table (the flush opens it) loads both into the cache.
   EXPECT_GE(Count(BLOCK_CACHE_INDEX_MISS), 1u);
   EXPECT_GE(Count(BLOCK_CACHE_FILTER_MISS), 1u);
 
