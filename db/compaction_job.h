@@ -10,8 +10,9 @@
 // (RangeDelAggregator::TombstonesForOutput): from the previous output's
 // cut (or unbounded) up to the next output's first key (or unbounded).
 // Every output is synced and opened (read back with paranoid_file_checks)
-// before Run returns OK (TableFileBuilder); on any error every output written is deleted, so a
-// failed compaction leaves no file behind and installs nothing.
+// before Run returns OK (TableFileBuilder); on any error every output written
+// is deleted, so a failed compaction leaves no file behind and installs
+// nothing.
 //
 // The job does not touch the version set: the caller installs the result
 // (AddToEdit) under the DB mutex.
