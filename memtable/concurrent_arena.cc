@@ -120,7 +120,6 @@ char* ConcurrentArena::ChunkFromRegion() {
     regions_.push_back(region);
     region_next_ = region;
     region_end_ = region + region_size_;
-    region_bytes_ += region_size_;
     UpdateUsage(region_size_);
   }
   char* chunk = region_next_;
@@ -137,7 +136,7 @@ char* ConcurrentArena::AllocateLarge(size_t bytes) {
 
 void ConcurrentArena::UpdateUsage(size_t block_bytes) {
   allocated_bytes_.fetch_add(block_bytes, std::memory_order_relaxed);
-  memory_usage_.store(arena_.MemoryUsage() + region_bytes_,
+  memory_usage_.store(arena_.MemoryUsage() + regions_.size() * region_size_,
                       std::memory_order_relaxed);
 }
 

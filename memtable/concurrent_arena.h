@@ -152,7 +152,6 @@ class STRATA_EXPORT ConcurrentArena : public Allocator {
   std::vector<char*> regions_ GUARDED_BY(mu_);
   char* region_next_ GUARDED_BY(mu_) = nullptr;
   char* region_end_ GUARDED_BY(mu_) = nullptr;
-  size_t region_bytes_ GUARDED_BY(mu_) = 0;
   bool region_failed_ GUARDED_BY(mu_) = false;  // stop asking the system
 
   // Written under mu_, read anywhere (hence atomic, relaxed: the figures

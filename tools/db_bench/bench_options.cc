@@ -115,7 +115,10 @@ Status BuildOptions(const Flags& f, Options* options) {
   options->create_if_missing = true;
   options->write_buffer_size = static_cast<size_t>(f.write_buffer_size);
   options->max_write_buffer_number = f.max_write_buffer_number;
-  options->memtable_huge_page_size = f.memtable_use_huge_page ? 2 << 20 : 0;
+  // On: the library's default region size.
+  options->memtable_huge_page_size =
+      f.memtable_use_huge_page ? ColumnFamilyOptions().memtable_huge_page_size
+                               : 0;
   options->max_background_jobs = f.max_background_jobs;
   options->level0_file_num_compaction_trigger =
       f.level0_file_num_compaction_trigger;
