@@ -2,10 +2,8 @@
 // WALs and MANIFESTs they make obsolete are deleted.
 
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +21,7 @@ namespace {
 using test::DBHolder;
 using test::ListDBFiles;
 using test::Settle;
+using test::TableGateEnv;
 
 TEST(DBFlushTest, FlushedDataIsReadFromTablesAndSurvivesReopen) {
   DBHolder h;
@@ -184,39 +183,6 @@ TEST(DBFlushTest, StrayTablesAreDeletedAfterAFlush) {
   EXPECT_EQ(1u, ListDBFiles(h.env(), h.name()).tables.size());
   EXPECT_EQ("1", h.Get("a"));
 }
-
-// Holds every table file's creation until the gate opens.
-class TableGateEnv : public EnvWrapper {
- public:
-  explicit TableGateEnv(Env* target) : EnvWrapper(target) {}
-  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
-                         const EnvOptions& options) override {
-    if (f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0) {
-      std::unique_lock<std::mutex> l(mu_);
-      waiting_++;
-      cv_.notify_all();
-      cv_.wait(l, [this] { return open_; });
-      waiting_--;
-    }
-    return target()->NewWritableFile(f, r, options);
-  }
-  void Open(bool open) {
-    std::lock_guard<std::mutex> l(mu_);
-    open_ = open;
-    cv_.notify_all();
-  }
-  // Until a table creation waits at the closed gate.
-  void AwaitWaiter() {
-    std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [this] { return waiting_ > 0; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = true;
-  int waiting_ = 0;
-};
 
 TEST(DBFlushTest, FlushWaitingWhenTheDBClosesReturns) {
   std::unique_ptr<Env> mem(NewMemEnv(Env::Default()));

@@ -21,6 +21,30 @@ Status DBHolder::Open() {
   return s;
 }
 
+Status TableGateEnv::NewWritableFile(const std::string& f,
+                                     std::unique_ptr<WritableFile>* r,
+                                     const EnvOptions& options) {
+  if (f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0) {
+    std::unique_lock<std::mutex> l(mu_);
+    waiting_++;
+    cv_.notify_all();
+    cv_.wait(l, [this] { return open_; });
+    waiting_--;
+  }
+  return target()->NewWritableFile(f, r, options);
+}
+
+void TableGateEnv::Open(bool open) {
+  std::lock_guard<std::mutex> l(mu_);
+  open_ = open;
+  cv_.notify_all();
+}
+
+void TableGateEnv::AwaitWaiter() {
+  std::unique_lock<std::mutex> l(mu_);
+  cv_.wait(l, [this] { return waiting_ > 0; });
+}
+
 Status DBHolder::Destroy() {
   Close();
   return DestroyDB(name_, options_);

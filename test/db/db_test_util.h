@@ -4,12 +4,15 @@
 #ifndef STRATA_TEST_DB_DB_TEST_UTIL_H_
 #define STRATA_TEST_DB_DB_TEST_UTIL_H_
 
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "strata/db.h"
+#include "strata/env.h"
 #include "test/util/temp_dir.h"
 
 namespace strata {
@@ -49,6 +52,24 @@ class DBHolder {
   std::string name_;
   Options options_;
   std::unique_ptr<DB> db_;
+};
+
+// Holds every table file's creation (a flush's or a compaction's) while
+// the gate is closed.
+class TableGateEnv : public EnvWrapper {
+ public:
+  explicit TableGateEnv(Env* target) : EnvWrapper(target) {}
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& options) override;
+  void Open(bool open);
+  // Until a table creation waits at the closed gate.
+  void AwaitWaiter();
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = true;
+  int waiting_ = 0;
 };
 
 // The numbered files in a DB's directory, by kind.
