@@ -234,6 +234,7 @@ strata_add_test(db_iter_test SOURCES
 )
 
 strata_add_test(db_format_test SOURCES
+  test/db/log_predecessor_test.cc
   test/db/log_test.cc
   test/db/write_batch_test.cc
 )
@@ -281,6 +282,7 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_open_test.cc
   test/db/db_stall_test.cc
   test/db/db_test_util.cc
+  test/db/db_wal_switch_test.cc
 )
 
 # Introspection: strata.stats (InternalStats), GetApproximateSizes, the

@@ -2,6 +2,7 @@
 //   db_impl_open.cc   Open, creation, options check, WAL recovery
 //   db_impl_close.cc  Close, DestroyDB
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
+//   db_impl_wal.cc    WAL files: creating, retiring at a switch, syncing
 //   db_impl_flush.cc  memtable flushes, Flush, write stalls
 //   db_impl_files.cc  deleting obsolete files
 //   db_impl_compaction.cc  compactions, CompactRange
@@ -14,7 +15,8 @@
 // write_thread_: one group leader at a time owns the WAL writer and the
 // memtable it inserts into (write_mem_), which it takes under mutex_ in
 // PrepareGroup, so writing and inserting need no lock. log_mutex_ guards
-// the WAL writer against SyncWAL and Close, which can run beside a leader.
+// the WAL writer and the retired WALs against SyncWAL, Close and
+// DeleteObsoleteFiles, which can run beside a leader.
 // Readers take references to the memtables under mutex_ and read without
 // it; last_published_ (an atomic) is the newest sequence they may see.
 //
@@ -146,9 +148,31 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status RecoverLogFiles(const std::vector<uint64_t>& logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  Status NewLogFile(uint64_t number, std::unique_ptr<log::Writer>* result);
   uint64_t NewFileNumber() { return versions_->NewFileNumber(); }
   std::string OptionsFileContents() const;
+  // ---- db_impl_wal.cc ----
+  // The switch leaves the finished WAL unsynced: the recovery mode stops
+  // at a WAL whose predecessor lost its end in a power loss.
+  bool DefersWALSync() const;
+  // Creates WAL number; sync_dir: its name is made durable now.
+  Status NewLogFile(uint64_t number, bool sync_dir,
+                    std::unique_ptr<log::Writer>* result);
+  Status SyncDBDirectory();
+  // Makes next the WAL being written, the current one named in its
+  // predecessor record; the current one is synced and closed, or
+  // (DefersWALSync) kept in retired_logs_. On failure next is deleted.
+  Status RetireLog(std::unique_ptr<log::Writer> next)
+      EXCLUSIVE_LOCKS_REQUIRED(log_mutex_);
+  // Syncs the retired WALs (closing them), the directory if a WAL was
+  // created since its last sync, and the current WAL, in that order.
+  Status SyncLogs() EXCLUSIVE_LOCKS_REQUIRED(log_mutex_);
+  // Closes a WAL whose data is in the OS; a failure is logged.
+  void CloseLog(log::Writer* log);
+  // Closes the retired WALs numbered below min_log (obsolete: their data
+  // is in tables).
+  void CloseRetiredLogsBelow(uint64_t min_log) LOCKS_EXCLUDED(log_mutex_);
+  // Closes every WAL (Close); the current one's Close status.
+  Status CloseLogs() LOCKS_EXCLUDED(log_mutex_);
   // ---- db_impl_close.cc ----
   // Close; force: also with unreleased snapshots (the destructor).
   Status CloseImpl(bool force);
@@ -297,6 +321,10 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // The WAL being written and its number.
   port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);
   std::unique_ptr<log::Writer> log_ GUARDED_BY(log_mutex_);
+  // Finished WALs not yet synced, oldest first (DefersWALSync).
+  std::deque<std::unique_ptr<log::Writer>> retired_logs_ GUARDED_BY(log_mutex_);
+  // The directory was synced since the current WAL was created.
+  bool log_dir_synced_ GUARDED_BY(log_mutex_) = true;
 
   // The memtable groups insert into, set by the leader in PrepareGroup.
   // Atomic: in the pipelined and unordered modes inserts of earlier

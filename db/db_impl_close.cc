@@ -52,13 +52,7 @@ Status DBImpl::CloseImpl(bool force) {
       if (!s.ok()) SetBackgroundError(s);
     }
   }
-  {
-    MutexLock l(&log_mutex_);
-    if (log_ != nullptr) {
-      s = log_->Close();
-      log_.reset();
-    }
-  }
+  s = CloseLogs();
   MutexLock l(&mutex_);
   if (mem_ != nullptr) {
     mem_->Unref();

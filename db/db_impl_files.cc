@@ -35,6 +35,10 @@ void DBImpl::DeleteObsoleteFiles() {
       live_logs_.end());
 
   mutex_.Unlock();
+  // Obsolete retired WALs are closed before their files are deleted (an
+  // Env need not delete open files). Not under mutex_: a sync=true write
+  // may hold log_mutex_ while it syncs them.
+  CloseRetiredLogsBelow(min_log);
   std::vector<std::string> children;
   Status s = env_->GetChildren(dbname_, &children);
   if (!s.ok()) {

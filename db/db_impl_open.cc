@@ -2,6 +2,7 @@
 // MANIFEST and the WALs.
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "db/db_impl.h"
@@ -51,6 +52,43 @@ class RecoveryReporter final : public log::Reader::Reporter {
   Status first_;
   Status read_error_;
 };
+
+// The hole a power loss leaves when it takes the end of an older WAL (or
+// the start of a newer one) and keeps data of the newer one it was retired
+// for (db_impl_wal.cc). Every WAL but the first this recovery replays was
+// started at a switch and so begins with a predecessor record once it
+// holds any record: it names a WAL this recovery replays (numbered at or
+// above min_log) and that WAL's length, and replayed holds where each
+// replayed WAL's last record ended. OK when there is no hole.
+Status CheckPredecessor(const log::Reader& reader, const std::string& fname,
+                        bool first, bool has_records, uint64_t min_log,
+                        const std::map<uint64_t, uint64_t>& replayed) {
+  uint64_t number = 0;
+  uint64_t size = 0;
+  if (!reader.Predecessor(&number, &size)) {
+    if (first || !has_records) return Status::OK();
+    return Status::Corruption(
+        fname,
+        "holds records but no predecessor record, and a WAL before it "
+        "was replayed (its start lost in a power loss?): the writes "
+        "from here on would not follow the recovered ones");
+  }
+  if (number < min_log) return Status::OK();
+  std::string what = "follows WAL #" + NumberToString(number) + " of " +
+                     NumberToString(size) + " bytes, ";
+  const auto it = replayed.find(number);
+  if (it == replayed.end()) {
+    what += "which is missing";
+  } else if (it->second == size) {
+    return Status::OK();
+  } else {
+    what += "whose records end at byte " + NumberToString(it->second);
+  }
+  return Status::Corruption(
+      fname, what +
+                 " (its end lost in a power loss?): the writes from here "
+                 "on would not follow the recovered ones");
+}
 
 }  // namespace
 
@@ -288,7 +326,7 @@ Status DBImpl::Recover() {
   const uint64_t log_number = NewFileNumber();
   {
     MutexLock l(&log_mutex_);
-    s = NewLogFile(log_number, &log_);
+    s = NewLogFile(log_number, /*sync_dir=*/true, &log_);
   }
   if (!s.ok()) return s;
   live_logs_ = logs;
@@ -385,6 +423,8 @@ Status DBImpl::CreateNew() {
 Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
   const WALRecoveryMode mode = options_.wal_recovery_mode;
   SequenceNumber max_sequence = 0;
+  // Per WAL replayed: where its last record ended (CheckPredecessor).
+  std::map<uint64_t, uint64_t> replayed;
   WriteBatch batch;
   std::string scratch;
   Slice record;
@@ -398,7 +438,20 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         std::make_unique<SequentialFileReader>(std::move(file), fname),
         &reporter, /*checksum=*/true, number);
     Status damage;
-    while (reader.ReadRecord(&record, &scratch, mode)) {
+    bool more = reader.ReadRecord(&record, &scratch, mode);
+    if (!reporter.read_error().ok()) return reporter.read_error();
+    const Status hole =
+        CheckPredecessor(reader, fname, number == logs.front(), more,
+                         versions_->LogNumber(), replayed);
+    if (!hole.ok()) {
+      STRATA_LOG_WARN(info_log_, "WAL recovery: %s", hole.ToString().c_str());
+      if (mode == WALRecoveryMode::kPointInTimeRecovery) {
+        last_allocated_ = last_published_ = max_sequence;
+        return Status::OK();  // nothing of this WAL or later ones
+      }
+      if (mode != WALRecoveryMode::kSkipAnyCorruptedRecords) return hole;
+    }
+    for (; more; more = reader.ReadRecord(&record, &scratch, mode)) {
       if (!reporter.read_error().ok()) {
         return reporter.read_error();  // a read error fails the open
       }
@@ -433,6 +486,7 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
       if (count > 0) max_sequence = std::max(max_sequence, first + count - 1);
     }
     if (!reporter.read_error().ok()) return reporter.read_error();
+    replayed[number] = reader.EndOfLastRecord();
     if (damage.ok() && !reporter.first().ok()) {
       damage = Status::Corruption(fname, reporter.first().getState());
     }
@@ -451,26 +505,6 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
     }
   }
   last_allocated_ = last_published_ = max_sequence;
-  return Status::OK();
-}
-
-Status DBImpl::NewLogFile(uint64_t number,
-                          std::unique_ptr<log::Writer>* result) {
-  const std::string fname = LogFileName(dbname_, number);
-  const EnvOptions env_options =
-      env_->OptimizeForLogWrite(EnvOptions(options_), options_);
-  std::unique_ptr<WritableFile> file;
-  Status s = env_->NewWritableFile(fname, &file, env_options);
-  if (!s.ok()) return s;
-  // The new file's name must be durable before a sync=true write in it is
-  // acknowledged.
-  std::unique_ptr<Directory> dir;
-  s = env_->NewDirectory(dbname_, &dir);
-  if (s.ok()) s = dir->Fsync();
-  if (!s.ok()) return s;
-  result->reset(new log::Writer(
-      std::make_unique<WritableFileWriter>(std::move(file), fname, env_options),
-      number));
   return Status::OK();
 }
 

@@ -183,7 +183,7 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
     }
     if (s.ok() && group->need_sync()) {
       StopWatch timer(env_, stats, WAL_FILE_SYNC_MICROS);
-      s = log_->file()->Sync(options_.use_fsync);
+      s = SyncLogs();  // retired WALs first
       RecordTick(stats, WAL_FILE_SYNCED);
     }
   }
@@ -269,7 +269,7 @@ void DBImpl::SetBackgroundError(const Status& s) {
 Status DBImpl::SwitchMemTable() {
   const uint64_t number = NewFileNumber();
   std::unique_ptr<log::Writer> new_log;
-  Status s = NewLogFile(number, &new_log);
+  Status s = NewLogFile(number, /*sync_dir=*/!DefersWALSync(), &new_log);
   if (!s.ok()) {
     // Keep writing to the current memtable and WAL; the next group tries
     // again.
@@ -280,17 +280,14 @@ Status DBImpl::SwitchMemTable() {
     return Status::OK();
   }
   {
-    // The finished WAL is synced so that a later sync=true write, synced
-    // in the new WAL only, never survives a power loss that drops the
-    // writes before it.
+    // Synced here only in the modes that cannot stop at a WAL whose end a
+    // power loss took (db_impl_wal.cc).
     MutexLock l(&log_mutex_);
-    s = log_->file()->Sync(options_.use_fsync);
-    if (s.ok()) s = log_->Close();
+    s = RetireLog(std::move(new_log));
     if (!s.ok()) {
       SetBackgroundError(s);
       return s;
     }
-    log_ = std::move(new_log);
   }
   live_logs_.push_back(number);
   if (memtable_switch_callback_) {
@@ -307,14 +304,6 @@ Status DBImpl::SwitchMemTable() {
   STRATA_LOG_INFO(info_log_, "memtable full: new WAL %llu",
                   static_cast<unsigned long long>(number));
   return Status::OK();
-}
-
-Status DBImpl::SyncWAL() {
-  MutexLock l(&log_mutex_);
-  if (log_ == nullptr) return Status::ShutdownInProgress("the DB is closed");
-  Status s = log_->file()->Flush();
-  if (s.ok()) s = log_->file()->Sync(options_.use_fsync);
-  return s;
 }
 
 }  // namespace strata

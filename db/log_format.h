@@ -18,6 +18,11 @@
 // kMiddleType fragments that fill whole blocks, and a kLastType fragment.
 // When fewer than kHeaderSize bytes are left in a block, the writer fills
 // them with zeros and continues in the next block.
+//
+// A WAL the DB starts in place of a full one begins with a
+// kPredecessorType fragment naming the log it follows and that log's
+// length, so that recovery can tell when a power loss took the end of the
+// older log but kept data of the newer one.
 
 #ifndef STRATA_DB_LOG_FORMAT_H_
 #define STRATA_DB_LOG_FORMAT_H_
@@ -36,8 +41,13 @@ enum RecordType : unsigned char {
   kFirstType = 2,
   kMiddleType = 3,
   kLastType = 4,
+  // Only as a log's first fragment, whole: the predecessor's log number
+  // and length in bytes, fixed64 each.
+  kPredecessorType = 5,
 };
-constexpr unsigned char kMaxRecordType = kLastType;
+constexpr unsigned char kMaxRecordType = kPredecessorType;
+
+constexpr size_t kPredecessorPayloadSize = 8 + 8;
 
 constexpr size_t kBlockSize = 32768;
 

@@ -21,6 +21,8 @@ const char* TypeName(unsigned int type) {
       return "MIDDLE";
     case kLastType:
       return "LAST";
+    case kPredecessorType:
+      return "PREDECESSOR";
   }
   return "?";
 }
@@ -79,7 +81,26 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
         scratch->clear();
         *record = f.payload;
         last_record_offset_ = f.offset;
+        end_of_last_record_ = f.offset + kHeaderSize + f.payload.size();
         return true;
+
+      case kPredecessorType:
+        // Only the file's first fragment; not returned as a record.
+        if (f.offset != 0) {
+          drop_open_record(f.offset, "a PREDECESSOR fragment");
+          Report(kHeaderSize + f.payload.size(), f.offset,
+                 "PREDECESSOR fragment not at the start of the log");
+        } else if (f.payload.size() != kPredecessorPayloadSize) {
+          Report(kHeaderSize + f.payload.size(), f.offset,
+                 "PREDECESSOR fragment of " + NumberToString(f.payload.size()) +
+                     " bytes, not " + NumberToString(kPredecessorPayloadSize));
+        } else {
+          has_predecessor_ = true;
+          predecessor_ = DecodeFixed64(f.payload.data());
+          predecessor_size_ = DecodeFixed64(f.payload.data() + 8);
+          end_of_last_record_ = kHeaderSize + f.payload.size();
+        }
+        break;
 
       case kFirstType:
         drop_open_record(f.offset, "a FIRST fragment starts a new record");
@@ -115,6 +136,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch,
         if (f.outcome == kLastType) {
           *record = Slice(*scratch);
           last_record_offset_ = record_offset;
+          end_of_last_record_ = f.offset + kHeaderSize + f.payload.size();
           return true;
         }
         break;

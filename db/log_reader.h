@@ -11,7 +11,8 @@
 //   c. Every other damage (checksum mismatch, a length running past the
 //      block, an unknown type, a MIDDLE/LAST without FIRST, a FIRST/FULL
 //      while a fragmented record is open, a fragmented record whose
-//      fragments do not follow one another) is always reported, as
+//      fragments do not follow one another, a PREDECESSOR fragment past
+//      offset 0 or of the wrong size) is always reported, as
 //      Corruption "log #<n> offset <o>: <reason>"; the damaged bytes (and
 //      any partial record they belong to) are dropped and reading goes on.
 //   d. A read error from the file is reported with its IOError and ends the
@@ -72,6 +73,19 @@ class STRATA_EXPORT Reader {
   // The file offset of the first fragment of the record ReadRecord last
   // returned.
   uint64_t LastRecordOffset() const { return last_record_offset_; }
+  // The file offset just past the last record read whole: the one
+  // ReadRecord last returned, or the predecessor record. 0 before any.
+  uint64_t EndOfLastRecord() const { return end_of_last_record_; }
+
+  // The log's predecessor record (docs/formats/wal.md), read with the
+  // first ReadRecord call: true, with the log it follows and that log's
+  // length in bytes; false when the log has none. A PREDECESSOR fragment
+  // anywhere but at offset 0, or of the wrong size, is damage (rule c).
+  bool Predecessor(uint64_t* number, uint64_t* size) const {
+    *number = predecessor_;
+    *size = predecessor_size_;
+    return has_predecessor_;
+  }
 
   uint64_t log_number() const { return log_number_; }
   SequentialFileReader* file() { return file_.get(); }
@@ -114,6 +128,10 @@ class STRATA_EXPORT Reader {
   // The file offset just past buffer_.
   uint64_t end_of_buffer_offset_ = 0;
   uint64_t last_record_offset_ = 0;
+  uint64_t end_of_last_record_ = 0;
+  bool has_predecessor_ = false;
+  uint64_t predecessor_ = 0;
+  uint64_t predecessor_size_ = 0;
 };
 
 }  // namespace log

@@ -4,6 +4,7 @@
 
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/logging.h"
 
 namespace strata {
 namespace log {
@@ -58,6 +59,20 @@ Status Writer::AddRecord(const Slice& record) {
     first = false;
   } while (left > 0);
   return Status::OK();
+}
+
+Status Writer::AddPredecessor(uint64_t predecessor, uint64_t size) {
+  if (!error_.ok()) return error_;
+  if (dest_->GetFileSize() != 0) {
+    return Status::InvalidArgument(
+        "log #" + NumberToString(log_number_) +
+        ": a predecessor record must be the first record of its log");
+  }
+  char payload[kPredecessorPayloadSize];
+  EncodeFixed64(payload, predecessor);
+  EncodeFixed64(payload + 8, size);
+  error_ = EmitFragment(kPredecessorType, payload, sizeof(payload));
+  return error_;
 }
 
 Status Writer::EmitFragment(RecordType type, const char* data, size_t length) {

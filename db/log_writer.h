@@ -45,6 +45,11 @@ class STRATA_EXPORT Writer {
   // Appends record (any size, empty included) as one log record.
   Status AddRecord(const Slice& record);
 
+  // Writes the predecessor record (docs/formats/wal.md): this log follows
+  // log predecessor, which is size bytes long. Only as the first thing in
+  // an empty file (InvalidArgument otherwise).
+  Status AddPredecessor(uint64_t predecessor, uint64_t size);
+
   WritableFileWriter* file() { return dest_.get(); }
   const WritableFileWriter* file() const { return dest_.get(); }
   uint64_t log_number() const { return log_number_; }

@@ -36,15 +36,20 @@ enum CompressionType : unsigned char {
   kZlibCompression = 0x2,
 };
 
-// What recovery does with a damaged WAL (docs/formats/wal.md).
+// What recovery does with a damaged WAL (docs/formats/wal.md). Also what
+// a memtable switch does with the finished WAL: only kPointInTimeRecovery
+// can stop at a WAL whose end a power loss took, so only there is the
+// finished WAL left unsynced until the next sync=true write (no fsync on
+// the write path); the other modes sync it at the switch.
 enum class WALRecoveryMode : char {
   // Ignore a record cut short by the end of the file (a write torn by a
   // crash); any other damage fails DB::Open with Corruption.
   kTolerateCorruptedTailRecords = 0x00,
   // Any damage, a torn tail included, fails DB::Open with Corruption.
   kAbsoluteConsistency = 0x01,
-  // Recover up to the first damage and stop there: the DB opens in the
-  // consistent state it had just before it.
+  // Recover up to the first damage, or the first WAL whose predecessor a
+  // power loss cut short, and stop there: the DB opens in the consistent
+  // state it had just before it.
   kPointInTimeRecovery = 0x02,
   // Skip damaged records and recover everything else (salvage).
   kSkipAnyCorruptedRecords = 0x03,

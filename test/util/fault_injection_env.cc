@@ -257,6 +257,12 @@ uint64_t FaultInjectionEnv::io_count() {
   return io_count_;
 }
 
+uint64_t FaultInjectionEnv::SyncedSize(const std::string& path) {
+  MutexLock l(&mu_);
+  const auto it = files_.find(path);
+  return it == files_.end() ? 0 : it->second.synced_size;
+}
+
 void FaultInjectionEnv::OnWrite(const std::string& path, uint64_t new_size) {
   MutexLock l(&mu_);
   files_[path].size = new_size;

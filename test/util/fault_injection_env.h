@@ -62,6 +62,8 @@ class FaultInjectionEnv : public EnvWrapper {
   Status DeleteFilesCreatedAfterLastDirSync();
   // Forgets all tracking (after a simulated restart).
   void ResetState();
+  // path's size at its last Sync (0: never synced, or not written here).
+  uint64_t SyncedSize(const std::string& path);
 
   // ---- Failures ------------------------------------------------------------
   // The n-th I/O from now (n >= 1) fails with s, once.
