@@ -58,6 +58,7 @@
 #include <new>
 
 #include "memtable/allocator.h"
+#include "port/port.h"
 
 namespace strata {
 
@@ -106,6 +107,10 @@ class InlineSkipList {
     void Next() {
       assert(Valid());
       node_ = node_->Next(0);
+      // Level 0 in key order visits nodes scattered over the arena (they
+      // are allocated in insertion order): the node after the new current
+      // one starts loading while the caller works on this one.
+      if (node_ != nullptr) PrefetchNode(node_->Next(0));
     }
     // No back links: a search for the last key before this one.
     // REQUIRES: Valid()
@@ -137,6 +142,16 @@ class InlineSkipList {
 
   int RandomHeight();
   Node* NewNode(size_t key_size, int height);
+  // Starts loading x's link and the first kPrefetchBytes of its key (a
+  // memtable entry of a short key and a value of about 100 bytes).
+  static void PrefetchNode(const Node* x) {
+    if (x == nullptr) return;
+    const char* p = reinterpret_cast<const char*>(x);
+    for (size_t i = 0; i < kPrefetchBytes; i += port::kCacheLineSize) {
+      port::Prefetch(p + i);
+    }
+  }
+  static constexpr size_t kPrefetchBytes = 192;
   static Node* NodeOfKey(const char* key) {
     return reinterpret_cast<Node*>(const_cast<char*>(key)) - 1;
   }

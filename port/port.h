@@ -8,7 +8,8 @@
 //   OnceType + InitOnce;
 //   ThreadKey + ThreadKeyCreate/Delete/Get/Set (a TLS slot whose destructor
 //   runs when a thread that set it exits);
-//   AsmVolatilePause, CurrentThreadId, SetCurrentThreadName, GetPageSize;
+//   AsmVolatilePause, Prefetch, CurrentThreadId, SetCurrentThreadName,
+//   GetPageSize;
 //   kHugePageSize, kHugePageRegionAlignment, AllocateHugePageRegion,
 //   FreeHugePageRegion and HugePagesAvailable (the memtable's huge-page
 //   regions);

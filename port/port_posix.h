@@ -125,6 +125,10 @@ inline void AsmVolatilePause() {
 #endif
 }
 
+// Asks the CPU to start loading the cache line holding p (read, keep in
+// all cache levels); a hint only, p need not be valid.
+inline void Prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
+
 // A number identifying the calling thread (for logs).
 STRATA_EXPORT uint64_t CurrentThreadId();
 

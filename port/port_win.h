@@ -141,6 +141,16 @@ inline void AsmVolatilePause() {
 #endif
 }
 
+// Asks the CPU to start loading the cache line holding p (read, keep in
+// all cache levels); a hint only, p need not be valid.
+inline void Prefetch(const void* p) {
+#if defined(_MSC_VER)
+  _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T0);
+#else
+  __builtin_prefetch(p, 0, 3);
+#endif
+}
+
 // A number identifying the calling thread (GetCurrentThreadId).
 STRATA_EXPORT uint64_t CurrentThreadId();
 
