@@ -119,9 +119,7 @@ Status CompactionJob::Run() {
   }
   if (s.ok() && !outputs_.empty()) {
     // The outputs' names must be durable before an edit names them.
-    std::unique_ptr<Directory> dir;
-    s = options_.build.env->NewDirectory(options_.build.dbname, &dir);
-    if (s.ok()) s = dir->Fsync();
+    s = SyncDBDirectory(options_.build.env, options_.build.dbname);
   }
   if (!s.ok()) RemoveOutputs();
   for (const FileMetaData& f : outputs_) stats_.bytes_written += f.file_size;

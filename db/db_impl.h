@@ -157,7 +157,6 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // Creates WAL number; sync_dir: its name is made durable now.
   Status NewLogFile(uint64_t number, bool sync_dir,
                     std::unique_ptr<log::Writer>* result);
-  Status SyncDBDirectory();
   // Makes next the WAL being written, the current one named in its
   // predecessor record; the current one is synced and closed, or
   // (DefersWALSync) kept in retired_logs_. On failure next is deleted.

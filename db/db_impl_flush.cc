@@ -141,9 +141,7 @@ Status DBImpl::WriteLevel0Table(const std::vector<MemTable*>& mems,
   Status s = BuildTable(NewTableOptions(), iter.get(), range_iter.get(), &meta);
   if (s.ok() && meta.file_size > 0) {
     // The table's name must be durable before an edit names it.
-    std::unique_ptr<Directory> dir;
-    s = env_->NewDirectory(dbname_, &dir);
-    if (s.ok()) s = dir->Fsync();
+    s = SyncDBDirectory(env_, dbname_);
     if (!s.ok()) env_->RemoveFile(TableFileName(dbname_, meta.number));
   }
 

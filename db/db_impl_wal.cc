@@ -39,19 +39,12 @@ Status DBImpl::NewLogFile(uint64_t number, bool sync_dir,
   std::unique_ptr<WritableFile> file;
   Status s = env_->NewWritableFile(fname, &file, env_options);
   if (!s.ok()) return s;
-  if (sync_dir) s = SyncDBDirectory();
+  if (sync_dir) s = SyncDBDirectory(env_, dbname_);
   if (!s.ok()) return s;
   result->reset(new log::Writer(
       std::make_unique<WritableFileWriter>(std::move(file), fname, env_options),
       number));
   return Status::OK();
-}
-
-Status DBImpl::SyncDBDirectory() {
-  std::unique_ptr<Directory> dir;
-  Status s = env_->NewDirectory(dbname_, &dir);
-  if (s.ok()) s = dir->Fsync();
-  return s;
 }
 
 Status DBImpl::RetireLog(std::unique_ptr<log::Writer> next) {
@@ -90,7 +83,7 @@ Status DBImpl::SyncLogs() {
     retired_logs_.pop_front();
   }
   if (!log_dir_synced_) {
-    Status s = SyncDBDirectory();
+    Status s = SyncDBDirectory(env_, dbname_);
     if (!s.ok()) return s;
     log_dir_synced_ = true;
   }

@@ -110,17 +110,20 @@ bool ParseFileName(const std::string& filename, uint64_t* number,
   return true;
 }
 
+Status SyncDBDirectory(Env* env, const std::string& dbname) {
+  std::unique_ptr<Directory> dir;
+  Status s = env->NewDirectory(dbname, &dir);
+  if (s.ok()) s = dir->Fsync();
+  return s;
+}
+
 Status WriteFileAtomically(Env* env, const std::string& dbname,
                            uint64_t temp_number, const std::string& fname,
                            const Slice& contents) {
   const std::string tmp = TempFileName(dbname, temp_number);
   Status s = WriteStringToFile(env, contents, tmp, /*should_sync=*/true);
   if (s.ok()) s = env->RenameFile(tmp, fname);
-  if (s.ok()) {
-    std::unique_ptr<Directory> dir;
-    s = env->NewDirectory(dbname, &dir);
-    if (s.ok()) s = dir->Fsync();
-  }
+  if (s.ok()) s = SyncDBDirectory(env, dbname);
   if (!s.ok()) env->RemoveFile(tmp);  // best effort; the error is s
   return s;
 }

@@ -62,6 +62,10 @@ STRATA_EXPORT std::string OptionsFileName(const std::string& dbname,
 STRATA_EXPORT bool ParseFileName(const std::string& filename, uint64_t* number,
                                  FileType* type);
 
+// Syncs the DB directory, so that the names created in it (and renames
+// into it) survive a power loss.
+STRATA_EXPORT Status SyncDBDirectory(Env* env, const std::string& dbname);
+
 // Writes contents to fname atomically: a temp file, synced, renamed over
 // fname, and the directory synced.
 STRATA_EXPORT Status WriteFileAtomically(Env* env, const std::string& dbname,

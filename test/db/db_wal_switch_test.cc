@@ -2,7 +2,7 @@
 // point-in-time recovery leaves the finished WAL unsynced, the other modes
 // sync it; a sync=true write or SyncWAL syncs it (and the new WAL's name)
 // first, and a failed sync stops writes; a power loss keeps every synced
-// write with all before it; a flush closes and deletes it; and when a
+// write with all before it; a flush deletes it; and when a
 // power loss took the end of a retired WAL (or the whole of it, or the
 // start of the next one) but kept the WAL after it, recovery does not
 // replay past the hole (point in time), goes past it (skip any) or fails
@@ -323,7 +323,7 @@ TEST_P(DBWALSwitchTest, FailedSyncWALStopsWrites) {
   ExpectKeys(&h_, in_wal[0], true);  // reads go on
 }
 
-TEST_P(DBWALSwitchTest, FlushClosesAndDeletesRetiredWALs) {
+TEST_P(DBWALSwitchTest, FlushDeletesRetiredWALs) {
   ASSERT_TRUE(h_.Open().ok());
   std::vector<std::vector<std::string>> in_wal;
   FillUntilLogs(3, &in_wal);
