@@ -5,7 +5,19 @@
 #include <cstdio>
 #include <utility>
 
+#include "db/version.h"
+
 namespace strata {
+
+LevelFilesView LevelFilesViewOf(const Version& version) {
+  LevelFilesView view;
+  view.icmp = version.comparator();
+  view.files.resize(version.num_levels());
+  for (int level = 0; level < version.num_levels(); level++) {
+    view.files[level] = version.files(level);
+  }
+  return view;
+}
 
 Compaction::Compaction(const LevelFilesView& view, CompactionSpec spec)
     : icmp_(view.icmp), spec_(std::move(spec)) {

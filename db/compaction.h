@@ -47,6 +47,12 @@ struct LevelFilesView {
   int num_levels() const { return static_cast<int>(files.size()); }
 };
 
+class Version;
+
+// The view of version's files (the lists are copied; the files are not,
+// so the caller keeps a ref on version while it uses the view).
+STRATA_EXPORT LevelFilesView LevelFilesViewOf(const Version& version);
+
 // A file a finished compaction removes from the version.
 struct CompactionInputFile {
   int level;

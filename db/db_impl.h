@@ -41,6 +41,7 @@
 #include "db/dbformat.h"
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
+#include "db/read_view.h"
 #include "db/snapshot_impl.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
@@ -54,7 +55,6 @@
 namespace strata {
 
 class MemTable;
-class RangeDelAggregator;
 
 class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
  public:
@@ -111,33 +111,6 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
 
  private:
   friend class DB;
-
-  // The memtables and tables a read uses, referenced for its duration.
-  struct ReadView {
-    MemTable* mem = nullptr;
-    MemTableListVersion* imm = nullptr;
-    Version* version = nullptr;
-    SequenceNumber sequence = 0;
-
-    // fn(MemTable*) for the active memtable, then the immutable ones,
-    // newest first, while it returns true. False if fn stopped it.
-    template <class Fn>
-    bool ForEachMemTable(const Fn& fn) const {
-      if (!fn(mem)) return false;
-      for (MemTable* m : imm->memtables()) {
-        if (!fn(m)) return false;
-      }
-      return true;
-    }
-
-    // The active memtable, then the immutable ones, newest first.
-    std::vector<MemTable*> MemTables() const {
-      std::vector<MemTable*> result(1, mem);
-      result.insert(result.end(), imm->memtables().begin(),
-                    imm->memtables().end());
-      return result;
-    }
-  };
 
   // ---- db_impl_open.cc ----
   Status Open();
@@ -211,8 +184,6 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   void MaybeScheduleCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   static void BGWorkCompaction(void* db);
   void BackgroundCompaction();
-  // view of version v's files.
-  void BuildFilesView(const Version* v, LevelFilesView* view) const;
   // After a compaction (or move) ends, installed or not: schedules what
   // is now possible and wakes waiters.
   void CompactionDone() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
@@ -256,15 +227,10 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   void SetBackgroundError(const Status& s) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_read.cc ----
+  // References the memtables and the current version for a read at the
+  // snapshot of options (or the newest published sequence).
   Status AcquireReadView(const ReadOptions& options, ReadView* view);
   void ReleaseReadView(const ReadView& view);
-  // A point lookup through view (Get and MultiGet); *memtable_hit (if
-  // not null): a memtable decided it.
-  Status GetFromView(const ReadOptions& options, const ReadView& view,
-                     const Slice& key, std::string* value, bool* memtable_hit);
-  // Adds the range tombstones of table f to aggregator.
-  Status AddTableTombstones(const ReadOptions& options, const FileMetaData& f,
-                            RangeDelAggregator* aggregator);
   // Each level's files, bytes and compaction score now (strata.stats).
   LevelReportInput CurrentLevelReport() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 

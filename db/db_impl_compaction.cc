@@ -23,22 +23,13 @@ int DBImpl::MaxCompactions() const {
   return jobs - std::max(jobs / 4, 1);
 }
 
-void DBImpl::BuildFilesView(const Version* v, LevelFilesView* view) const {
-  view->icmp = &icmp_;
-  view->files.resize(v->num_levels());
-  for (int level = 0; level < v->num_levels(); level++) {
-    view->files[level] = v->files(level);
-  }
-}
-
 void DBImpl::MaybeScheduleCompaction() {
   mutex_.AssertHeld();
   if (closing_ || !bg_error_.ok() || options_.disable_auto_compactions ||
       exclusive_manual_compactions_ > 0) {
     return;
   }
-  LevelFilesView view;
-  BuildFilesView(versions_->current(), &view);
+  const LevelFilesView view = LevelFilesViewOf(*versions_->current());
   // A compaction scheduled but not yet picking counts as taking the
   // work, so a burst of calls does not schedule one per call.
   if (bg_compactions_scheduled_ < MaxCompactions() &&
@@ -59,8 +50,7 @@ void DBImpl::BackgroundCompaction() {
     Status s;
     Version* base = versions_->current();
     base->Ref();
-    LevelFilesView view;
-    BuildFilesView(base, &view);
+    const LevelFilesView view = LevelFilesViewOf(*base);
     c = picker_.PickCompaction(view);
     if (c != nullptr) {
       c->MarkFilesBeingCompacted(true);
@@ -188,8 +178,7 @@ Status DBImpl::CompactLevelRange(int level, const Slice* begin,
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
     Version* base = versions_->current();
     base->Ref();
-    LevelFilesView view;
-    BuildFilesView(base, &view);
+    const LevelFilesView view = LevelFilesViewOf(*base);
     InternalKey compaction_end;
     bool conflict = false;
     std::unique_ptr<Compaction> c = picker_.CompactRange(

@@ -2,11 +2,11 @@
 //
 // A read picks its sequence number (the snapshot's, or the newest
 // published), then references the memtables and the current version under
-// the mutex and searches them without it, newest first: the active
-// memtable, the immutable ones, then the tables level by level. Range
-// tombstones of every source that may cover the key are gathered first
-// (RangeDelAggregator); iterators hide what they delete through
-// NewRangeDelFilterIterator.
+// the mutex (a ReadView) and searches them without it, newest first: the
+// active memtable, the immutable ones, then the tables level by level
+// (ReadView::Get). Range tombstones of every source that may cover the
+// keys read are gathered first (ReadView::AddRangeTombstones); iterators
+// hide what they delete through NewRangeDelFilterIterator.
 
 #include <algorithm>
 #include <cstdio>
@@ -14,13 +14,11 @@
 #include "db/compaction_picker.h"
 #include "db/db_impl.h"
 #include "db/db_iter.h"
-#include "db/get_context.h"
 #include "db/range_del_aggregator.h"
 #include "db/range_del_filter_iterator.h"
 #include "db/stats_iterator.h"
 #include "memtable/memtable.h"
 #include "table/merging_iterator.h"
-#include "table/table_properties.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 #include "util/stop_watch.h"
@@ -56,64 +54,6 @@ void DBImpl::ReleaseReadView(const ReadView& view) {
   view.version->Unref();
 }
 
-Status DBImpl::AddTableTombstones(const ReadOptions& options,
-                                  const FileMetaData& f,
-                                  RangeDelAggregator* aggregator) {
-  // Most tables hold none; those known to need no lookup in the cache.
-  if (f.counts_known && f.num_range_deletions == 0) return Status::OK();
-  Status added;
-  Status s =
-      table_cache_->WithTable(f.number, f.file_size, [&](TableReader* reader) {
-        std::unique_ptr<InternalIterator> t(
-            reader->NewRangeTombstoneIterator(options));
-        added = aggregator->AddTombstones(t.get());
-      });
-  return s.ok() ? added : s;
-}
-
-Status DBImpl::GetFromView(const ReadOptions& options, const ReadView& view,
-                           const Slice& key, std::string* value,
-                           bool* memtable_hit) {
-  const Comparator* ucmp = icmp_.user_comparator();
-  // Range tombstones first, from every source that may cover key: an
-  // entry older than the newest of them is deleted, whatever its source.
-  RangeDelAggregator tombstones =
-      RangeDelAggregator::ForRead(ucmp, view.sequence);
-  Status s;
-  view.ForEachMemTable([&](MemTable* m) {
-    std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
-    s = tombstones.AddTombstones(t.get());
-    return s.ok();
-  });
-  if (!s.ok()) return s;
-  const Version* version = view.version;
-  for (int level = 0; level < version->num_levels(); level++) {
-    for (const FileMetaData* f : version->files(level)) {
-      if (ucmp->Compare(key, f->smallest.user_key()) < 0 ||
-          ucmp->Compare(key, f->largest.user_key()) > 0) {
-        continue;
-      }
-      s = AddTableTombstones(options, *f, &tombstones);
-      if (!s.ok()) return s;
-    }
-  }
-
-  LookupKey lkey(key, view.sequence);
-  GetContext context(ucmp, options_.merge_operator.get(), key,
-                     tombstones.MaxCoveringSeq(key), value);
-  view.ForEachMemTable([&](MemTable* m) {
-    m->ForEachVersion(lkey, &context, &GetContext::SaveValueFunction);
-    return !context.done();
-  });
-  if (memtable_hit != nullptr) *memtable_hit = context.done();
-  if (!context.done()) {
-    s = version->Get(options, lkey.internal_key(), table_cache_.get(), &context,
-                     &GetContext::SaveValueFunction);
-    if (!s.ok()) return s;
-  }
-  return context.Finish();
-}
-
 Status DBImpl::Get(const ReadOptions& options, const Slice& key,
                    std::string* value) {
   Statistics* stats = options_.statistics.get();
@@ -122,7 +62,8 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   Status s = AcquireReadView(options, &view);
   if (!s.ok()) return s;
   bool memtable_hit = false;
-  s = GetFromView(options, view, key, value, &memtable_hit);
+  s = view.Get(options, table_cache_.get(), options_.merge_operator.get(), key,
+               value, &memtable_hit);
   ReleaseReadView(view);
   RecordTick(stats, memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
   RecordTick(stats, NUMBER_KEYS_READ);
@@ -142,7 +83,9 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
   if (!s.ok()) return std::vector<Status>(keys.size(), s);
   std::vector<Status> result(keys.size());
   for (size_t i = 0; i < keys.size(); i++) {
-    result[i] = GetFromView(options, view, keys[i], &(*values)[i], nullptr);
+    result[i] = view.Get(options, table_cache_.get(),
+                         options_.merge_operator.get(), keys[i], &(*values)[i],
+                         nullptr);
     if (result[i].ok()) RecordTick(stats, BYTES_READ, (*values)[i].size());
   }
   RecordTick(stats, NUMBER_KEYS_READ, keys.size());
@@ -155,8 +98,6 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   Status s = AcquireReadView(options, &view);
   if (!s.ok()) return NewErrorIterator(s);
   std::vector<InternalIterator*> children;
-  children.reserve(1 + view.imm->memtables().size() +
-                   view.version->files(0).size() + view.version->num_levels());
   // A memtable empty now holds nothing this read may see: its sequence was
   // published after the inserts up to it (not so with unordered_write,
   // whose published writes may still be on their way in). Leaving it out
@@ -170,19 +111,13 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   });
   view.version->AddIterators(options, table_cache_.get(), &children);
 
+  // Only tombstones that may cover a key within the bounds matter (the
+  // upper bound is exclusive; taking it as inclusive only adds some).
   RangeDelAggregator tombstones =
       RangeDelAggregator::ForRead(icmp_.user_comparator(), view.sequence);
-  view.ForEachMemTable([&](MemTable* m) {
-    std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
-    s = tombstones.AddTombstones(t.get());
-    return s.ok();
-  });
-  for (int level = 0; s.ok() && level < view.version->num_levels(); level++) {
-    for (const FileMetaData* f : view.version->files(level)) {
-      s = AddTableTombstones(options, *f, &tombstones);
-      if (!s.ok()) break;
-    }
-  }
+  s = view.AddRangeTombstones(options, table_cache_.get(),
+                              options.iterate_lower_bound,
+                              options.iterate_upper_bound, &tombstones);
   InternalIterator* merged = NewMergingIterator(&icmp_, std::move(children));
   if (!s.ok()) {
     delete merged;
@@ -267,25 +202,10 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
     version = versions_->current();
     version->Ref();
   }
-  // The tables' counts: known when this process wrote the table or the
-  // MANIFEST recorded them, else read from the table's properties without
-  // the mutex.
+  // The tables' counts, read without the mutex (some may come from the
+  // tables' properties).
   uint64_t entries = 0, deletes = 0;
-  for (int level = 0; level < version->num_levels(); level++) {
-    for (const FileMetaData* f : version->files(level)) {
-      if (f->counts_known) {
-        entries += f->num_entries;
-        deletes += f->num_deletions;
-        continue;
-      }
-      table_cache_->WithTable(f->number, f->file_size, [&](TableReader* r) {
-        std::shared_ptr<const TableProperties> props = r->GetTableProperties();
-        if (props == nullptr) return;
-        entries += props->num_entries;
-        deletes += props->num_deletions;
-      });
-    }
-  }
+  version->AddEntryCounts(table_cache_.get(), &entries, &deletes);
   *value += entries - std::min(entries, 2 * deletes);
   MutexLock l(&mutex_);
   version->Unref();
@@ -294,8 +214,7 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
 
 LevelReportInput DBImpl::CurrentLevelReport() {
   Version* version = versions_->current();
-  LevelFilesView view;
-  BuildFilesView(version, &view);
+  const LevelFilesView view = LevelFilesViewOf(*version);
   LevelReportInput report;
   for (int level = 0; level < version->num_levels(); level++) {
     LevelSummary summary;

@@ -1,12 +1,13 @@
 // DBImpl: GetApproximateSizes — how many bytes a key range takes.
 //
-// Tables: a table wholly inside [start, limit) counts in full and is not
-// opened; one outside is skipped by its smallest and largest keys; one
-// the range cuts counts the bytes between the positions of start and
-// limit in its index (TableReader::ApproximateOffsetOf: the offset of the
-// data block holding the key, the file size past the last key). So the
-// estimate is exact to within a data block per cut table, and a range
-// ending past every key includes the cut tables' metadata blocks.
+// Tables: Version::ApproximateBytesInRange. A table wholly inside [start,
+// limit) counts in full and is not opened; one outside is skipped by its
+// smallest and largest keys; one the range cuts counts the bytes between
+// the positions of start and limit in its index
+// (TableReader::ApproximateOffsetOf: the offset of the data block holding
+// the key, the file size past the last key). So the estimate is exact to
+// within a data block per cut table, and a range ending past every key
+// includes the cut tables' metadata blocks.
 //
 // Memtables: the bytes (internal key and value) of the entries in the
 // range, counted by walking them — exact, at a cost linear in the number
@@ -26,47 +27,6 @@ namespace {
 
 bool HasFlag(SizeApproximationFlags flags, SizeApproximationFlags flag) {
   return (flags & flag) != SizeApproximationFlags::NONE;
-}
-
-// The bytes the tables of version hold in [start, limit) of user keys.
-// REQUIRES: start < limit.
-uint64_t TableBytesInRange(const InternalKeyComparator& icmp,
-                           const Version& version, TableCache* table_cache,
-                           const Slice& start, const Slice& limit) {
-  const Comparator* ucmp = icmp.user_comparator();
-  // Before every entry of start / limit (kMaxSequenceNumber sorts first).
-  const InternalKey start_key(start, kMaxSequenceNumber, kValueTypeForSeek);
-  const InternalKey limit_key(limit, kMaxSequenceNumber, kValueTypeForSeek);
-  uint64_t total = 0;
-  for (int level = 0; level < version.num_levels(); level++) {
-    const std::vector<FileMetaData*>& files = version.files(level);
-    // Levels above 0 are sorted and disjoint: skip to the first file that
-    // can reach start, and stop at the first that starts at limit.
-    size_t i = level == 0 ? 0 : FindFile(icmp, files, start_key.Encode());
-    for (; i < files.size(); i++) {
-      const FileMetaData& f = *files[i];
-      const Slice smallest = f.smallest.user_key();
-      const Slice largest = f.largest.user_key();
-      if (ucmp->Compare(smallest, limit) >= 0) {
-        if (level == 0) continue;
-        break;
-      }
-      if (ucmp->Compare(largest, start) < 0) continue;
-      if (ucmp->Compare(start, smallest) <= 0 &&
-          ucmp->Compare(largest, limit) < 0) {
-        total += f.file_size;
-        continue;
-      }
-      // An unreadable table adds nothing: this is an estimate, and the
-      // reads that need the table report the error.
-      table_cache->WithTable(f.number, f.file_size, [&](TableReader* reader) {
-        const uint64_t begin = reader->ApproximateOffsetOf(start_key.Encode());
-        const uint64_t end = reader->ApproximateOffsetOf(limit_key.Encode());
-        if (end > begin) total += end - begin;
-      });
-    }
-  }
-  return total;
 }
 
 // The bytes of mem's entries in [start, limit) of user keys.
@@ -114,8 +74,8 @@ Status DBImpl::GetApproximateSizes(const Range* ranges, int n, uint64_t* sizes,
     sizes[i] = 0;
     if (ucmp->Compare(r.start, r.limit) >= 0) continue;  // empty
     if (include_files) {
-      sizes[i] += TableBytesInRange(icmp_, *view.version, table_cache_.get(),
-                                    r.start, r.limit);
+      sizes[i] += view.version->ApproximateBytesInRange(table_cache_.get(),
+                                                        r.start, r.limit);
     }
     if (include_mems) {
       for (MemTable* m : mems) {

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
 
 #include "db/level_iterator.h"
+#include "db/range_del_aggregator.h"
 #include "db/table_cache.h"
+#include "table/table_properties.h"
 #include "util/logging.h"
 
 namespace strata {
@@ -41,6 +44,24 @@ bool AfterFile(const Comparator* ucmp, const Slice* user_key,
          ucmp->Compare(*user_key, f->largest.user_key()) > 0;
 }
 
+// Whether table f may hold range tombstones.
+bool MayHoldTombstones(const FileMetaData& f) {
+  return !f.counts_known || f.num_range_deletions > 0;
+}
+
+Status AddTableTombstones(const ReadOptions& read_options,
+                          TableCache* table_cache, const FileMetaData& f,
+                          RangeDelAggregator* aggregator) {
+  Status added;
+  Status s =
+      table_cache->WithTable(f.number, f.file_size, [&](TableReader* reader) {
+        std::unique_ptr<InternalIterator> t(
+            reader->NewRangeTombstoneIterator(read_options));
+        added = aggregator->AddTombstones(t.get());
+      });
+  return s.ok() ? added : s;
+}
+
 }  // namespace
 
 size_t FindFile(const InternalKeyComparator& icmp,
@@ -59,7 +80,11 @@ size_t FindFile(const InternalKeyComparator& icmp,
 }
 
 Version::Version(const InternalKeyComparator* icmp, int num_levels)
-    : icmp_(icmp), next_(this), prev_(this), files_(num_levels) {}
+    : icmp_(icmp),
+      next_(this),
+      prev_(this),
+      files_(num_levels),
+      tombstone_files_(num_levels) {}
 
 Version::~Version() {
   assert(refs_ == 0);
@@ -71,6 +96,15 @@ Version::~Version() {
       if (--f->refs == 0) delete f;
     }
   }
+}
+
+void Version::SetLevelFiles(int level, std::vector<FileMetaData*> files) {
+  std::vector<FileMetaData*>& with_tombstones = tombstone_files_[level];
+  with_tombstones.clear();
+  for (FileMetaData* f : files) {
+    if (MayHoldTombstones(*f)) with_tombstones.push_back(f);
+  }
+  files_[level] = std::move(files);
 }
 
 void Version::Ref() { ++refs_; }
@@ -206,6 +240,94 @@ Status Version::Get(const ReadOptions& read_options, const Slice& internal_key,
     }
   }
   return Status::OK();
+}
+
+Status Version::AddRangeTombstones(const ReadOptions& read_options,
+                                   TableCache* table_cache,
+                                   const Slice* smallest_user_key,
+                                   const Slice* largest_user_key,
+                                   RangeDelAggregator* aggregator) const {
+  const Comparator* ucmp = icmp_->user_comparator();
+  for (size_t level = 0; level < tombstone_files_.size(); level++) {
+    const std::vector<FileMetaData*>& files = tombstone_files_[level];
+    if (files.empty()) continue;
+    size_t i = 0;
+    if (level > 0 && smallest_user_key != nullptr) {
+      // A subset of a sorted level is sorted and disjoint too.
+      const InternalKey seek(*smallest_user_key, kMaxSequenceNumber,
+                             kValueTypeForSeek);
+      i = FindFile(*icmp_, files, seek.Encode());
+    }
+    for (; i < files.size(); i++) {
+      const FileMetaData* f = files[i];
+      if (BeforeFile(ucmp, largest_user_key, f)) {
+        if (level == 0) continue;
+        break;  // so is every later file of the level
+      }
+      if (AfterFile(ucmp, smallest_user_key, f)) continue;
+      Status s = AddTableTombstones(read_options, table_cache, *f, aggregator);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status::OK();
+}
+
+void Version::AddEntryCounts(TableCache* table_cache, uint64_t* entries,
+                             uint64_t* deletions) const {
+  for (const auto& level : files_) {
+    for (const FileMetaData* f : level) {
+      if (f->counts_known) {
+        *entries += f->num_entries;
+        *deletions += f->num_deletions;
+        continue;
+      }
+      table_cache->WithTable(f->number, f->file_size, [&](TableReader* r) {
+        std::shared_ptr<const TableProperties> props = r->GetTableProperties();
+        if (props == nullptr) return;
+        *entries += props->num_entries;
+        *deletions += props->num_deletions;
+      });
+    }
+  }
+}
+
+uint64_t Version::ApproximateBytesInRange(TableCache* table_cache,
+                                          const Slice& start,
+                                          const Slice& limit) const {
+  const Comparator* ucmp = icmp_->user_comparator();
+  // Before every entry of start / limit (kMaxSequenceNumber sorts first).
+  const InternalKey start_key(start, kMaxSequenceNumber, kValueTypeForSeek);
+  const InternalKey limit_key(limit, kMaxSequenceNumber, kValueTypeForSeek);
+  uint64_t total = 0;
+  for (size_t level = 0; level < files_.size(); level++) {
+    const std::vector<FileMetaData*>& files = files_[level];
+    // Levels above 0 are sorted and disjoint: skip to the first file that
+    // can reach start, and stop at the first that starts at limit.
+    size_t i = level == 0 ? 0 : FindFile(*icmp_, files, start_key.Encode());
+    for (; i < files.size(); i++) {
+      const FileMetaData& f = *files[i];
+      const Slice smallest = f.smallest.user_key();
+      const Slice largest = f.largest.user_key();
+      if (ucmp->Compare(smallest, limit) >= 0) {
+        if (level == 0) continue;
+        break;
+      }
+      if (ucmp->Compare(largest, start) < 0) continue;
+      if (ucmp->Compare(start, smallest) <= 0 &&
+          ucmp->Compare(largest, limit) < 0) {
+        total += f.file_size;
+        continue;
+      }
+      // An unreadable table adds nothing: this is an estimate, and the
+      // reads that need the table report the error.
+      table_cache->WithTable(f.number, f.file_size, [&](TableReader* reader) {
+        const uint64_t begin = reader->ApproximateOffsetOf(start_key.Encode());
+        const uint64_t end = reader->ApproximateOffsetOf(limit_key.Encode());
+        if (end > begin) total += end - begin;
+      });
+    }
+  }
+  return total;
 }
 
 void Version::AddLiveFiles(std::vector<uint64_t>* live) const {

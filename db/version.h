@@ -41,6 +41,7 @@
 
 namespace strata {
 
+class RangeDelAggregator;
 class TableCache;
 class VersionSet;
 
@@ -63,6 +64,7 @@ class STRATA_EXPORT Version {
   void Unref();
   int refs() const { return refs_; }
 
+  const InternalKeyComparator* comparator() const { return icmp_; }
   int num_levels() const { return static_cast<int>(files_.size()); }
   int NumFiles(int level) const {
     return static_cast<int>(files_[level].size());
@@ -103,6 +105,34 @@ class STRATA_EXPORT Version {
              TableCache* table_cache, void* arg,
              GetEntryFunction handle_entry) const;
 
+  // Adds to *aggregator the range tombstones of every table whose key
+  // range meets the user key range [*smallest_user_key, *largest_user_key]
+  // (null: unbounded on that side) and that may hold any. A table whose
+  // counts say it holds none is not looked at, and a level of tables that
+  // hold none costs nothing; otherwise each sorted level costs a binary
+  // search, so a point lookup's cost does not grow with the number of
+  // files. Returns the first error of a table (nothing more is added).
+  Status AddRangeTombstones(const ReadOptions& read_options,
+                            TableCache* table_cache,
+                            const Slice* smallest_user_key,
+                            const Slice* largest_user_key,
+                            RangeDelAggregator* aggregator) const;
+
+  // Adds the entries and the deletions (point and single) of every table
+  // to *entries and *deletions: from the file metadata where it has the
+  // counts, else from the table's properties (an unreadable table adds
+  // nothing).
+  void AddEntryCounts(TableCache* table_cache, uint64_t* entries,
+                      uint64_t* deletions) const;
+
+  // An estimate of the bytes the tables hold for user keys in [start,
+  // limit): a table wholly inside counts in full and is not opened; a
+  // table the range cuts counts the bytes between the index positions of
+  // start and limit (so the estimate is exact to within a data block per
+  // cut table). An unreadable table adds nothing. REQUIRES: start < limit.
+  uint64_t ApproximateBytesInRange(TableCache* table_cache, const Slice& start,
+                                   const Slice& limit) const;
+
   // Appends the numbers of this version's files.
   void AddLiveFiles(std::vector<uint64_t>* live) const;
 
@@ -115,6 +145,10 @@ class STRATA_EXPORT Version {
 
   ~Version();  // Unref only
 
+  // Makes files (in the order of the invariants, each referenced for this
+  // version) the files of level.
+  void SetLevelFiles(int level, std::vector<FileMetaData*> files);
+
   // Level > 0: the files overlapping the user key range, by binary search.
   void GetOverlappingSorted(int level, const Slice* begin, const Slice* end,
                             std::vector<FileMetaData*>* inputs) const;
@@ -126,6 +160,10 @@ class STRATA_EXPORT Version {
   Version* next_;
   Version* prev_;
   std::vector<std::vector<FileMetaData*>> files_;
+  // Per level, the files that may hold range tombstones (their counts
+  // say so, or are unknown), in the order of files_: what
+  // AddRangeTombstones searches. Usually empty.
+  std::vector<std::vector<FileMetaData*>> tombstone_files_;
 };
 
 }  // namespace strata

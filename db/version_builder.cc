@@ -135,7 +135,7 @@ Status VersionBuilder::SaveTo(Version* v) const {
       }
     }
     for (FileMetaData* f : files) f->refs++;
-    v->files_[level] = std::move(files);
+    v->SetLevelFiles(level, std::move(files));
   }
   return Status::OK();
 }

@@ -5,6 +5,7 @@
 // like a model and passes prefix confinement through.
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/level_iterator.h"
+#include "db/range_del_aggregator.h"
 #include "db/table_cache.h"
 #include "db/version.h"
 #include "db/version_builder.h"
@@ -74,6 +76,18 @@ class VersionReadTest : public testing::Test {
     }
     if (smallest != nullptr) f.smallest = *smallest;
     if (largest != nullptr) f.largest = *largest;
+    if (record_counts_) {
+      f.counts_known = true;
+      for (const auto& e : entries) {
+        const ValueType type = ExtractValueType(e.first);
+        f.num_entries++;
+        if (type == kTypeDeletion || type == kTypeSingleDeletion) {
+          f.num_deletions++;
+        } else if (type == kTypeRangeDeletion) {
+          f.num_range_deletions++;
+        }
+      }
+    }
     edit->AddFile(level, f);
   }
 
@@ -109,6 +123,10 @@ class VersionReadTest : public testing::Test {
   std::shared_ptr<TableFactory> factory_;
   std::unique_ptr<TableCache> cache_;
   Version* version_ = nullptr;
+  // AddTable records the table's counts in its metadata, as a flush or
+  // compaction does (else they are unknown, as after an open of an older
+  // MANIFEST).
+  bool record_counts_ = false;
 };
 
 // Splits sorted entries into count contiguous runs (a sorted level).
@@ -419,6 +437,105 @@ TEST_F(VersionReadTest, ConfinedSeeksPassTombstoneWidenedBounds) {
   iter->SeekForPrev(InternalKey("ad7", 9, kValueTypeForSeek).Encode());
   ASSERT_TRUE(iter->Valid()) << iter->status().ToString();
   EXPECT_EQ("ad2", ExtractUserKey(iter->key()).ToString());
+}
+
+// AddRangeTombstones looks only at tables whose range meets the keys
+// asked for and that may hold tombstones: a point lookup opens the one
+// table per sorted level that can cover the key, whatever the number of
+// files, and none whose counts say it holds no tombstone.
+TEST_F(VersionReadTest, RangeTombstonesComeOnlyFromTablesThatMayCoverTheKeys) {
+  constexpr int kFiles = 40;
+  auto name = [](int i, const char* suffix) {
+    char buf[16];
+    std::snprintf(buf, sizeof(buf), "f%03d%s", i, suffix);
+    return std::string(buf);
+  };
+  auto value = [](const std::string& k, SequenceNumber seq) {
+    return Entries::value_type(
+        InternalKey(k, seq, kTypeValue).Encode().ToString(), "v");
+  };
+  auto tombstone = [](const std::string& begin, const std::string& end,
+                      SequenceNumber seq) {
+    return Entries::value_type(
+        InternalKey(begin, seq, kTypeRangeDeletion).Encode().ToString(), end);
+  };
+  // Level 1: file i holds f<i>a..f<i>z; the even ones also a tombstone
+  // [f<i>b, f<i>y) at 100 + i. Counts recorded.
+  record_counts_ = true;
+  VersionEdit edit;
+  for (int i = 0; i < kFiles; i++) {
+    Entries entries = {value(name(i, "a"), 1), value(name(i, "z"), 1)};
+    if (i % 2 == 0) {
+      entries.push_back(tombstone(name(i, "b"), name(i, "y"), 100 + i));
+    }
+    AddTable(&edit, 1, 10 + i, entries);
+  }
+  // Level 0, counts unknown: one table over files 5..7 without tombstones,
+  // which must be looked at all the same, and one over file 30 with one.
+  record_counts_ = false;
+  AddTable(&edit, 0, 1, {value(name(5, "c"), 200), value(name(7, "c"), 201)});
+  AddTable(&edit, 0, 2,
+           {value(name(30, "c"), 202),
+            tombstone(name(30, "c"), name(30, "d"), 203)});
+  Install(edit);
+
+  // How many tables AddRangeTombstones opened, and what it gathered.
+  struct Result {
+    size_t opened;
+    SequenceNumber covering;
+  };
+  auto gather = [&](const std::string* lo, const std::string* hi,
+                    const std::string& probe) {
+    TableCache* cache = Cache(-1);
+    RangeDelAggregator agg =
+        RangeDelAggregator::ForRead(icmp_.user_comparator(), kMaxSequenceNumber);
+    const Slice lo_slice = lo != nullptr ? Slice(*lo) : Slice();
+    const Slice hi_slice = hi != nullptr ? Slice(*hi) : Slice();
+    Status s = version_->AddRangeTombstones(
+        ReadOptions(), cache, lo != nullptr ? &lo_slice : nullptr,
+        hi != nullptr ? &hi_slice : nullptr, &agg);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return Result{cache->NumOpen(), agg.MaxCoveringSeq(probe)};
+  };
+
+  // A key in an even file: that table alone.
+  std::string key = name(10, "m");
+  Result r = gather(&key, &key, key);
+  EXPECT_EQ(1u, r.opened);
+  EXPECT_EQ(110u, r.covering);
+  // Outside the tombstone of its table.
+  key = name(10, "z");
+  r = gather(&key, &key, key);
+  EXPECT_EQ(1u, r.opened);
+  EXPECT_EQ(0u, r.covering);
+  // A key in an odd file (recorded: no tombstones) opens nothing.
+  key = name(11, "m");
+  r = gather(&key, &key, key);
+  EXPECT_EQ(0u, r.opened);
+  EXPECT_EQ(0u, r.covering);
+  // Between two files.
+  key = name(12, "zz");
+  r = gather(&key, &key, key);
+  EXPECT_EQ(0u, r.opened);
+  // A key under the level-0 table of unknown counts: it is opened.
+  key = name(6, "m");
+  r = gather(&key, &key, key);
+  EXPECT_EQ(2u, r.opened);  // that one and file 6
+  EXPECT_EQ(106u, r.covering);
+  key = name(30, "c");
+  r = gather(&key, &key, key);
+  EXPECT_EQ(2u, r.opened);
+  EXPECT_EQ(203u, r.covering);
+  // A range: every table in it that may hold tombstones.
+  const std::string lo = name(20, "");
+  const std::string hi = name(25, "");
+  r = gather(&lo, &hi, name(22, "c"));
+  EXPECT_EQ(3u, r.opened);  // 20, 22, 24
+  EXPECT_EQ(122u, r.covering);
+  // Unbounded: all of them.
+  r = gather(nullptr, nullptr, name(38, "x"));
+  EXPECT_EQ(kFiles / 2 + 2u, r.opened);
+  EXPECT_EQ(138u, r.covering);
 }
 
 }  // namespace

@@ -1,0 +1,80 @@
+// ReadView: the memtables and the version one read uses, and the point
+// lookup over them — the one path every Get and MultiGet key takes.
+//
+// A view holds references on the active memtable, the immutable memtable
+// list version and the table version (the DB takes and drops them under
+// its mutex), and the sequence number the read sees. Sources are read
+// newest first: the active memtable, the immutable ones newest first,
+// then the tables (Version::Get).
+//
+// Range tombstones: a point lookup first gathers those of every source
+// that may cover its key (AddRangeTombstones) — a tombstone in any source
+// deletes an older version in any other — and hands the newest covering
+// sequence to its GetContext.
+//
+// Thread safety: the sources are immutable or safe to read beside
+// writers, so any number of threads may read through one view; the view
+// itself is plain data.
+
+#ifndef STRATA_DB_READ_VIEW_H_
+#define STRATA_DB_READ_VIEW_H_
+
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "memtable/memtable_list.h"
+#include "strata/merge_operator.h"
+#include "strata/options.h"
+#include "strata/slice.h"
+#include "strata/status.h"
+
+namespace strata {
+
+class MemTable;
+class RangeDelAggregator;
+class TableCache;
+class Version;
+
+struct ReadView {
+  MemTable* mem = nullptr;
+  MemTableListVersion* imm = nullptr;
+  Version* version = nullptr;
+  SequenceNumber sequence = 0;
+
+  // fn(MemTable*) for the active memtable, then the immutable ones,
+  // newest first, while it returns true. False if fn stopped it.
+  template <class Fn>
+  bool ForEachMemTable(const Fn& fn) const {
+    if (!fn(mem)) return false;
+    for (MemTable* m : imm->memtables()) {
+      if (!fn(m)) return false;
+    }
+    return true;
+  }
+
+  // The active memtable, then the immutable ones, newest first.
+  std::vector<MemTable*> MemTables() const;
+
+  // Adds to *aggregator the range tombstones of every memtable and of
+  // every table that may cover a user key in [*smallest_user_key,
+  // *largest_user_key] (null: unbounded on that side). Memtables add all
+  // of theirs (a memtable with none costs a pointer load).
+  Status AddRangeTombstones(const ReadOptions& options, TableCache* tables,
+                            const Slice* smallest_user_key,
+                            const Slice* largest_user_key,
+                            RangeDelAggregator* aggregator) const;
+
+  // The value of key at this view's sequence: OK with *value, NotFound
+  // (absent, deleted, or deleted by a range tombstone), or the error of a
+  // source. Merge operands are resolved with merge_operator (null: a
+  // merge operand is InvalidArgument). *memtable_hit (if not null): a
+  // memtable decided the lookup.
+  Status Get(const ReadOptions& options, TableCache* tables,
+             const MergeOperator* merge_operator, const Slice& key,
+             std::string* value, bool* memtable_hit) const;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_DB_READ_VIEW_H_
