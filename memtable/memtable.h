@@ -6,11 +6,10 @@
 // ascending, then sequence and type descending: the newest version of a
 // key first). Each entry is one arena allocation:
 //
-//   +---------------+------------+----------------------+---------------+-------+
-//   | varint32 klen | user key   | fixed64(seq<<8|type) | varint32 vlen | value
-//   |
-//   +---------------+------------+----------------------+---------------+-------+
-//                   |<-- internal key: klen bytes ----->| |<vlen->|
+//   +---------------+----------+----------------------+---------------+-------+
+//   | varint32 klen | user key | fixed64(seq<<8|type) | varint32 vlen | value |
+//   +---------------+----------+----------------------+---------------+-------+
+//                   |<-- internal key: klen bytes --->|               |<vlen->|
 //
 // The fixed64 is little-endian (util/coding.h), as everywhere in strata.
 // Since an internal key includes its sequence number and type, two Adds of
@@ -22,23 +21,25 @@
 // apart so that point lookups and scans never step over them, and so that
 // readers can gather them cheaply (docs/range_del.md).
 //
-// Visibility: a lookup at sequence s sees, for each user key, the newest
-// version with sequence <= s — what was written before the snapshot, not
-// after it — unless a range tombstone with sequence <= s that covers the
-// key is newer than that version: then the key reads as deleted.
+// Visibility: a read at sequence s sees, for each user key, the versions
+// with sequence <= s — what was written before the snapshot, not after
+// it. ForEachVersion and the iterators hand out point entries only; a
+// reader applies range tombstones (of this and every other source) on
+// top (db/read_view.h, db/range_del_filter_iterator.h).
 //
 // Thread safety:
 //   - Add(allow_concurrent = false): one writer at a time (the caller
 //     serializes); Add(allow_concurrent = true): any number of writers at
 //     once. Do not mix the two at the same time.
-//   - Get, NewIterator and its iterators, and the statistics may run
-//     alongside any Add without a lock.
+//   - ForEachVersion, NewIterator and its iterators, and the statistics
+//     may run alongside any Add without a lock.
 //   - Ref and Unref are NOT thread-safe: the DB calls them with its mutex
 //     held.
 //
 // Lifetime: created with a reference count of 0; the creator Refs it.
 // Unref deletes it when the count drops to zero. Iterators and the
-// results of Get do not hold a reference: whoever uses them keeps one.
+// slices handed to ForEachVersion's visitor do not hold a reference:
+// whoever uses them keeps one.
 
 #ifndef STRATA_MEMTABLE_MEMTABLE_H_
 #define STRATA_MEMTABLE_MEMTABLE_H_
@@ -88,34 +89,11 @@ class STRATA_EXPORT MemTable {
   Status Add(SequenceNumber seq, ValueType type, const Slice& key,
              const Slice& value, bool allow_concurrent = false);
 
-  // Looks up the newest version of key.user_key() with sequence <=
-  // key's sequence. Returns true if there is one:
-  //   value:                *value = its value, *s = OK
-  //   deletion (single or not): *s = NotFound
-  //   merge operand:        *s = NotSupported (merges are not resolved yet)
-  // Returns false, touching neither *value nor *s, if there is none.
-  // A range tombstone of this memtable counts as a deletion version: see
-  // the overload below.
-  bool Get(const LookupKey& key, std::string* value, Status* s);
-
-  // Get that also applies range tombstones across sources. On entry
-  // *max_covering_tombstone_seq is the largest sequence of a tombstone
-  // visible to the lookup that covers the key in a newer source (0: none);
-  // on return it is raised to the largest such tombstone of this
-  // memtable. A point version older than that sequence reads as deleted;
-  // so does the key when the memtable has no newer point version and a
-  // tombstone covers it (returns true, *s = NotFound): every older source
-  // then holds only deleted versions.
-  // Cost: the range tombstones whose begin is <= the key are scanned
-  // (tombstones are few; none at all costs one atomic load).
-  bool Get(const LookupKey& key, std::string* value, Status* s,
-           SequenceNumber* max_covering_tombstone_seq);
-
   // Calls visit(arg, internal_key, value) for each version of
   // key.user_key() with sequence <= key's sequence, newest first, until it
   // returns false. Range tombstones are not visited (see
-  // NewRangeTombstoneIterator). What the DB's point lookups use: no
-  // iterator is allocated.
+  // NewRangeTombstoneIterator). The point lookup (db/read_view.h) decides
+  // what the versions mean; no iterator is allocated.
   void ForEachVersion(const LookupKey& key, void* arg,
                       bool (*visit)(void* arg, const Slice& internal_key,
                                     const Slice& value));
@@ -176,10 +154,6 @@ class STRATA_EXPORT MemTable {
   using Table = InlineSkipList<KeyComparator>;
 
   ~MemTable();  // only Unref deletes
-
-  // The largest sequence <= key's of a range tombstone covering
-  // key.user_key(), 0 if none.
-  SequenceNumber MaxCoveringTombstoneSeq(const LookupKey& key) const;
 
   KeyComparator comparator_;
   int refs_ = 0;

@@ -20,18 +20,6 @@ void MemTableListVersion::Unref() {
   if (--refs_ == 0) delete this;
 }
 
-bool MemTableListVersion::Get(const LookupKey& key, std::string* value,
-                              Status* s) {
-  for (MemTable* m : memtables_) {
-    if (m->Get(key, value, s)) return true;
-  }
-  return false;
-}
-
-void MemTableListVersion::AddIterators(std::vector<InternalIterator*>* iters) {
-  for (MemTable* m : memtables_) iters->push_back(m->NewIterator());
-}
-
 size_t MemTableListVersion::ApproximateMemoryUsage() const {
   size_t total = 0;
   for (const MemTable* m : memtables_) total += m->ApproximateMemoryUsage();

@@ -14,8 +14,8 @@
 // Thread safety: every mutating call (MemTableList::Add, RemoveOldest) and
 // every Ref/Unref, of versions and of memtables, is made with the DB mutex
 // held. A reader takes a reference on current() under the mutex, then
-// reads through the version (Get, AddIterators) without it; Add on
-// memtables that are in a version never happens (they are immutable).
+// reads its memtables without it (db/read_view.h); Add on memtables that
+// are in a version never happens (they are immutable).
 
 #ifndef STRATA_MEMTABLE_MEMTABLE_LIST_H_
 #define STRATA_MEMTABLE_MEMTABLE_LIST_H_
@@ -42,14 +42,6 @@ class STRATA_EXPORT MemTableListVersion {
   // Deletes the version, and drops its references on its memtables, when
   // the last reference goes. REQUIRES: the DB mutex.
   void Unref();
-
-  // As MemTable::Get over the memtables, newest first; the first memtable
-  // that has a version of the key decides.
-  bool Get(const LookupKey& key, std::string* value, Status* s);
-
-  // Appends a new iterator per memtable, newest first; the caller owns them
-  // and keeps this version referenced while they live.
-  void AddIterators(std::vector<InternalIterator*>* iters);
 
   size_t ApproximateMemoryUsage() const;
   int NumMemTables() const { return static_cast<int>(memtables_.size()); }

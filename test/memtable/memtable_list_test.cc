@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "memtable/memtable.h"
 #include "strata/comparator.h"
+#include "test/db/read_view_test_util.h"
 
 namespace strata {
 namespace {
@@ -41,14 +42,20 @@ class MemTableListTest : public testing::Test {
     return m;
   }
 
-  static std::string Get(MemTableListVersion* v, const std::string& key,
-                         SequenceNumber seq) {
-    LookupKey lkey(key, seq);
-    std::string value;
-    Status s;
-    if (!v->Get(lkey, &value, &s)) return "ABSENT";
-    if (s.IsNotFound()) return "NOT_FOUND";
-    return s.ok() ? value : s.ToString();
+  // The DB's point lookup over v's memtables (under an empty active
+  // one): the value, "NOT_FOUND" or "ERROR: ...".
+  std::string Get(MemTableListVersion* v, const std::string& key,
+                  SequenceNumber seq) {
+    test::MemTableReader reader(icmp_, nullptr, v);
+    return reader.Get(key, seq);
+  }
+
+  // One new iterator per memtable of v, newest first (the caller deletes
+  // them and keeps v referenced while they live).
+  static std::vector<InternalIterator*> Iterators(MemTableListVersion* v) {
+    std::vector<InternalIterator*> iters;
+    for (MemTable* m : v->memtables()) iters.push_back(m->NewIterator());
+    return iters;
   }
 
   InternalKeyComparator icmp_;
@@ -58,10 +65,8 @@ class MemTableListTest : public testing::Test {
 TEST_F(MemTableListTest, EmptyList) {
   EXPECT_EQ(0, list_.NumNotFlushed());
   EXPECT_EQ(0u, list_.ApproximateMemoryUsage());
-  EXPECT_EQ("ABSENT", Get(list_.current(), "k", kMaxSequenceNumber));
-  std::vector<InternalIterator*> iters;
-  list_.current()->AddIterators(&iters);
-  EXPECT_TRUE(iters.empty());
+  EXPECT_EQ("NOT_FOUND", Get(list_.current(), "k", kMaxSequenceNumber));
+  EXPECT_TRUE(list_.current()->memtables().empty());
 }
 
 TEST_F(MemTableListTest, GetReadsNewestMemTableFirst) {
@@ -76,12 +81,12 @@ TEST_F(MemTableListTest, GetReadsNewestMemTableFirst) {
   EXPECT_EQ("new", Get(v, "k", 10));
   // Nothing in the newer memtable is visible at 9: the older one answers.
   EXPECT_EQ("old", Get(v, "k", 9));
-  EXPECT_EQ("ABSENT", Get(v, "k", 0));
+  EXPECT_EQ("NOT_FOUND", Get(v, "k", 0));
   // A tombstone in the newer memtable hides the older value.
   EXPECT_EQ("NOT_FOUND", Get(v, "x", 11));
   EXPECT_EQ("x2", Get(v, "x", 10));
   EXPECT_EQ("o", Get(v, "only", 100));
-  EXPECT_EQ("ABSENT", Get(v, "missing", 100));
+  EXPECT_EQ("NOT_FOUND", Get(v, "missing", 100));
 }
 
 TEST_F(MemTableListTest, MemoryUsageIsTheSumOverMemTables) {
@@ -103,11 +108,11 @@ TEST_F(MemTableListTest, RemoveOldestDropsOnlyTheOldest) {
   ASSERT_EQ(2, list_.NumNotFlushed());
   EXPECT_EQ(third, list_.current()->memtables()[0]);
   EXPECT_EQ(second, list_.current()->memtables()[1]);
-  EXPECT_EQ("ABSENT", Get(list_.current(), "a", 100));
+  EXPECT_EQ("NOT_FOUND", Get(list_.current(), "a", 100));
   EXPECT_EQ("2", Get(list_.current(), "b", 100));
   list_.RemoveOldest(2);
   EXPECT_EQ(0, list_.NumNotFlushed());
-  EXPECT_EQ("ABSENT", Get(list_.current(), "c", 100));
+  EXPECT_EQ("NOT_FOUND", Get(list_.current(), "c", 100));
   list_.RemoveOldest(0);  // nothing to do
   EXPECT_EQ(0, list_.NumNotFlushed());
 }
@@ -117,19 +122,18 @@ TEST_F(MemTableListTest, ReferencedVersionKeepsMemTablesAlive) {
   AddMemTable({{2, "b=2"}});
   MemTableListVersion* reader = list_.current();
   reader->Ref();  // a reader pins the version under the DB mutex
-  std::vector<InternalIterator*> iters;
-  reader->AddIterators(&iters);
+  std::vector<InternalIterator*> iters = Iterators(reader);
 
   list_.RemoveOldest(2);  // both flushed
   AddMemTable({{3, "c=3"}});
   EXPECT_EQ(1, list_.NumNotFlushed());
-  EXPECT_EQ("ABSENT", Get(list_.current(), "a", 100));
+  EXPECT_EQ("NOT_FOUND", Get(list_.current(), "a", 100));
 
   // The reader's version is unchanged and its memtables still readable.
   EXPECT_EQ(2, reader->NumMemTables());
   EXPECT_EQ("1", Get(reader, "a", 100));
   EXPECT_EQ("2", Get(reader, "b", 100));
-  EXPECT_EQ("ABSENT", Get(reader, "c", 100));
+  EXPECT_EQ("NOT_FOUND", Get(reader, "c", 100));
   ASSERT_EQ(2u, iters.size());
   iters[1]->SeekToFirst();
   ASSERT_TRUE(iters[1]->Valid());
@@ -143,8 +147,7 @@ TEST_F(MemTableListTest, ReferencedVersionKeepsMemTablesAlive) {
 TEST_F(MemTableListTest, IteratorsComeNewestFirst) {
   AddMemTable({{1, "k=v1"}, {2, "m=v2"}});
   AddMemTable({{3, "k=v3"}});
-  std::vector<InternalIterator*> iters;
-  list_.current()->AddIterators(&iters);
+  std::vector<InternalIterator*> iters = Iterators(list_.current());
   ASSERT_EQ(2u, iters.size());
 
   std::vector<std::string> seen;

@@ -9,6 +9,8 @@
 #include "db/dbformat.h"
 #include "gtest/gtest.h"
 #include "strata/comparator.h"
+#include "strata/merge_operator.h"
+#include "test/db/read_view_test_util.h"
 #include "util/random.h"
 
 namespace strata {
@@ -27,21 +29,12 @@ class MemTableTest : public testing::Test {
     ASSERT_TRUE(mem_->Add(seq, type, key, value).ok());
   }
 
-  // "value", "NOT_FOUND" (a tombstone), "MERGE" (NotSupported), or
-  // "ABSENT" (no version visible).
-  std::string Get(const std::string& key, SequenceNumber seq) {
-    LookupKey lkey(key, seq);
-    std::string value = "untouched";
-    Status s = Status::Corruption("untouched");
-    if (!mem_->Get(lkey, &value, &s)) {
-      EXPECT_EQ("untouched", value);
-      EXPECT_TRUE(s.IsCorruption());  // *s is left alone
-      return "ABSENT";
-    }
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (s.IsNotSupported()) return "MERGE";
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    return value;
+  // The DB's point lookup over this memtable: the value, "NOT_FOUND" or
+  // "ERROR: ...".
+  std::string Get(const std::string& key, SequenceNumber seq,
+                  const MergeOperator* merge_operator = nullptr) {
+    test::MemTableReader reader(icmp_, mem_);
+    return reader.Get(key, seq, merge_operator);
   }
 
   InternalKeyComparator icmp_;
@@ -54,7 +47,7 @@ std::string IKey(const std::string& user_key, SequenceNumber seq,
 }
 
 TEST_F(MemTableTest, EmptyMemTable) {
-  EXPECT_EQ("ABSENT", Get("a", kMaxSequenceNumber));
+  EXPECT_EQ("NOT_FOUND", Get("a", kMaxSequenceNumber));
   EXPECT_EQ(0u, mem_->num_entries());
   EXPECT_EQ(0u, mem_->GetFirstSequenceNumber());
   std::unique_ptr<InternalIterator> it(mem_->NewIterator());
@@ -66,15 +59,15 @@ TEST_F(MemTableTest, EmptyMemTable) {
 TEST_F(MemTableTest, NewerVersionIsHiddenFromOlderLookups) {
   Add(10, kTypeValue, "k", "v10");
   Add(20, kTypeValue, "k", "v20");
-  EXPECT_EQ("ABSENT", Get("k", 9));
+  EXPECT_EQ("NOT_FOUND", Get("k", 9));
   EXPECT_EQ("v10", Get("k", 10));
   EXPECT_EQ("v10", Get("k", 19));
   EXPECT_EQ("v20", Get("k", 20));
   EXPECT_EQ("v20", Get("k", kMaxSequenceNumber));
   // Neighbouring keys do not leak into each other.
-  EXPECT_EQ("ABSENT", Get("j", 100));
-  EXPECT_EQ("ABSENT", Get(std::string("k\0", 2), 100));
-  EXPECT_EQ("ABSENT", Get("kk", 100));
+  EXPECT_EQ("NOT_FOUND", Get("j", 100));
+  EXPECT_EQ("NOT_FOUND", Get(std::string("k\0", 2), 100));
+  EXPECT_EQ("NOT_FOUND", Get("kk", 100));
 }
 
 TEST_F(MemTableTest, DeletionHides) {
@@ -94,11 +87,24 @@ TEST_F(MemTableTest, SingleDeletionHides) {
   EXPECT_EQ("NOT_FOUND", Get("k", 100));
 }
 
-TEST_F(MemTableTest, MergeIsNotSupportedYet) {
+TEST_F(MemTableTest, MergeOperandsAreResolved) {
+  const std::shared_ptr<MergeOperator> append =
+      MergeOperators::CreateStringAppendOperator();
   Add(1, kTypeValue, "k", "base");
   Add(2, kTypeMerge, "k", "+1");
+  Add(3, kTypeMerge, "k", "+2");
+  Add(4, kTypeDeletion, "k");
+  Add(5, kTypeMerge, "k", "+5");
+  Add(1, kTypeMerge, "m", "only");
+  EXPECT_EQ("base", Get("k", 1, append.get()));
+  EXPECT_EQ("base,+1", Get("k", 2, append.get()));
+  EXPECT_EQ("base,+1,+2", Get("k", 3, append.get()));
+  EXPECT_EQ("NOT_FOUND", Get("k", 4, append.get()));
+  EXPECT_EQ("+5", Get("k", 5, append.get()));  // merged onto the deletion
+  EXPECT_EQ("only", Get("m", 1, append.get()));
+  // Without an operator a merge operand cannot be read.
+  EXPECT_EQ(0u, Get("k", 2).find("ERROR: Invalid argument")) << Get("k", 2);
   EXPECT_EQ("base", Get("k", 1));
-  EXPECT_EQ("MERGE", Get("k", 2));
 }
 
 TEST_F(MemTableTest, DuplicateAddIsTryAgain) {
@@ -265,16 +271,17 @@ TEST_F(MemTableTest, ConcurrentAdd) {
       writers_done.fetch_add(1, std::memory_order_release);
     });
   }
+  const test::MemTableReader reader(icmp_, mem_);
   threads.emplace_back([&] {
     Random rnd(3);
     while (writers_done.load(std::memory_order_acquire) < kThreads) {
       const std::string key = "k" + std::to_string(rnd.Uniform(500));
-      LookupKey lkey(key, kMaxSequenceNumber);
-      std::string value;
-      Status s;
-      if (mem_->Get(lkey, &value, &s) && s.ok()) {
-        EXPECT_FALSE(value.empty());
-      }
+      const std::string value = reader.Get(key, kMaxSequenceNumber);
+      // A version's value is its sequence number.
+      EXPECT_TRUE(value == "NOT_FOUND" ||
+                  (!value.empty() &&
+                   value.find_first_not_of("0123456789") == std::string::npos))
+          << value;
       std::unique_ptr<InternalIterator> it(mem_->NewIterator());
       std::string prev;
       for (it->SeekToFirst(); it->Valid(); it->Next()) {

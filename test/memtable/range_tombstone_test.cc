@@ -1,7 +1,8 @@
-// Range tombstones in the memtable: stored apart from the point entries
-// (their own iterator, counted), and honoured by Get — against a model of
-// random puts, deletes and range deletions read at random sequences, with
-// tombstones handed in from newer sources; and concurrent adds.
+// Range tombstones in memtables: stored apart from the point entries
+// (their own iterator, counted), and honoured by the DB's point lookup
+// (ReadView::Get) within a memtable and across memtables — against a
+// model of random puts, merges, deletes and range deletions read at
+// random sequences; and concurrent adds with readers.
 
 #include <algorithm>
 #include <memory>
@@ -12,7 +13,10 @@
 #include "db/dbformat.h"
 #include "gtest/gtest.h"
 #include "memtable/memtable.h"
+#include "memtable/memtable_list.h"
 #include "strata/comparator.h"
+#include "strata/merge_operator.h"
+#include "test/db/read_view_test_util.h"
 #include "util/random.h"
 
 namespace strata {
@@ -26,32 +30,25 @@ class MemTableRangeDelTest : public testing::Test {
   }
   ~MemTableRangeDelTest() override { mem_->Unref(); }
 
-  // "value", "NOT_FOUND" or "ABSENT"; *max_seq in and out.
-  std::string Get(const std::string& key, SequenceNumber seq,
-                  SequenceNumber* max_seq) {
-    LookupKey lkey(key, seq);
-    std::string value;
-    Status s;
-    if (!mem_->Get(lkey, &value, &s, max_seq)) return "ABSENT";
-    if (s.IsNotFound()) return "NOT_FOUND";
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    return value;
+  // Retires mem_ to the immutable list and starts a new one, as a
+  // memtable switch does.
+  void SwitchMemTable() {
+    imm_.Add(mem_);
+    mem_->Unref();  // the list keeps it
+    mem_ = new MemTable(icmp_);
+    mem_->Ref();
   }
-  std::string Get(const std::string& key, SequenceNumber seq) {
-    SequenceNumber max_seq = 0;
-    const std::string with_overload = Get(key, seq, &max_seq);
-    // The old signature agrees.
-    LookupKey lkey(key, seq);
-    std::string value;
-    Status s;
-    const bool found = mem_->Get(lkey, &value, &s);
-    EXPECT_EQ(with_overload, !found           ? "ABSENT"
-                             : s.IsNotFound() ? "NOT_FOUND"
-                                              : value);
-    return with_overload;
+
+  // The DB's point lookup over every memtable: the value, "NOT_FOUND" or
+  // "ERROR: ...".
+  std::string Get(const std::string& key, SequenceNumber seq,
+                  const MergeOperator* merge_operator = nullptr) {
+    test::MemTableReader reader(icmp_, mem_, imm_.current());
+    return reader.Get(key, seq, merge_operator);
   }
 
   InternalKeyComparator icmp_;
+  MemTableList imm_;
   MemTable* mem_;
 };
 
@@ -99,26 +96,34 @@ TEST_F(MemTableRangeDelTest, GetHonoursTombstones) {
   EXPECT_EQ("NOT_FOUND", Get("k", 2));
   EXPECT_EQ("v3", Get("k", 3));
   EXPECT_EQ("v3", Get("k", 10));
-  // No point version here, but a covering tombstone: deleted everywhere
-  // older.
-  EXPECT_EQ("ABSENT", Get("b", 1));
   EXPECT_EQ("NOT_FOUND", Get("b", 2));
-  EXPECT_EQ("ABSENT", Get("m", 5));  // the end is exclusive
   EXPECT_EQ("NOT_FOUND", Get("a", 5));
-
-  SequenceNumber max_seq = 0;
-  EXPECT_EQ("v3", Get("k", 10, &max_seq));
-  EXPECT_EQ(2u, max_seq);
-  // A newer source's tombstone (seq 7) hides the older version here.
-  max_seq = 7;
-  EXPECT_EQ("NOT_FOUND", Get("k", 10, &max_seq));
-  EXPECT_EQ(7u, max_seq);
-  max_seq = 0;
-  EXPECT_EQ("ABSENT", Get("z", 10, &max_seq));
-  EXPECT_EQ(0u, max_seq);
+  ASSERT_TRUE(mem_->Add(5, kTypeValue, "m", "vm").ok());
+  EXPECT_EQ("vm", Get("m", 5));  // the end is exclusive
 }
 
-// A random history over keys "a".."j" and the model's answer for a read.
+// A tombstone in a newer memtable deletes older versions in older
+// memtables, and an older tombstone does not delete a newer version.
+TEST_F(MemTableRangeDelTest, TombstonesReachAcrossMemTables) {
+  ASSERT_TRUE(mem_->Add(1, kTypeValue, "b", "b1").ok());
+  ASSERT_TRUE(mem_->Add(2, kTypeValue, "x", "x2").ok());
+  ASSERT_TRUE(mem_->Add(3, kTypeRangeDeletion, "w", "y").ok());
+  SwitchMemTable();
+  ASSERT_TRUE(mem_->Add(4, kTypeValue, "x", "x4").ok());
+  ASSERT_TRUE(mem_->Add(5, kTypeRangeDeletion, "a", "c").ok());
+  SwitchMemTable();
+  ASSERT_TRUE(mem_->Add(6, kTypeValue, "c", "c6").ok());
+  EXPECT_EQ("b1", Get("b", 4));
+  EXPECT_EQ("NOT_FOUND", Get("b", 5));
+  EXPECT_EQ("x2", Get("x", 2));
+  EXPECT_EQ("NOT_FOUND", Get("x", 3));
+  EXPECT_EQ("x4", Get("x", 6));
+  EXPECT_EQ("c6", Get("c", 6));
+}
+
+// A random history over keys "a".."j" — values, deletions, merges and
+// range deletions spread over several memtables — and the model's answer
+// for a read at a sequence.
 struct Op {
   ValueType type;
   std::string key;
@@ -127,27 +132,43 @@ struct Op {
 };
 
 std::string ModelGet(const std::vector<Op>& ops, const std::string& key,
-                     SequenceNumber read_seq, SequenceNumber newer_tombstone,
-                     SequenceNumber* max_seq) {
-  SequenceNumber tomb = 0;
-  const Op* point = nullptr;
+                     SequenceNumber read_seq) {
+  SequenceNumber tombstone = 0;
+  std::vector<const Op*> versions;  // of key, visible
   for (const Op& op : ops) {
     if (op.seq > read_seq) continue;
     if (op.type == kTypeRangeDeletion) {
-      if (op.key <= key && key < op.end_or_value) tomb = std::max(tomb, op.seq);
-    } else if (op.key == key && (point == nullptr || op.seq > point->seq)) {
-      point = &op;
+      if (op.key <= key && key < op.end_or_value) {
+        tombstone = std::max(tombstone, op.seq);
+      }
+    } else if (op.key == key) {
+      versions.push_back(&op);
     }
   }
-  *max_seq = std::max(tomb, newer_tombstone);
-  if (*max_seq > 0 && (point == nullptr || point->seq < *max_seq)) {
-    return "NOT_FOUND";
+  std::sort(versions.begin(), versions.end(),
+            [](const Op* a, const Op* b) { return a->seq > b->seq; });
+  const std::string* base = nullptr;
+  std::vector<std::string> operands;  // newest first
+  for (const Op* v : versions) {
+    if (v->seq < tombstone) break;  // deleted with everything older
+    if (v->type == kTypeMerge) {
+      operands.push_back(v->end_or_value);
+      continue;
+    }
+    if (v->type == kTypeValue) base = &v->end_or_value;
+    break;
   }
-  if (point == nullptr) return "ABSENT";
-  return point->type == kTypeValue ? point->end_or_value : "NOT_FOUND";
+  if (operands.empty()) return base != nullptr ? *base : "NOT_FOUND";
+  std::string merged = base != nullptr ? *base + "," : "";
+  for (auto it = operands.rbegin(); it != operands.rend(); ++it) {
+    merged += *it + (it + 1 != operands.rend() ? "," : "");
+  }
+  return merged;
 }
 
 TEST_F(MemTableRangeDelTest, RandomAgainstModel) {
+  const std::shared_ptr<MergeOperator> append =
+      MergeOperators::CreateStringAppendOperator();
   Random rnd(2024);
   std::vector<Op> ops;
   auto random_key = [&rnd] {
@@ -158,9 +179,12 @@ TEST_F(MemTableRangeDelTest, RandomAgainstModel) {
     op.seq = seq;
     op.key = random_key();
     const uint32_t r = rnd.Uniform(10);
-    if (r < 5) {
+    if (r < 4) {
       op.type = kTypeValue;
       op.end_or_value = "v" + std::to_string(seq);
+    } else if (r < 5) {
+      op.type = kTypeMerge;
+      op.end_or_value = "m" + std::to_string(seq);
     } else if (r < 7) {
       op.type = kTypeDeletion;
     } else {
@@ -172,29 +196,28 @@ TEST_F(MemTableRangeDelTest, RandomAgainstModel) {
     }
     ASSERT_TRUE(mem_->Add(op.seq, op.type, op.key, op.end_or_value).ok());
     ops.push_back(op);
+    if (rnd.OneIn(40)) SwitchMemTable();
     if (seq % 30 != 0) continue;
     for (int q = 0; q < 200; q++) {
       const std::string key =
           rnd.OneIn(4) ? random_key() + "x" : random_key();  // between keys
       const SequenceNumber read_seq = rnd.Uniform(static_cast<int>(seq) + 2);
-      const SequenceNumber newer =
-          rnd.OneIn(3) ? rnd.Uniform(static_cast<int>(seq)) : 0;
-      SequenceNumber want_max = 0;
-      const std::string want = ModelGet(ops, key, read_seq, newer, &want_max);
-      SequenceNumber got_max = newer;
-      ASSERT_EQ(want, Get(key, read_seq, &got_max))
-          << key << " at " << read_seq << " newer " << newer;
-      ASSERT_EQ(want_max, got_max) << key << " at " << read_seq;
+      ASSERT_EQ(ModelGet(ops, key, read_seq),
+                Get(key, read_seq, append.get()))
+          << key << " at " << read_seq << " of " << seq << " with "
+          << imm_.NumNotFlushed() << " immutable memtables";
     }
   }
+  EXPECT_GT(imm_.NumNotFlushed(), 2);
 }
 
 TEST_F(MemTableRangeDelTest, ConcurrentAdds) {
   constexpr int kThreads = 4;
   constexpr int kPerThread = 500;
+  const test::MemTableReader reader(icmp_, mem_);
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; t++) {
-    threads.emplace_back([this, t] {
+    threads.emplace_back([this, &reader, t] {
       for (int i = 0; i < kPerThread; i++) {
         const SequenceNumber seq =
             1 + static_cast<SequenceNumber>(t * kPerThread + i);
@@ -205,12 +228,10 @@ TEST_F(MemTableRangeDelTest, ConcurrentAdds) {
         } else {
           EXPECT_TRUE(mem_->Add(seq, kTypeValue, key, "v", true).ok());
         }
-        // Readers run alongside.
-        SequenceNumber max_seq = 0;
-        LookupKey lkey(key, seq);
-        std::string value;
-        Status s;
-        mem_->Get(lkey, &value, &s, &max_seq);
+        // Readers run alongside; a key is written once, and its
+        // tombstone does not cover it (it starts at the key).
+        const std::string got = reader.Get(key, seq);
+        EXPECT_EQ(i % 2 == 0 ? "NOT_FOUND" : "v", got) << key;
       }
     });
   }
