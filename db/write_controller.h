@@ -50,10 +50,6 @@ class STRATA_EXPORT WriteController {
 
   void SetCondition(WriteStallCondition condition);
   WriteStallCondition condition() const { return condition_; }
-  bool IsStopped() const { return condition_ == WriteStallCondition::kStopped; }
-  bool NeedsDelay() const {
-    return condition_ == WriteStallCondition::kDelayed;
-  }
 
   // Microseconds the writer of num_bytes at now_micros must sleep first;
   // 0 unless delayed. Accounts for the write as done after that sleep.

@@ -104,15 +104,13 @@ class STRATA_EXPORT WriteThread {
     kStateInit = 1,
     // Leads a group: run the commit protocol.
     kStateGroupLeader = 2,
-    // Reserved (RocksDB's memtable-stage leader; unused here).
-    kStateMemtableWriterLeader = 4,
     // Insert your own batch (parallel and unordered modes).
-    kStateParallelMemtableWriter = 8,
+    kStateParallelMemtableWriter = 4,
     // Done; Writer::status holds the outcome.
-    kStateCompleted = 16,
+    kStateCompleted = 8,
     // The owner sleeps on the writer's condition variable; whoever changes
     // the state must take the writer's mutex and signal.
-    kStateLockedWaiting = 32,
+    kStateLockedWaiting = 16,
   };
 
   class WriteGroup;

@@ -54,7 +54,7 @@ TEST(WriteControllerTest, DelayedWritesAverageTheRate) {
   EXPECT_EQ(uint64_t{1} << 20, wc.delayed_write_rate());
   EXPECT_EQ(0u, wc.GetDelay(0, 1 << 20));  // not delayed: free
   wc.SetCondition(WriteStallCondition::kDelayed);
-  ASSERT_TRUE(wc.NeedsDelay());
+  ASSERT_EQ(WriteStallCondition::kDelayed, wc.condition());
   // Writers that sleep as told: 1 MiB in 1 KiB writes takes one second.
   uint64_t now = 1000000;
   const uint64_t start = now;
@@ -69,7 +69,7 @@ TEST(WriteControllerTest, DelayedWritesAverageTheRate) {
   EXPECT_EQ(0u, wc.GetDelay(now + 10000000, 1024));
   // Stopped or normal: never a delay (stopping is the caller's wait).
   wc.SetCondition(WriteStallCondition::kStopped);
-  EXPECT_TRUE(wc.IsStopped());
+  EXPECT_EQ(WriteStallCondition::kStopped, wc.condition());
   EXPECT_EQ(0u, wc.GetDelay(now, 1 << 30));
   wc.SetCondition(WriteStallCondition::kNormal);
   EXPECT_EQ(0u, wc.GetDelay(now, 1 << 30));
