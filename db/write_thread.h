@@ -61,6 +61,7 @@
 #include <iterator>
 
 #include "port/port.h"
+#include "port/thread_annotations.h"
 #include "strata/export.h"
 #include "strata/options.h"
 #include "strata/status.h"
@@ -373,11 +374,11 @@ class STRATA_EXPORT WriteThread {
   uint64_t next_ticket_ = 0;
   port::Mutex turn_mu_;
   port::CondVar turn_cv_;
-  uint64_t turn_ = 0;  // guarded by turn_mu_
-  // The first memtable stage that failed (guarded by turn_mu_): later
-  // groups, already past PrepareGroup's error check, fail with it rather
-  // than publish a number above the failed group's partial inserts.
-  Status memtable_error_;
+  uint64_t turn_ GUARDED_BY(turn_mu_) = 0;
+  // The first memtable stage that failed: later groups, already past
+  // PrepareGroup's error check, fail with it rather than publish a number
+  // above the failed group's partial inserts.
+  Status memtable_error_ GUARDED_BY(turn_mu_);
 
   std::function<void(Writer*)> before_insert_callback_;
   std::function<void(Writer*)> join_callback_;
