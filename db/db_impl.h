@@ -146,8 +146,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // Closes every WAL (Close); the current one's Close status.
   Status CloseLogs() LOCKS_EXCLUDED(log_mutex_);
   // ---- db_impl_close.cc ----
-  // Close; force: also with unreleased snapshots (the destructor).
-  Status CloseImpl(bool force);
+  // Close; force: also with unreleased snapshots (the destructor). Returns
+  // the first error met.
+  Status CloseImpl(bool force) LOCKS_EXCLUDED(close_mutex_, mutex_);
 
   // ---- db_impl_flush.cc ----
   // An empty memtable (refs 0) whose arena grows by an eighth of
@@ -242,12 +243,16 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
 
   const std::unique_ptr<TableCache> table_cache_;
 
+  // Held for the whole of a Close, so a second one waits for the first.
+  port::Mutex close_mutex_ ACQUIRED_BEFORE(mutex_);
   mutable port::Mutex mutex_;
   // Its methods need mutex_ held, except NewFileNumber and LastSequence.
   const std::unique_ptr<VersionSet> versions_;
   FileLock* db_lock_ = nullptr;
   bool opened_ GUARDED_BY(mutex_) = false;
   bool closing_ GUARDED_BY(mutex_) = false;
+  // What the first Close returned (a later Close returns it again).
+  Status close_status_ GUARDED_BY(mutex_);
   Status bg_error_ GUARDED_BY(mutex_);
   MemTable* mem_ GUARDED_BY(mutex_) = nullptr;
   MemTableList imm_ GUARDED_BY(mutex_);

@@ -12,10 +12,12 @@ namespace strata {
 Status DBImpl::Close() { return CloseImpl(/*force=*/false); }
 
 Status DBImpl::CloseImpl(bool force) {
+  // One Close at a time; a later one reports what the first returned.
+  MutexLock close_lock(&close_mutex_);
   bool was_open;
   {
     MutexLock l(&mutex_);
-    if (closing_) return Status::OK();
+    if (closing_) return close_status_;
     if (!force && !snapshots_.empty()) {
       return Status::Aborted("Close: the DB has unreleased snapshots");
     }
@@ -52,7 +54,9 @@ Status DBImpl::CloseImpl(bool force) {
       if (!s.ok()) SetBackgroundError(s);
     }
   }
-  s = CloseLogs();
+  // The first error is what Close reports.
+  Status logs = CloseLogs();
+  if (s.ok()) s = logs;
   MutexLock l(&mutex_);
   if (mem_ != nullptr) {
     mem_->Unref();
@@ -67,6 +71,7 @@ Status DBImpl::CloseImpl(bool force) {
   }
   if (was_open) STRATA_LOG_INFO(info_log_, "closed %s", dbname_.c_str());
   if (info_log_ != nullptr) info_log_->Flush();
+  close_status_ = s;
   return s;
 }
 

@@ -56,8 +56,9 @@ class STRATA_EXPORT DB {
   virtual ~DB();
 
   // Releases the DB's files and lock, syncing what needs syncing. The
-  // object must still be deleted. Further calls other than the destructor
-  // return an error. Returns the first error met while closing.
+  // object must still be deleted. After it, calls other than Close and
+  // the destructor return an error. Returns the first error met while
+  // closing; a later Close returns the same.
   virtual Status Close() = 0;
 
   // Single-update forms of Write.
