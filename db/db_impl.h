@@ -20,8 +20,9 @@
 // Readers take references to the memtables under mutex_ and read without
 // it; last_published_ (an atomic) is the newest sequence they may see.
 //
-// Files are laid out as in docs/formats/files.md. Until tables arrive
-// (Engine II/III) every WAL stays live: an open replays all of them.
+// Files are laid out as in docs/formats/files.md. A WAL numbered below
+// the version set's log number holds only flushed data and is deleted
+// (DeleteObsoleteFiles); an open replays the others.
 
 #ifndef STRATA_DB_DB_IMPL_H_
 #define STRATA_DB_DB_IMPL_H_
@@ -105,8 +106,10 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
     memtable_switch_callback_ = std::move(cb);
   }
 
-  // The options after sanitizing; InvalidArgument for options no DB can
-  // run with (checked before anything is touched on disk).
+  // OK, or InvalidArgument for options no DB can run with (NotSupported
+  // for a compression this build lacks). Checks the options as given,
+  // before anything is touched on disk; values that can be raised to a
+  // workable one are not refused but raised when the DBImpl is built.
   static Status ValidateOptions(const Options& options);
 
  private:
@@ -246,7 +249,8 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // Held for the whole of a Close, so a second one waits for the first.
   port::Mutex close_mutex_ ACQUIRED_BEFORE(mutex_);
   mutable port::Mutex mutex_;
-  // Its methods need mutex_ held, except NewFileNumber and LastSequence.
+  // Its methods need mutex_ held, except the atomic counters named in
+  // db/version_set.h; SetLastSequence is called with mutex_ held.
   const std::unique_ptr<VersionSet> versions_;
   FileLock* db_lock_ = nullptr;
   bool opened_ GUARDED_BY(mutex_) = false;

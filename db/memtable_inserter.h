@@ -1,11 +1,10 @@
 // Applies a WriteBatch to a memtable: the batch's records get consecutive
 // sequence numbers from first_sequence, in batch order.
 //
-// Engine I stores Put, Delete and SingleDelete; Merge and DeleteRange are
-// refused with NotSupported until their read semantics exist (Engine III):
-// the write path refuses them before the WAL (WriteBatch::HasMerge,
-// HasDeleteRange), and recovery checks each WAL record whole with
-// CheckBatchSupported before applying any of it.
+// Every record type is stored: Put, Delete, SingleDelete and Merge as
+// point entries, DeleteRange as a range tombstone of the memtable.
+// Recovery checks each WAL record whole with CheckBatchSupported before
+// applying any of it, so a malformed record is never applied in part.
 
 #ifndef STRATA_DB_MEMTABLE_INSERTER_H_
 #define STRATA_DB_MEMTABLE_INSERTER_H_

@@ -87,7 +87,7 @@ class STRATA_EXPORT RangeDelAggregator {
 
   // Read mode: the largest sequence <= read_seq of a tombstone covering
   // user_key over every source, 0 if none — what a point lookup applies
-  // to older sources (MemTable::Get's max_covering_tombstone_seq).
+  // to older sources (GetContext's max_covering_seq).
   SequenceNumber MaxCoveringSeq(const Slice& user_key) const;
 
   // Compaction: the tombstones of every source cut to the output range

@@ -13,9 +13,11 @@
 // its first LogAndApply writes MANIFEST and CURRENT.
 //
 // Thread safety: the DB mutex (the mu given to LogAndApply) guards every
-// method except NewFileNumber, LastSequence and SetLastSequence, which are
-// atomic. LogAndApply releases mu while it writes; calls queue up and run
-// one at a time, in arrival order.
+// method except the counters NewFileNumber, MarkFileNumberUsed,
+// NextFileNumberPeek and LastSequence, which are atomic. SetLastSequence
+// is an atomic store, but its REQUIRES holds only if its callers do not
+// race: the DB calls it with mu held. LogAndApply releases mu while it
+// writes; calls queue up and run one at a time, in arrival order.
 
 #ifndef STRATA_DB_VERSION_SET_H_
 #define STRATA_DB_VERSION_SET_H_
@@ -79,7 +81,7 @@ class STRATA_EXPORT VersionSet {
   // damaged or missing CURRENT or MANIFEST, or a bad edit in it, is
   // Corruption naming the file; a comparator other than icmp's, or a file
   // at a level >= num_levels, is InvalidArgument. *save_manifest is set
-  // when the next LogAndApply will write a new MANIFEST (always, today: a
+  // when the next LogAndApply will write a new MANIFEST (always: a
   // recovered MANIFEST is never appended to).
   // REQUIRES: nothing applied or recovered yet.
   Status Recover(bool* save_manifest);

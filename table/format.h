@@ -61,7 +61,7 @@ enum : size_t { kBlockReadStackBuffer = 5000 };
 // The last 8 bytes of every block-based table: "strataTB" in ASCII (the
 // fixed64 encoding is little-endian).
 constexpr uint64_t kBlockBasedTableMagicNumber = 0x4254617461727473ull;
-// The only version written and read so far.
+// The only version written; a reader refuses any other.
 constexpr uint32_t kBlockBasedTableFormatVersion = 1;
 
 // Names of the metaindex entries: the properties block, and the filter

@@ -1,5 +1,6 @@
 // A merging iterator: the sorted union of several child iterators over
-// internal keys (the memtables, later the tables of every level).
+// internal keys (a DB iterator's memtables and tables, a flush's
+// memtables, a compaction's input files).
 //
 // Forward it keeps the children in a min-heap by key, backward in a
 // max-heap; switching direction repositions every child around the

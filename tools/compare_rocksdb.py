@@ -30,7 +30,7 @@ Usage:
                                                 db_bench of both engines,
                                                 after the script's own
   tools/compare_rocksdb.py --write_modes --runs=5 --out=wm
-                                                issue 8's table instead:
+                                                the write-mode table:
                                                 fillrandom, 16 threads,
                                                 batch 8, WAL on/off x
                                                 unordered_write 0/1
@@ -73,7 +73,8 @@ import time
 PLOT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "compare_rocksdb_plot.py")
 
-# Issue 7, point 5.
+# The core set: fills, overwrite, point and range reads, reads beside a
+# writer, synced writes.
 DEFAULT_BENCHMARKS = ("fillseq,fillrandom,overwrite,readrandom,readseq,"
                       "seekrandom,readwhilewriting,fillsync")
 from compare_report import (COMMON_FLAGS, DEFAULT_THREADS,  # noqa: F401
@@ -197,7 +198,7 @@ def run_table(opts, binaries, benches, info):
 
 
 def run_write_modes(opts, binaries, info):
-    """Issue 8's cells, alternating engines within each cell and run;
+    """The write-mode cells, alternating engines within each cell and run;
     the results as dicts with the cell's label."""
     results = []
     total = opts.runs * len(wm.CELLS) * len(ENGINES)
@@ -332,11 +333,11 @@ def parse_args(argv):
                    help="keys (default 1000000, with --write_modes %d per "
                    "thread; 100000 for a quick run)" % wm.DEFAULT_NUM)
     p.add_argument("--benchmarks", metavar="LIST", default=None,
-                   help="comma-separated name[:threads] (default: issue 7's "
+                   help="comma-separated name[:threads] (default: the core "
                    "set, %s); empty for a --timeline only" %
                    DEFAULT_BENCHMARKS)
     p.add_argument("--write_modes", action="store_true",
-                   help="issue 8's table instead of --benchmarks: "
+                   help="the write-mode table instead of --benchmarks: "
                    "fillrandom, 16 threads, batch 8, WAL on/off x "
                    "unordered_write 0/1, with CPU time per op")
     p.add_argument("--fill", metavar="LIST", default="fillrandom,compact",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of tools/compare_rocksdb.py without RocksDB or the network: its
 parsing of real db_bench outputs (both engines), the medians and the
-table, the command lines it builds, issue 8's write-mode cells (their
+table, the command lines it builds, the write-mode cells (their
 flags, CPU per op, medians, the speedup table and the verdict), the CPU
 time it measures of a child, and its run loop driven by fake db_bench
 scripts (alternation, fresh directories, failures).

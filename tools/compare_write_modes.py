@@ -1,4 +1,4 @@
-"""Issue 8's write-mode table for tools/compare_rocksdb.py --write_modes.
+"""The write-mode table for tools/compare_rocksdb.py --write_modes.
 
 fillrandom with 16 threads writing batches of 8 (16-byte keys, 100-byte
 values, auto compactions off) in four cells: the WAL on or off
@@ -145,7 +145,7 @@ def format_tables(rows):
 
 
 def verdict(rows):
-    """Issue 8's bar in one line: strata's ops/s >= RocksDB's in every
+    """The write-mode bar in one line: strata's ops/s >= RocksDB's in every
     cell and strata's unordered speedup >= RocksDB's with and without the
     WAL; None unless all four cells have both engines."""
     if len(rows) != len(CELLS) or any(r["ratio"] is None for r in rows):

@@ -71,8 +71,9 @@ class STRATA_EXPORT DB {
   virtual Status Merge(const WriteOptions& options, const Slice& key,
                        const Slice& value);
 
-  // Applies every update in updates atomically. updates may be null (then
-  // nothing is written).
+  // Applies every update in updates atomically. A null updates is
+  // InvalidArgument; so is a batch holding a Merge when the DB has no
+  // Options::merge_operator.
   virtual Status Write(const WriteOptions& options, WriteBatch* updates) = 0;
 
   // *value = the value of key; NotFound if there is none.

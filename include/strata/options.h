@@ -4,8 +4,9 @@
 // DBOptions hold what concerns the whole DB (files, recovery, the write
 // path); ColumnFamilyOptions what concerns its keys (order, memtables,
 // levels). strata has one column family, so Options flattens both, as
-// RocksDB's Options does. Options the engine does not honour yet are not
-// declared.
+// RocksDB's Options does. Options the engine does not honour are not
+// declared, except the few a RocksDB program commonly sets, which are
+// accepted and say on the field that they change nothing.
 //
 // Thread safety: a plain struct; copy it, or share it read-only.
 
@@ -62,7 +63,9 @@ struct STRATA_EXPORT DBOptions {
   // Fail DB::Open with InvalidArgument if the DB already exists.
   bool error_if_exists = false;
 
-  // Check data aggressively and stop at the first damage found.
+  // Accepted for RocksDB compatibility and not used: strata's checks of
+  // what it reads from disk do not depend on it (docs/formats/), and what
+  // recovery does with a damaged WAL is wal_recovery_mode's choice.
   bool paranoid_checks = true;
 
   // The Env for all file and thread work. Default: Env::Default().
