@@ -124,7 +124,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status RecoverLogFiles(const std::vector<uint64_t>& logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  uint64_t NewFileNumber() { return versions_->NewFileNumber(); }
+  uint64_t NewFileNumber() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return versions_->NewFileNumber();
+  }
   std::string OptionsFileContents() const;
   // ---- db_impl_wal.cc ----
   // The switch leaves the finished WAL unsynced: the recovery mode stops
@@ -249,9 +251,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // Held for the whole of a Close, so a second one waits for the first.
   port::Mutex close_mutex_ ACQUIRED_BEFORE(mutex_);
   mutable port::Mutex mutex_;
-  // Its methods need mutex_ held, except the atomic counters named in
-  // db/version_set.h; SetLastSequence is called with mutex_ held.
-  const std::unique_ptr<VersionSet> versions_;
+  // Every use holds mutex_ (checked: the pointer is guarded), which is
+  // what VersionSet's methods require (db/version_set.h).
+  const std::unique_ptr<VersionSet> versions_ GUARDED_BY(mutex_);
   FileLock* db_lock_ = nullptr;
   bool opened_ GUARDED_BY(mutex_) = false;
   bool closing_ GUARDED_BY(mutex_) = false;

@@ -13,11 +13,10 @@
 // its first LogAndApply writes MANIFEST and CURRENT.
 //
 // Thread safety: the DB mutex (the mu given to LogAndApply) guards every
-// method except the counters NewFileNumber, MarkFileNumberUsed,
-// NextFileNumberPeek and LastSequence, which are atomic. SetLastSequence
-// is an atomic store, but its REQUIRES holds only if its callers do not
-// race: the DB calls it with mu held. LogAndApply releases mu while it
-// writes; calls queue up and run one at a time, in arrival order.
+// method. The DB reaches its VersionSet only through a pointer that is
+// GUARDED_BY its mutex, so clang's -Wthread-safety checks every call.
+// LogAndApply releases mu while it writes; calls queue up and run one at
+// a time, in arrival order.
 
 #ifndef STRATA_DB_VERSION_SET_H_
 #define STRATA_DB_VERSION_SET_H_
