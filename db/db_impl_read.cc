@@ -83,9 +83,9 @@ std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
   if (!s.ok()) return std::vector<Status>(keys.size(), s);
   std::vector<Status> result(keys.size());
   for (size_t i = 0; i < keys.size(); i++) {
-    result[i] = view.Get(options, table_cache_.get(),
-                         options_.merge_operator.get(), keys[i], &(*values)[i],
-                         nullptr);
+    result[i] =
+        view.Get(options, table_cache_.get(), options_.merge_operator.get(),
+                 keys[i], &(*values)[i], nullptr);
     if (result[i].ok()) RecordTick(stats, BYTES_READ, (*values)[i].size());
   }
   RecordTick(stats, NUMBER_KEYS_READ, keys.size());

@@ -11,8 +11,7 @@ namespace strata {
 
 std::vector<MemTable*> ReadView::MemTables() const {
   std::vector<MemTable*> result(1, mem);
-  result.insert(result.end(), imm->memtables().begin(),
-                imm->memtables().end());
+  result.insert(result.end(), imm->memtables().begin(), imm->memtables().end());
   return result;
 }
 

@@ -487,8 +487,8 @@ TEST_F(VersionReadTest, RangeTombstonesComeOnlyFromTablesThatMayCoverTheKeys) {
   auto gather = [&](const std::string* lo, const std::string* hi,
                     const std::string& probe) {
     TableCache* cache = Cache(-1);
-    RangeDelAggregator agg =
-        RangeDelAggregator::ForRead(icmp_.user_comparator(), kMaxSequenceNumber);
+    RangeDelAggregator agg = RangeDelAggregator::ForRead(
+        icmp_.user_comparator(), kMaxSequenceNumber);
     const Slice lo_slice = lo != nullptr ? Slice(*lo) : Slice();
     const Slice hi_slice = hi != nullptr ? Slice(*hi) : Slice();
     Status s = version_->AddRangeTombstones(

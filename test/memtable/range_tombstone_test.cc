@@ -202,8 +202,7 @@ TEST_F(MemTableRangeDelTest, RandomAgainstModel) {
       const std::string key =
           rnd.OneIn(4) ? random_key() + "x" : random_key();  // between keys
       const SequenceNumber read_seq = rnd.Uniform(static_cast<int>(seq) + 2);
-      ASSERT_EQ(ModelGet(ops, key, read_seq),
-                Get(key, read_seq, append.get()))
+      ASSERT_EQ(ModelGet(ops, key, read_seq), Get(key, read_seq, append.get()))
           << key << " at " << read_seq << " of " << seq << " with "
           << imm_.NumNotFlushed() << " immutable memtables";
     }
