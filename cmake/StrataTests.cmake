@@ -206,6 +206,7 @@ strata_add_test(block_test SOURCES
 )
 
 strata_add_test(table_test SOURCES
+  test/table/empty_iterator_test.cc
   test/table/format_test.cc
   test/table/table_corruption_test.cc
   test/table/table_options_test.cc
