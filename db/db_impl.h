@@ -229,6 +229,9 @@ class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
   // releasing mutex_ meanwhile.
   void WaitForMemTableWrites() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Retires the full memtable to imm_ and starts a new one with a new WAL.
+  // If the new WAL cannot be created nothing changes and that error is
+  // returned; the current memtable and WAL stay usable. A failure to
+  // finish the current WAL is returned and becomes the background error.
   Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void SetBackgroundError(const Status& s) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 

@@ -113,7 +113,12 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
       if (closing_) s = Status::ShutdownInProgress("the DB is closing");
       if (s.ok()) s = bg_error_;
     }
-    if (s.ok()) s = SwitchMemTable();
+    if (s.ok()) {
+      s = SwitchMemTable();
+      // No new WAL (the background error is not set): keep writing to the
+      // current memtable and WAL; the next group tries again.
+      if (!s.ok() && bg_error_.ok()) s = Status::OK();
+    }
     if (!s.ok()) return s;
   } else {
     flush_requested_ = false;  // nothing to flush
@@ -271,13 +276,11 @@ Status DBImpl::SwitchMemTable() {
   std::unique_ptr<log::Writer> new_log;
   Status s = NewLogFile(number, /*sync_dir=*/!DefersWALSync(), &new_log);
   if (!s.ok()) {
-    // Keep writing to the current memtable and WAL; the next group tries
-    // again.
     STRATA_LOG_WARN(info_log_, "cannot start WAL %llu: %s",
                     static_cast<unsigned long long>(number),
                     s.ToString().c_str());
     env_->RemoveFile(LogFileName(dbname_, number));
-    return Status::OK();
+    return s;
   }
   {
     // Synced here only in the modes that cannot stop at a WAL whose end a
