@@ -181,7 +181,7 @@ Status Fadvise(int fd, const std::string& fname, size_t offset, size_t length,
 
 }  // namespace
 
-// ---- OsSequentialFile -------------------------------------------------
+// ---- OsSequentialFile -------------------------------------------------------
 
 Status OsSequentialFile::Read(size_t n, Slice* result, char* scratch) {
   if (use_direct_io_) {
@@ -230,7 +230,7 @@ Status OsSequentialFile::InvalidateCache(size_t offset, size_t length) {
   return Fadvise(file_.get(), filename_, offset, length, POSIX_FADV_DONTNEED);
 }
 
-// ---- OsRandomAccessFile -------------------------------------------------
+// ---- OsRandomAccessFile -----------------------------------------------------
 
 Status OsRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
                                 char* scratch) const {
@@ -249,7 +249,7 @@ Status OsRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
   return Fadvise(file_.get(), filename_, offset, length, POSIX_FADV_DONTNEED);
 }
 
-// ---- OsWritableFile: the POSIX system calls -------------------------------
+// ---- OsWritableFile: the POSIX system calls ---------------------------------
 
 Status OsWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
   const int err = WriteFully(file_.get(), data, n, offset);
@@ -308,7 +308,7 @@ Status OsWritableFile::InvalidateCache(size_t offset, size_t length) {
   return Fadvise(file_.get(), filename_, offset, length, POSIX_FADV_DONTNEED);
 }
 
-// ---- OsRandomRWFile -----------------------------------------------------
+// ---- OsRandomRWFile ---------------------------------------------------------
 
 Status OsRandomRWFile::Write(uint64_t offset, const Slice& data) {
   if (use_direct_io_) {
@@ -333,7 +333,7 @@ Status OsRandomRWFile::Fsync() { return SyncFd(file_.get(), filename_, true); }
 
 Status OsRandomRWFile::Close() { return CloseFd(&file_, filename_, "close"); }
 
-// ---- PosixDirectory --------------------------------------------------------
+// ---- PosixDirectory ---------------------------------------------------------
 
 PosixDirectory::PosixDirectory(std::string name, ScopedFd fd)
     : name_(std::move(name)), fd_(std::move(fd)) {}

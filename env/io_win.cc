@@ -257,7 +257,7 @@ Status WinCloseHandle(ScopedHandle* handle, const std::string& fname) {
   return Status::OK();
 }
 
-// ---- OsSequentialFile -----------------------------------------------------
+// ---- OsSequentialFile -------------------------------------------------------
 
 Status OsSequentialFile::Read(size_t n, Slice* result, char* scratch) {
   Status s = PositionedRead(offset_, n, result, scratch);
@@ -281,7 +281,7 @@ Status OsSequentialFile::InvalidateCache(size_t offset, size_t length) {
   return SequentialFile::InvalidateCache(offset, length);
 }
 
-// ---- OsRandomAccessFile ---------------------------------------------------
+// ---- OsRandomAccessFile -----------------------------------------------------
 
 Status OsRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
                                 char* scratch) const {
@@ -298,7 +298,7 @@ Status OsRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
   return RandomAccessFile::InvalidateCache(offset, length);
 }
 
-// ---- OsWritableFile: the Windows system calls -----------------------------
+// ---- OsWritableFile: the Windows system calls -------------------------------
 
 Status OsWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
   return WinPositionedWrite(file_.get(), filename_, 0, offset, data, n);
@@ -335,7 +335,7 @@ Status OsWritableFile::InvalidateCache(size_t offset, size_t length) {
   return WritableFile::InvalidateCache(offset, length);
 }
 
-// ---- OsRandomRWFile -------------------------------------------------------
+// ---- OsRandomRWFile ---------------------------------------------------------
 
 Status OsRandomRWFile::Write(uint64_t offset, const Slice& data) {
   return WinPositionedWrite(file_.get(), filename_,
