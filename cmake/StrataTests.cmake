@@ -74,6 +74,7 @@ strata_add_test(env_test SOURCES
   test/env/file_reader_test.cc
   test/env/file_writer_test.cc
   test/env/lock_process_test.cc
+  test/env/owned_handle_test.cc
   test/env/platform_io_test.cc
   test/env/thread_pool_test.cc
 )

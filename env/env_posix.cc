@@ -13,43 +13,53 @@
 #include <ctime>
 #include <string>
 
-#include "env/env_logger.h"
 #include "env/io_posix.h"
 #include "env/io_util.h"
-#include "env/lock_table.h"
-#include "env/thread_pool_env.h"
+#include "env/os_env.h"
+#include "env/os_file.h"
 #include "port/port.h"
-#include "port/port_dirent.h"
-#include "util/mutexlock.h"
 #include "util/no_destructor.h"
 
 namespace strata {
 
 namespace {
 
-int OpenFlags(int base, const EnvOptions& options, bool direct) {
-  int flags = base;
-  if (options.set_fd_cloexec) flags |= O_CLOEXEC;
+// The open(2) flags for a data file.
+int OpenFlags(const OpenRequest& request) {
+  int flags = 0;
+  switch (request.access) {
+    case OpenRequest::kSequentialRead:
+    case OpenRequest::kRandomRead:
+      flags = O_RDONLY;
+      break;
+    case OpenRequest::kReadWrite:
+      flags = O_RDWR | O_CREAT;
+      break;
+    case OpenRequest::kWrite:
+      // A shared writable mapping needs the file open for reading too.
+      flags = O_CREAT | (request.truncate ? O_TRUNC : 0) |
+              (request.mmap ? O_RDWR : O_WRONLY);
+      break;
+  }
+  if (request.close_on_exec) flags |= O_CLOEXEC;
   // Write-through: each write returns once its data is durable, so a sync
   // needs no fdatasync (the POSIX counterpart of FILE_FLAG_WRITE_THROUGH).
-  if (options.use_write_through && (base & (O_WRONLY | O_RDWR))) {
+  if (request.write_through && (flags & (O_WRONLY | O_RDWR))) {
     flags |= O_DSYNC;
   }
 #if defined(O_DIRECT)
-  if (direct) flags |= O_DIRECT;
-#else
-  (void)direct;
+  if (request.direct) flags |= O_DIRECT;
 #endif
   return flags;
 }
 
-// open(2), retried on EINTR. Returns the descriptor or -1 with errno set.
-int OpenRetry(const std::string& fname, int flags, mode_t mode = 0644) {
+// open(2), retried on EINTR. Owns nothing (with errno set) on failure.
+ScopedFd OpenRetry(const std::string& fname, int flags, mode_t mode = 0644) {
   int fd;
   do {
     fd = ::open(fname.c_str(), flags, mode);
   } while (fd < 0 && errno == EINTR);
-  return fd;
+  return ScopedFd(fd);
 }
 
 // Opening with O_DIRECT on a file system that cannot do it fails with
@@ -63,23 +73,6 @@ Status OpenError(const std::string& fname, const char* op, int err,
   }
   return PosixError(fname, op, err);
 }
-
-// The fcntl lock of a LOCK file plus its name, for the in-process table.
-// The lock of a LOCK file: its descriptor, its name for messages, and its
-// key in the in-process table.
-class PosixFileLock : public FileLock {
- public:
-  PosixFileLock(int fd, std::string name, std::string key)
-      : fd_(fd), name_(std::move(name)), key_(std::move(key)) {}
-  int fd() const { return fd_; }
-  const std::string& name() const { return name_; }
-  const std::string& key() const { return key_; }
-
- private:
-  const int fd_;
-  const std::string name_;
-  const std::string key_;
-};
 
 // Locks (or unlocks) the whole file. Linux's open-file-description locks
 // belong to this descriptor: closing another descriptor of the same file in
@@ -103,95 +96,43 @@ std::string FileKey(const struct stat& st) {
   return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
 }
 
-class PosixEnv : public ThreadPoolEnv {
+// A LOCK file's descriptor, which holds the lock once Lock succeeds.
+class PosixFileLock : public OsFileLock {
+ public:
+  PosixFileLock(ScopedFd fd, std::string name, std::string key)
+      : OsFileLock(std::move(name), std::move(key),
+                   static_cast<uint64_t>(::getpid())),
+        fd_(std::move(fd)) {}
+
+  Status Lock() override {
+    if (LockOrUnlock(fd_.get(), true) == 0) return Status::OK();
+    const int err = errno;
+    if (err == EAGAIN || err == EACCES) {
+      return Status::LockHeld(name(), "lock held by another process");
+    }
+    return PosixError(name(), "lock", err);
+  }
+
+  Status Unlock() override {
+    if (LockOrUnlock(fd_.get(), false) == 0) return Status::OK();
+    return PosixError(name(), "unlock", errno);
+  }
+
+ private:
+  const ScopedFd fd_;
+};
+
+class PosixEnv : public OsEnv {
  public:
   PosixEnv() = default;
-
-  Status NewSequentialFile(const std::string& fname,
-                           std::unique_ptr<SequentialFile>* result,
-                           const EnvOptions& options) override {
-    result->reset();
-    const bool direct = options.use_direct_reads;
-    const int fd = OpenRetry(fname, OpenFlags(O_RDONLY, options, direct));
-    if (fd < 0) return OpenError(fname, "open for reading", errno, direct);
-    const size_t alignment =
-        direct ? GetDirectIOAlignment(fd) : kDefaultPageSize;
-    result->reset(new PosixSequentialFile(fname, fd, direct, alignment));
-    return Status::OK();
-  }
-
-  Status NewRandomAccessFile(const std::string& fname,
-                             std::unique_ptr<RandomAccessFile>* result,
-                             const EnvOptions& options) override {
-    result->reset();
-    const bool direct = options.use_direct_reads;
-    const int fd = OpenRetry(fname, OpenFlags(O_RDONLY, options, direct));
-    if (fd < 0) return OpenError(fname, "open for reading", errno, direct);
-    if (options.use_mmap_reads && !direct) {
-      struct stat st;
-      if (::fstat(fd, &st) != 0) {
-        const int err = errno;
-        ::close(fd);
-        return PosixError(fname, "fstat", err);
-      }
-      const size_t size = static_cast<size_t>(st.st_size);
-      void* base = nullptr;
-      if (size > 0) {
-        base = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-        if (base == MAP_FAILED) {
-          const int err = errno;
-          ::close(fd);
-          return PosixError(fname, "mmap", err);
-        }
-      }
-      ::close(fd);  // the mapping outlives the descriptor
-      result->reset(new PosixMmapReadableFile(fname, base, size));
-      return Status::OK();
-    }
-    const size_t alignment =
-        direct ? GetDirectIOAlignment(fd) : kDefaultPageSize;
-    result->reset(new PosixRandomAccessFile(fname, fd, direct, alignment));
-    return Status::OK();
-  }
-
-  Status NewWritableFile(const std::string& fname,
-                         std::unique_ptr<WritableFile>* result,
-                         const EnvOptions& options) override {
-    return OpenWritable(fname, O_WRONLY | O_CREAT | O_TRUNC, result, options);
-  }
-
-  Status ReopenWritableFile(const std::string& fname,
-                            std::unique_ptr<WritableFile>* result,
-                            const EnvOptions& options) override {
-    return OpenWritable(fname, O_WRONLY | O_CREAT, result, options);
-  }
-
-  Status NewRandomRWFile(const std::string& fname,
-                         std::unique_ptr<RandomRWFile>* result,
-                         const EnvOptions& options) override {
-    result->reset();
-    const bool direct = options.use_direct_writes || options.use_direct_reads;
-    const int fd =
-        OpenRetry(fname, OpenFlags(O_RDWR | O_CREAT, options, direct));
-    if (fd < 0) return OpenError(fname, "open for read/write", errno, direct);
-    const size_t alignment =
-        direct ? GetDirectIOAlignment(fd) : kDefaultPageSize;
-    result->reset(new PosixRandomRWFile(fname, fd, direct, alignment));
-    return Status::OK();
-  }
 
   Status NewDirectory(const std::string& name,
                       std::unique_ptr<Directory>* result) override {
     result->reset();
-    const int fd = OpenRetry(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return PosixError(name, "open directory", errno);
-    result->reset(new PosixDirectory(name, fd));
+    ScopedFd fd = OpenRetry(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (!fd.is_valid()) return PosixError(name, "open directory", errno);
+    result->reset(new PosixDirectory(name, std::move(fd)));
     return Status::OK();
-  }
-
-  Status NewLogger(const std::string& fname,
-                   std::shared_ptr<Logger>* result) override {
-    return NewEnvLogger(this, fname, result);
   }
 
   Status FileExists(const std::string& fname) override {
@@ -199,22 +140,6 @@ class PosixEnv : public ThreadPoolEnv {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR) return Status::NotFound(fname);
     return PosixError(fname, "access", err);
-  }
-
-  Status GetChildren(const std::string& dir,
-                     std::vector<std::string>* result) override {
-    result->clear();
-    port::DIR* d = port::opendir(dir.c_str());
-    if (d == nullptr) return PosixError(dir, "opendir", errno);
-    while (port::dirent* entry = port::readdir(d)) {
-      if (std::strcmp(entry->d_name, ".") == 0 ||
-          std::strcmp(entry->d_name, "..") == 0) {
-        continue;
-      }
-      result->emplace_back(entry->d_name);
-    }
-    port::closedir(d);
-    return Status::OK();
   }
 
   Status RemoveFile(const std::string& fname) override {
@@ -226,18 +151,6 @@ class PosixEnv : public ThreadPoolEnv {
     if (::mkdir(name.c_str(), 0755) != 0)
       return PosixError(name, "mkdir", errno);
     return Status::OK();
-  }
-
-  Status CreateDirIfMissing(const std::string& name) override {
-    if (::mkdir(name.c_str(), 0755) == 0) return Status::OK();
-    const int err = errno;
-    if (err != EEXIST) return PosixError(name, "mkdir", err);
-    bool is_dir = false;
-    Status s = IsDirectory(name, &is_dir);
-    if (s.ok() && !is_dir) {
-      return Status::IOError(name, "exists but is not a directory");
-    }
-    return s;
   }
 
   Status RemoveDir(const std::string& name) override {
@@ -311,49 +224,6 @@ class PosixEnv : public ThreadPoolEnv {
     return Status::OK();
   }
 
-  Status LockFile(const std::string& fname, FileLock** lock) override {
-    *lock = nullptr;
-    const int fd = OpenRetry(fname, O_RDWR | O_CREAT | O_CLOEXEC);
-    if (fd < 0) return PosixError(fname, "open lock file", errno);
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      const int err = errno;
-      ::close(fd);
-      return PosixError(fname, "fstat lock file", err);
-    }
-    // Keyed by identity, so "d/LOCK" and "d//LOCK" are one lock.
-    const std::string key = FileKey(st);
-    if (!Locks()->Insert(key, static_cast<uint64_t>(::getpid()))) {
-      ::close(fd);
-      return Status::LockHeld(fname, "lock held by this process");
-    }
-    if (LockOrUnlock(fd, true) != 0) {
-      const int err = errno;
-      ::close(fd);
-      Locks()->Remove(key);
-      if (err == EAGAIN || err == EACCES) {
-        return Status::LockHeld(fname, "lock held by another process");
-      }
-      return PosixError(fname, "lock", err);
-    }
-    *lock = new PosixFileLock(fd, fname, key);
-    return Status::OK();
-  }
-
-  Status UnlockFile(FileLock* lock) override {
-    PosixFileLock* l = static_cast<PosixFileLock*>(lock);
-    Status s;
-    if (LockOrUnlock(l->fd(), false) != 0) {
-      s = PosixError(l->name(), "unlock", errno);
-    }
-    // Close before the table lets another LockFile in: closing would drop
-    // a classic fcntl lock that another thread had just taken.
-    ::close(l->fd());
-    Locks()->Remove(l->key());
-    delete l;
-    return s;
-  }
-
   uint64_t NowMicros() override {
     struct timespec ts;
     ::clock_gettime(CLOCK_REALTIME, &ts);
@@ -379,43 +249,60 @@ class PosixEnv : public ThreadPoolEnv {
   }
 
  private:
-  static LockTable* Locks() {
-    static NoDestructor<LockTable> table;
-    return table.get();
+  Status OpenDataFile(const std::string& fname, const OpenRequest& request,
+                      ScopedFd* fd, size_t* alignment) override {
+    *fd = OpenRetry(fname, OpenFlags(request));
+    if (!fd->is_valid()) {
+      return OpenError(fname, request.op(), errno, request.direct);
+    }
+    *alignment =
+        request.direct ? GetDirectIOAlignment(fd->get()) : kDefaultPageSize;
+    return Status::OK();
   }
 
-  Status OpenWritable(const std::string& fname, int base_flags,
-                      std::unique_ptr<WritableFile>* result,
-                      const EnvOptions& options) {
-    result->reset();
-    const bool direct = options.use_direct_writes;
-    // Direct I/O and mmap exclude each other; direct wins. A shared
-    // writable mapping needs the file open for reading too.
-    const bool mmap = options.use_mmap_writes && !direct;
-    EnvOptions file_options = options;
-    if (mmap) {
-      base_flags = (base_flags & ~O_WRONLY) | O_RDWR;
-      file_options.use_write_through = false;  // msync + fdatasync instead
-    }
-    const int fd =
-        OpenRetry(fname, OpenFlags(base_flags, file_options, direct));
-    if (fd < 0) return OpenError(fname, "open for writing", errno, direct);
+  Status FileSize(const ScopedFd& fd, const std::string& fname,
+                  uint64_t* size) override {
     struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      const int err = errno;
-      ::close(fd);
-      return PosixError(fname, "fstat", err);
-    }
-    const uint64_t initial_size = static_cast<uint64_t>(st.st_size);
-    if (mmap) {
-      result->reset(new PosixMmapFile(fname, fd, initial_size));
-      return Status::OK();
-    }
-    const size_t alignment =
-        direct ? GetDirectIOAlignment(fd) : kDefaultPageSize;
-    result->reset(new PosixWritableFile(fname, fd, initial_size, file_options,
-                                        alignment));
+    if (::fstat(fd.get(), &st) != 0) return PosixError(fname, "fstat", errno);
+    *size = static_cast<uint64_t>(st.st_size);
     return Status::OK();
+  }
+
+  bool WritesAreDurable(const ScopedFd& fd) override {
+    return IsWriteThrough(fd.get());
+  }
+
+  // The mapping outlives the descriptor, which closes on return.
+  Status MapForReading(const std::string& fname, ScopedFd fd,
+                       std::unique_ptr<RandomAccessFile>* result) override {
+    uint64_t size = 0;
+    Status s = FileSize(fd, fname, &size);
+    if (!s.ok()) return s;
+    void* base = nullptr;
+    if (size > 0) {
+      base = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED,
+                    fd.get(), 0);
+      if (base == MAP_FAILED) return PosixError(fname, "mmap", errno);
+    }
+    result->reset(new MmapReadableFile(fname, ScopedFd(), ScopedFd(), base,
+                                       static_cast<size_t>(size)));
+    return Status::OK();
+  }
+
+  Status OpenLockFile(const std::string& fname,
+                      std::unique_ptr<OsFileLock>* lock) override {
+    ScopedFd fd = OpenRetry(fname, O_RDWR | O_CREAT | O_CLOEXEC);
+    if (!fd.is_valid()) return PosixError(fname, "open lock file", errno);
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0) {
+      return PosixError(fname, "fstat lock file", errno);
+    }
+    lock->reset(new PosixFileLock(std::move(fd), fname, FileKey(st)));
+    return Status::OK();
+  }
+
+  Status LastError(const std::string& path, const char* op) const override {
+    return PosixError(path, op, errno);
   }
 };
 

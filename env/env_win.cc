@@ -7,15 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "env/env_logger.h"
 #include "env/io_util.h"
 #include "env/io_win.h"
-#include "env/lock_table.h"
-#include "env/thread_pool_env.h"
+#include "env/os_env.h"
+#include "env/os_file.h"
 #include "port/port.h"
-#include "port/port_dirent.h"
 #include "port/win32.h"
-#include "util/mutexlock.h"
 #include "util/no_destructor.h"
 
 namespace strata {
@@ -32,19 +29,22 @@ uint64_t FileTimeTo100ns(const FILETIME& ft) {
 constexpr DWORD kShareAll =
     FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
 
-HANDLE Open(const std::string& fname, DWORD access, DWORD disposition,
-            DWORD flags) {
-  return CreateFileW(port::ToWinPath(fname).c_str(), access, kShareAll, nullptr,
-                     disposition, flags, nullptr);
+ScopedHandle Open(const std::string& fname, DWORD access, DWORD disposition,
+                  DWORD flags) {
+  return ScopedHandle(CreateFileW(port::ToWinPath(fname).c_str(), access,
+                                  kShareAll, nullptr, disposition, flags,
+                                  nullptr));
 }
 
 DWORD DataFlags(bool direct) {
   return FILE_ATTRIBUTE_NORMAL | (direct ? FILE_FLAG_NO_BUFFERING : 0);
 }
 
-// The direct-I/O alignment of an open file, or 0 for a buffered one.
+// What the transfers of a file need aligned: the volume's unbuffered-I/O
+// alignment for direct I/O, else the page size (the buffer alignment a
+// buffered file reports).
 size_t AlignmentFor(const std::string& fname, bool direct) {
-  return direct ? WinDirectIOAlignment(fname) : 0;
+  return direct ? WinDirectIOAlignment(fname) : port::GetPageSize();
 }
 
 // Windows 10 (1607/1709) can rename and delete with POSIX semantics: the
@@ -65,28 +65,33 @@ constexpr DWORD kRenamePosix = 0x2;
 // last handle closes.
 constexpr char kTrashPrefix[] = ".strata-trash-";
 
-// Deletes with POSIX semantics. False (with the error set) where the system
-// does not offer them.
-// Opened without FILE_FLAG_BACKUP_SEMANTICS, so a directory cannot be
-// removed this way (RemoveFile of a directory fails, as unlink does).
-bool PosixDelete(const std::wstring& path) {
-  HANDLE h = CreateFileW(path.c_str(), DELETE, kShareAll, nullptr,
-                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (h == INVALID_HANDLE_VALUE) return false;
+// Sets the information of class info_class on the file at path, opened
+// for DELETE access with flags. ERROR_SUCCESS or the error.
+DWORD SetInfoForDelete(const std::wstring& path, DWORD flags,
+                       FILE_INFO_BY_HANDLE_CLASS info_class, void* info,
+                       DWORD size) {
+  ScopedHandle h(CreateFileW(path.c_str(), DELETE, kShareAll, nullptr,
+                             OPEN_EXISTING, flags, nullptr));
+  if (!h.is_valid()) return GetLastError();
+  if (!SetFileInformationByHandle(h.get(), info_class, info, size)) {
+    return GetLastError();
+  }
+  return ERROR_SUCCESS;
+}
+
+// Deletes with POSIX semantics. ERROR_SUCCESS, or the error (also where the
+// system does not offer them). Opened without FILE_FLAG_BACKUP_SEMANTICS,
+// so a directory cannot be removed this way (RemoveFile of a directory
+// fails, as unlink does).
+DWORD PosixDelete(const std::wstring& path) {
   DWORD flags = kDispositionDelete | kDispositionPosix;
-  const BOOL ok = SetFileInformationByHandle(h, kFileDispositionInfoEx, &flags,
-                                             sizeof(flags));
-  const DWORD err = ok ? ERROR_SUCCESS : GetLastError();
-  CloseHandle(h);
-  SetLastError(err);
-  return ok != FALSE;
+  return SetInfoForDelete(path, FILE_ATTRIBUTE_NORMAL, kFileDispositionInfoEx,
+                          &flags, sizeof(flags));
 }
 
 // Renames with POSIX semantics, replacing target even if it is open.
-bool PosixRename(const std::wstring& src, const std::wstring& target) {
-  HANDLE h = CreateFileW(src.c_str(), DELETE, kShareAll, nullptr, OPEN_EXISTING,
-                         FILE_FLAG_BACKUP_SEMANTICS, nullptr);
-  if (h == INVALID_HANDLE_VALUE) return false;
+// ERROR_SUCCESS or the error.
+DWORD PosixRename(const std::wstring& src, const std::wstring& target) {
   // FILE_RENAME_INFO with its Windows 10 Flags word in place of the
   // ReplaceIfExists byte (same offset), followed by the new name.
   const size_t name_bytes = target.size() * sizeof(wchar_t);
@@ -98,31 +103,13 @@ bool PosixRename(const std::wstring& src, const std::wstring& target) {
   info->RootDirectory = nullptr;
   info->FileNameLength = static_cast<DWORD>(name_bytes);
   std::memcpy(info->FileName, target.c_str(), name_bytes + sizeof(wchar_t));
-  const BOOL ok = SetFileInformationByHandle(h, kFileRenameInfoEx, info,
-                                             static_cast<DWORD>(buf.size()));
-  const DWORD err = ok ? ERROR_SUCCESS : GetLastError();
-  CloseHandle(h);
-  SetLastError(err);
-  return ok != FALSE;
+  return SetInfoForDelete(src, FILE_FLAG_BACKUP_SEMANTICS, kFileRenameInfoEx,
+                          info, static_cast<DWORD>(buf.size()));
 }
 
 bool IsTrash(const char* name) {
   return std::strncmp(name, kTrashPrefix, sizeof(kTrashPrefix) - 1) == 0;
 }
-
-class WinFileLock : public FileLock {
- public:
-  WinFileLock(HANDLE handle, std::string name, std::string key)
-      : handle_(handle), name_(std::move(name)), key_(std::move(key)) {}
-  HANDLE handle() const { return handle_; }
-  const std::string& name() const { return name_; }
-  const std::string& key() const { return key_; }
-
- private:
-  const HANDLE handle_;
-  const std::string name_;
-  const std::string key_;
-};
 
 // The file's identity (volume serial number and file index), the same for
 // every path that names it. Empty if the system cannot say.
@@ -134,68 +121,50 @@ std::string FileKey(HANDLE h) {
                         info.nFileIndexLow);
 }
 
-class WinEnv : public ThreadPoolEnv {
+// A LOCK file's handle, which holds the lock once Lock succeeds. The OS
+// releases the lock when the process dies.
+class WinFileLock : public OsFileLock {
+ public:
+  WinFileLock(ScopedHandle handle, std::string name, std::string key)
+      : OsFileLock(std::move(name), std::move(key), GetCurrentProcessId()),
+        handle_(std::move(handle)) {}
+
+  // The whole file: a range of 2^64 - 1 bytes from 0.
+  Status Lock() override {
+    OVERLAPPED ov;
+    std::memset(&ov, 0, sizeof(ov));
+    if (LockFileEx(handle_.get(),
+                   LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0,
+                   MAXDWORD, MAXDWORD, &ov)) {
+      return Status::OK();
+    }
+    const DWORD err = GetLastError();
+    if (err == ERROR_LOCK_VIOLATION || err == ERROR_SHARING_VIOLATION ||
+        err == ERROR_IO_PENDING) {
+      return Status::LockHeld(name(), "lock held by another process");
+    }
+    return WinError(name(), "LockFileEx", err);
+  }
+
+  Status Unlock() override {
+    OVERLAPPED ov;
+    std::memset(&ov, 0, sizeof(ov));
+    if (UnlockFileEx(handle_.get(), 0, MAXDWORD, MAXDWORD, &ov)) {
+      return Status::OK();
+    }
+    return WinError(name(), "UnlockFileEx", GetLastError());
+  }
+
+ private:
+  const ScopedHandle handle_;
+};
+
+class WinEnv : public OsEnv {
  public:
   WinEnv() {
     LARGE_INTEGER freq;
     QueryPerformanceFrequency(&freq);
     perf_frequency_ = static_cast<uint64_t>(freq.QuadPart);
-  }
-
-  Status NewSequentialFile(const std::string& fname,
-                           std::unique_ptr<SequentialFile>* result,
-                           const EnvOptions& options) override {
-    result->reset();
-    const bool direct = options.use_direct_reads;
-    HANDLE h = Open(fname, GENERIC_READ, OPEN_EXISTING,
-                    DataFlags(direct) | FILE_FLAG_SEQUENTIAL_SCAN);
-    if (h == INVALID_HANDLE_VALUE) {
-      return WinError(fname, "open for reading", GetLastError());
-    }
-    result->reset(new WinSequentialFile(fname, h, AlignmentFor(fname, direct)));
-    return Status::OK();
-  }
-
-  Status NewRandomAccessFile(const std::string& fname,
-                             std::unique_ptr<RandomAccessFile>* result,
-                             const EnvOptions& options) override {
-    result->reset();
-    const bool direct = options.use_direct_reads;
-    HANDLE h = Open(fname, GENERIC_READ, OPEN_EXISTING,
-                    DataFlags(direct) | FILE_FLAG_RANDOM_ACCESS);
-    if (h == INVALID_HANDLE_VALUE) {
-      return WinError(fname, "open for reading", GetLastError());
-    }
-    if (options.use_mmap_reads && !direct) return MapFile(fname, h, result);
-    result->reset(
-        new WinRandomAccessFile(fname, h, AlignmentFor(fname, direct)));
-    return Status::OK();
-  }
-
-  Status NewWritableFile(const std::string& fname,
-                         std::unique_ptr<WritableFile>* result,
-                         const EnvOptions& options) override {
-    return OpenWritable(fname, CREATE_ALWAYS, result, options);
-  }
-
-  Status ReopenWritableFile(const std::string& fname,
-                            std::unique_ptr<WritableFile>* result,
-                            const EnvOptions& options) override {
-    return OpenWritable(fname, OPEN_ALWAYS, result, options);
-  }
-
-  Status NewRandomRWFile(const std::string& fname,
-                         std::unique_ptr<RandomRWFile>* result,
-                         const EnvOptions& options) override {
-    result->reset();
-    const bool direct = options.use_direct_reads || options.use_direct_writes;
-    HANDLE h = Open(fname, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS,
-                    DataFlags(direct));
-    if (h == INVALID_HANDLE_VALUE) {
-      return WinError(fname, "open for read/write", GetLastError());
-    }
-    result->reset(new WinRandomRWFile(fname, h, AlignmentFor(fname, direct)));
-    return Status::OK();
   }
 
   Status NewDirectory(const std::string& name,
@@ -210,11 +179,6 @@ class WinEnv : public ThreadPoolEnv {
     return Status::OK();
   }
 
-  Status NewLogger(const std::string& fname,
-                   std::shared_ptr<Logger>* result) override {
-    return NewEnvLogger(this, fname, result);
-  }
-
   Status FileExists(const std::string& fname) override {
     if (GetFileAttributesW(port::ToWinPath(fname).c_str()) !=
         INVALID_FILE_ATTRIBUTES) {
@@ -227,28 +191,12 @@ class WinEnv : public ThreadPoolEnv {
     return WinError(fname, "GetFileAttributes", err);
   }
 
-  Status GetChildren(const std::string& dir,
-                     std::vector<std::string>* result) override {
-    result->clear();
-    port::DIR* d = port::opendir(dir.c_str());
-    if (d == nullptr) return WinError(dir, "opendir", GetLastError());
-    while (port::dirent* entry = port::readdir(d)) {
-      if (std::strcmp(entry->d_name, ".") == 0 ||
-          std::strcmp(entry->d_name, "..") == 0 || IsTrash(entry->d_name)) {
-        continue;
-      }
-      result->emplace_back(entry->d_name);
-    }
-    port::closedir(d);
-    return Status::OK();
-  }
-
   // As on POSIX, the name is gone when RemoveFile returns, even if the file
   // is still open; the data lives until the last handle closes.
   Status RemoveFile(const std::string& fname) override {
     const std::wstring path = port::ToWinPath(fname);
-    if (PosixDelete(path)) return Status::OK();
-    DWORD err = GetLastError();
+    DWORD err = PosixDelete(path);
+    if (err == ERROR_SUCCESS) return Status::OK();
     if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ||
         err == ERROR_ACCESS_DENIED) {
       return WinError(fname, "DeleteFile", err);
@@ -273,21 +221,6 @@ class WinEnv : public ThreadPoolEnv {
       return WinError(name, "CreateDirectory", GetLastError());
     }
     return Status::OK();
-  }
-
-  Status CreateDirIfMissing(const std::string& name) override {
-    if (CreateDirectoryW(port::ToWinPath(name).c_str(), nullptr))
-      return Status::OK();
-    const DWORD err = GetLastError();
-    if (err != ERROR_ALREADY_EXISTS) {
-      return WinError(name, "CreateDirectory", err);
-    }
-    bool is_dir = false;
-    Status s = IsDirectory(name, &is_dir);
-    if (s.ok() && !is_dir) {
-      return Status::IOError(name, "exists but is not a directory");
-    }
-    return s;
   }
 
   Status RemoveDir(const std::string& name) override {
@@ -326,7 +259,7 @@ class WinEnv : public ThreadPoolEnv {
                     const std::string& target) override {
     const std::wstring from = port::ToWinPath(src);
     const std::wstring to = port::ToWinPath(target);
-    if (PosixRename(from, to)) return Status::OK();
+    if (PosixRename(from, to) == ERROR_SUCCESS) return Status::OK();
     if (!MoveFileExW(from.c_str(), to.c_str(), MOVEFILE_REPLACE_EXISTING)) {
       return WinError(src, ("rename to " + target).c_str(), GetLastError());
     }
@@ -374,54 +307,6 @@ class WinEnv : public ThreadPoolEnv {
     out.resize(written);
     *output_path = port::WideToUtf8(out);
     return Status::OK();
-  }
-
-  Status LockFile(const std::string& fname, FileLock** lock) override {
-    *lock = nullptr;
-    HANDLE h = CreateFileW(
-        port::ToWinPath(fname).c_str(), GENERIC_READ | GENERIC_WRITE,
-        FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-        OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (h == INVALID_HANDLE_VALUE) {
-      return WinError(fname, "open lock file", GetLastError());
-    }
-    std::string key = FileKey(h);
-    if (key.empty()) key = fname;
-    if (!Locks()->Insert(key, GetCurrentProcessId())) {
-      CloseHandle(h);
-      return Status::LockHeld(fname, "lock held by this process");
-    }
-    OVERLAPPED ov;
-    std::memset(&ov, 0, sizeof(ov));
-    // The whole file (a range of 2^64 - 1 bytes from 0). The OS releases
-    // the lock when the process dies.
-    if (!LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0,
-                    MAXDWORD, MAXDWORD, &ov)) {
-      const DWORD err = GetLastError();
-      CloseHandle(h);
-      Locks()->Remove(key);
-      if (err == ERROR_LOCK_VIOLATION || err == ERROR_SHARING_VIOLATION ||
-          err == ERROR_IO_PENDING) {
-        return Status::LockHeld(fname, "lock held by another process");
-      }
-      return WinError(fname, "LockFileEx", err);
-    }
-    *lock = new WinFileLock(h, fname, key);
-    return Status::OK();
-  }
-
-  Status UnlockFile(FileLock* lock) override {
-    WinFileLock* l = static_cast<WinFileLock*>(lock);
-    Status s;
-    OVERLAPPED ov;
-    std::memset(&ov, 0, sizeof(ov));
-    if (!UnlockFileEx(l->handle(), 0, MAXDWORD, MAXDWORD, &ov)) {
-      s = WinError(l->name(), "UnlockFileEx", GetLastError());
-    }
-    CloseHandle(l->handle());
-    Locks()->Remove(l->key());
-    delete l;
-    return s;
   }
 
   uint64_t NowMicros() override {
@@ -475,71 +360,93 @@ class WinEnv : public ThreadPoolEnv {
            std::to_wstring(GetCurrentProcessId()) + L"-" + std::to_wstring(n);
   }
 
-  static LockTable* Locks() {
-    static NoDestructor<LockTable> table;
-    return table.get();
-  }
-
-  Status OpenWritable(const std::string& fname, DWORD disposition,
-                      std::unique_ptr<WritableFile>* result,
-                      const EnvOptions& options) {
-    result->reset();
-    const bool direct = options.use_direct_writes;
-    // A mapping needs read access too; direct I/O and mmap exclude each
-    // other, direct wins.
-    const bool mmap = options.use_mmap_writes && !direct;
-    DWORD flags = DataFlags(direct);
-    if (options.use_write_through && !mmap) flags |= FILE_FLAG_WRITE_THROUGH;
-    HANDLE h = Open(fname, mmap ? GENERIC_READ | GENERIC_WRITE : GENERIC_WRITE,
-                    disposition, flags);
-    if (h == INVALID_HANDLE_VALUE) {
-      return WinError(fname, "open for writing", GetLastError());
+  Status OpenDataFile(const std::string& fname, const OpenRequest& request,
+                      ScopedHandle* file, size_t* alignment) override {
+    DWORD access = GENERIC_READ;
+    DWORD disposition = OPEN_EXISTING;
+    DWORD flags = DataFlags(request.direct);
+    switch (request.access) {
+      case OpenRequest::kSequentialRead:
+        flags |= FILE_FLAG_SEQUENTIAL_SCAN;
+        break;
+      case OpenRequest::kRandomRead:
+        flags |= FILE_FLAG_RANDOM_ACCESS;
+        break;
+      case OpenRequest::kReadWrite:
+        access = GENERIC_READ | GENERIC_WRITE;
+        disposition = OPEN_ALWAYS;
+        break;
+      case OpenRequest::kWrite:
+        // A mapping needs read access too.
+        access = request.mmap ? GENERIC_READ | GENERIC_WRITE : GENERIC_WRITE;
+        disposition = request.truncate ? CREATE_ALWAYS : OPEN_ALWAYS;
+        if (request.write_through) flags |= FILE_FLAG_WRITE_THROUGH;
+        break;
     }
-    LARGE_INTEGER size;
-    if (!GetFileSizeEx(h, &size)) {
-      const DWORD err = GetLastError();
-      CloseHandle(h);
-      return WinError(fname, "GetFileSizeEx", err);
+    *file = Open(fname, access, disposition, flags);
+    if (!file->is_valid()) {
+      return WinError(fname, request.op(), GetLastError());
     }
-    const uint64_t initial_size = static_cast<uint64_t>(size.QuadPart);
-    if (mmap) {
-      result->reset(new WinMmapFile(fname, h, initial_size));
-    } else {
-      result->reset(new WinWritableFile(fname, h, initial_size, options,
-                                        AlignmentFor(fname, direct)));
-    }
+    *alignment = AlignmentFor(fname, request.direct);
     return Status::OK();
   }
 
-  Status MapFile(const std::string& fname, HANDLE h,
-                 std::unique_ptr<RandomAccessFile>* result) {
-    LARGE_INTEGER size;
-    if (!GetFileSizeEx(h, &size)) {
-      const DWORD err = GetLastError();
-      CloseHandle(h);
-      return WinError(fname, "GetFileSizeEx", err);
+  bool WritesAreDurable(const ScopedHandle& file) override {
+    return WinIsWriteThrough(file.get());
+  }
+
+  Status FileSize(const ScopedHandle& file, const std::string& fname,
+                  uint64_t* size) override {
+    LARGE_INTEGER li;
+    if (!GetFileSizeEx(file.get(), &li)) {
+      return WinError(fname, "GetFileSizeEx", GetLastError());
     }
-    const size_t length = static_cast<size_t>(size.QuadPart);
-    HANDLE mapping = nullptr;
+    *size = static_cast<uint64_t>(li.QuadPart);
+    return Status::OK();
+  }
+
+  Status MapForReading(const std::string& fname, ScopedHandle file,
+                       std::unique_ptr<RandomAccessFile>* result) override {
+    uint64_t size = 0;
+    Status s = FileSize(file, fname, &size);
+    if (!s.ok()) return s;
+    const size_t length = static_cast<size_t>(size);
+    ScopedHandle mapping;
     const void* base = nullptr;
     if (length > 0) {  // an empty file cannot be mapped
-      mapping = CreateFileMappingW(h, nullptr, PAGE_READONLY, 0, 0, nullptr);
-      if (mapping == nullptr) {
-        const DWORD err = GetLastError();
-        CloseHandle(h);
-        return WinError(fname, "CreateFileMapping", err);
+      mapping.Reset(CreateFileMappingW(file.get(), nullptr, PAGE_READONLY, 0, 0,
+                                       nullptr));
+      if (!mapping.is_valid()) {
+        return WinError(fname, "CreateFileMapping", GetLastError());
       }
-      base = MapViewOfFile(mapping, FILE_MAP_READ, 0, 0, 0);
+      base = MapViewOfFile(mapping.get(), FILE_MAP_READ, 0, 0, 0);
       if (base == nullptr) {
-        const DWORD err = GetLastError();
-        CloseHandle(mapping);
-        CloseHandle(h);
-        return WinError(fname, "MapViewOfFile", err);
+        return WinError(fname, "MapViewOfFile", GetLastError());
       }
     }
-    result->reset(new WinMmapReadableFile(fname, h, mapping, base, length));
+    result->reset(new MmapReadableFile(fname, std::move(file),
+                                       std::move(mapping), base, length));
     return Status::OK();
   }
+
+  Status OpenLockFile(const std::string& fname,
+                      std::unique_ptr<OsFileLock>* lock) override {
+    ScopedHandle h = Open(fname, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS,
+                          FILE_ATTRIBUTE_NORMAL);
+    if (!h.is_valid()) {
+      return WinError(fname, "open lock file", GetLastError());
+    }
+    std::string key = FileKey(h.get());
+    if (key.empty()) key = fname;
+    lock->reset(new WinFileLock(std::move(h), fname, std::move(key)));
+    return Status::OK();
+  }
+
+  Status LastError(const std::string& path, const char* op) const override {
+    return WinError(path, op, GetLastError());
+  }
+
+  bool IsHidden(const char* name) const override { return IsTrash(name); }
 
   uint64_t perf_frequency_;
   std::atomic<uint64_t> trash_counter_{0};

@@ -14,6 +14,8 @@
 #include <utility>
 
 #include "env/io_util.h"
+#include "env/os_file.h"
+#include "env/os_writable_file.h"
 #include "port/port.h"
 #include "util/mutexlock.h"
 #include "util/no_destructor.h"
@@ -23,6 +25,18 @@ namespace strata {
 bool IsWriteThrough(int fd) {
   const int flags = ::fcntl(fd, F_GETFL);
   return flags != -1 && (flags & O_DSYNC) == O_DSYNC;
+}
+
+Status TruncateFd(int fd, const std::string& fname, uint64_t size) {
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    return PosixError(fname, "ftruncate", errno);
+  }
+  return Status::OK();
+}
+
+Status CloseFd(ScopedFd* fd, const std::string& fname, const char* op) {
+  if (!fd->Close()) return PosixError(fname, op, errno);
+  return Status::OK();
 }
 
 Status SyncFd(int fd, const std::string& fname, bool metadata) {
@@ -167,18 +181,9 @@ Status Fadvise(int fd, const std::string& fname, size_t offset, size_t length,
 
 }  // namespace
 
-// ---- PosixSequentialFile -------------------------------------------------
+// ---- OsSequentialFile -------------------------------------------------------
 
-PosixSequentialFile::PosixSequentialFile(std::string fname, int fd,
-                                         bool use_direct_io, size_t alignment)
-    : filename_(std::move(fname)),
-      fd_(fd),
-      use_direct_io_(use_direct_io),
-      alignment_(alignment) {}
-
-PosixSequentialFile::~PosixSequentialFile() { ::close(fd_); }
-
-Status PosixSequentialFile::Read(size_t n, Slice* result, char* scratch) {
+Status OsSequentialFile::Read(size_t n, Slice* result, char* scratch) {
   if (use_direct_io_) {
     Status s = PositionedRead(offset_, n, result, scratch);
     if (s.ok()) offset_ += result->size();
@@ -189,7 +194,7 @@ Status PosixSequentialFile::Read(size_t n, Slice* result, char* scratch) {
   // to mean it.
   size_t done = 0;
   while (done < n) {
-    const ssize_t r = ::read(fd_, scratch + done, n - done);
+    const ssize_t r = ::read(file_.get(), scratch + done, n - done);
     if (r < 0) {
       if (errno == EINTR) continue;
       *result = Slice(scratch, 0);
@@ -202,157 +207,71 @@ Status PosixSequentialFile::Read(size_t n, Slice* result, char* scratch) {
   return Status::OK();
 }
 
-Status PosixSequentialFile::Skip(uint64_t n) {
+Status OsSequentialFile::Skip(uint64_t n) {
   if (use_direct_io_) {
     offset_ += n;
     return Status::OK();
   }
-  if (::lseek(fd_, static_cast<off_t>(n), SEEK_CUR) == static_cast<off_t>(-1)) {
+  if (::lseek(file_.get(), static_cast<off_t>(n), SEEK_CUR) ==
+      static_cast<off_t>(-1)) {
     return PosixError(filename_, "lseek", errno);
   }
   return Status::OK();
 }
 
-Status PosixSequentialFile::PositionedRead(uint64_t offset, size_t n,
-                                           Slice* result, char* scratch) {
-  return CheckedPread(fd_, filename_, use_direct_io_, alignment_, offset, n,
-                      result, scratch);
+Status OsSequentialFile::PositionedRead(uint64_t offset, size_t n,
+                                        Slice* result, char* scratch) {
+  return CheckedPread(file_.get(), filename_, use_direct_io_, alignment_,
+                      offset, n, result, scratch);
 }
 
-Status PosixSequentialFile::InvalidateCache(size_t offset, size_t length) {
+Status OsSequentialFile::InvalidateCache(size_t offset, size_t length) {
   if (use_direct_io_) return Status::OK();
-  return Fadvise(fd_, filename_, offset, length, POSIX_FADV_DONTNEED);
+  return Fadvise(file_.get(), filename_, offset, length, POSIX_FADV_DONTNEED);
 }
 
-// ---- PosixRandomAccessFile -------------------------------------------------
+// ---- OsRandomAccessFile -----------------------------------------------------
 
-PosixRandomAccessFile::PosixRandomAccessFile(std::string fname, int fd,
-                                             bool use_direct_io,
-                                             size_t alignment)
-    : filename_(std::move(fname)),
-      fd_(fd),
-      use_direct_io_(use_direct_io),
-      alignment_(alignment) {}
-
-PosixRandomAccessFile::~PosixRandomAccessFile() { ::close(fd_); }
-
-Status PosixRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
-                                   char* scratch) const {
-  return CheckedPread(fd_, filename_, use_direct_io_, alignment_, offset, n,
-                      result, scratch);
+Status OsRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
+                                char* scratch) const {
+  return CheckedPread(file_.get(), filename_, use_direct_io_, alignment_,
+                      offset, n, result, scratch);
 }
 
-Status PosixRandomAccessFile::Prefetch(uint64_t offset, size_t n) {
+Status OsRandomAccessFile::Prefetch(uint64_t offset, size_t n) {
   if (use_direct_io_) return Status::OK();
-  return Fadvise(fd_, filename_, static_cast<size_t>(offset), n,
+  return Fadvise(file_.get(), filename_, static_cast<size_t>(offset), n,
                  POSIX_FADV_WILLNEED);
 }
 
-Status PosixRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
+Status OsRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
   if (use_direct_io_) return Status::OK();
-  return Fadvise(fd_, filename_, offset, length, POSIX_FADV_DONTNEED);
+  return Fadvise(file_.get(), filename_, offset, length, POSIX_FADV_DONTNEED);
 }
 
-// ---- PosixWritableFile -----------------------------------------------------
+// ---- OsWritableFile: the POSIX system calls ---------------------------------
 
-PosixWritableFile::PosixWritableFile(std::string fname, int fd,
-                                     uint64_t initial_size,
-                                     const EnvOptions& options,
-                                     size_t alignment)
-    : filename_(std::move(fname)),
-      fd_(fd),
-      use_direct_io_(options.use_direct_writes),
-      // What the descriptor really is, not what was asked: a sync may skip
-      // the flush only if every write was synchronous.
-      write_through_(options.use_write_through && IsWriteThrough(fd)),
-      allow_fallocate_(options.allow_fallocate),
-      alignment_(alignment),
-      filesize_(initial_size) {}
-
-PosixWritableFile::~PosixWritableFile() {
-  if (fd_ >= 0) {
-    Status ignored = Close();
-    (void)ignored;
-  }
-}
-
-Status PosixWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
-  if (use_direct_io_) {
-    Status s =
-        CheckDirectIOAlignment(filename_, "write", offset, n, data, alignment_);
-    if (!s.ok()) return s;
-  }
-  const int err = WriteFully(fd_, data, n, offset);
+Status OsWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
+  const int err = WriteFully(file_.get(), data, n, offset);
   if (err != 0) return PosixError(filename_, "write", err);
   return Status::OK();
 }
 
-Status PosixWritableFile::Append(const Slice& data) {
-  if (fd_ < 0) return Status::IOError(filename_, "append after close");
-  Status s = WriteAt(data.data(), data.size(), filesize_);
-  if (s.ok()) filesize_ += data.size();
-  return s;
+Status OsWritableFile::SetEndOfFile(uint64_t size) {
+  return TruncateFd(file_.get(), filename_, size);
 }
 
-Status PosixWritableFile::PositionedAppend(const Slice& data, uint64_t offset) {
-  if (fd_ < 0) return Status::IOError(filename_, "append after close");
-  Status s = WriteAt(data.data(), data.size(), offset);
-  if (s.ok()) filesize_ = offset + data.size();
-  return s;
-}
-
-Status PosixWritableFile::Truncate(uint64_t size) {
-  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
-    return PosixError(filename_, "ftruncate", errno);
-  }
-  filesize_ = size;
-  return Status::OK();
-}
-
-Status PosixWritableFile::Close() {
-  if (fd_ < 0) return Status::OK();
-  Status s;
-  // Space reserved past the data (fallocate KEEP_SIZE) is given back by
-  // trimming the file to its logical size.
-  if (reserved_end_ > 0 &&
-      ::ftruncate(fd_, static_cast<off_t>(filesize_)) != 0) {
-    s = PosixError(filename_, "ftruncate", errno);
-  }
-  if (::close(fd_) != 0 && s.ok()) s = PosixError(filename_, "close", errno);
-  fd_ = -1;
-  return s;
-}
-
-Status PosixWritableFile::Sync() {
-  if (write_through_) {
-    // Opened O_DSYNC: every write returned once its data was durable.
-    GetIOStats().write_through_syncs.fetch_add(1, std::memory_order_relaxed);
-    return Status::OK();
-  }
-  return SyncFd(fd_, filename_, false);
-}
-
-Status PosixWritableFile::Fsync() { return SyncFd(fd_, filename_, true); }
-
-Status PosixWritableFile::Allocate(uint64_t offset, uint64_t len) {
-  if (!allow_fallocate_) return Status::OK();
-  // Already reserved or written: nothing to ask for.
-  if (offset + len <= std::max(reserved_end_, filesize_)) return Status::OK();
+Status OsWritableFile::Reserve(uint64_t offset, uint64_t len, bool* granted) {
+  *granted = false;
 #if defined(__linux__)
-  const int r =
-      ::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
-                  static_cast<off_t>(len));
-  if (r == 0) {
-    reserved_end_ = offset + len;
-    GetIOStats().preallocations.fetch_add(1, std::memory_order_relaxed);
+  if (::fallocate(file_.get(), FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                  static_cast<off_t>(len)) == 0) {
+    *granted = true;
     return Status::OK();
   }
   const int err = errno;
-  // File systems without fallocate: writing allocates as it goes.
-  if (err == EOPNOTSUPP || err == ENOSYS) {
-    GetIOStats().preallocation_refusals.fetch_add(1, std::memory_order_relaxed);
-    return Status::OK();
-  }
+  // A file system without fallocate: writes allocate as they go.
+  if (err == EOPNOTSUPP || err == ENOSYS) return Status::OK();
   return PosixError(filename_, "fallocate", err);
 #else
   (void)offset, (void)len;
@@ -360,9 +279,19 @@ Status PosixWritableFile::Allocate(uint64_t offset, uint64_t len) {
 #endif
 }
 
-Status PosixWritableFile::RangeSync(uint64_t offset, uint64_t nbytes) {
+Status OsWritableFile::FlushData() {
+  return SyncFd(file_.get(), filename_, false);
+}
+
+Status OsWritableFile::CloseFile() {
+  return CloseFd(&file_, filename_, "close");
+}
+
+Status OsWritableFile::Fsync() { return SyncFd(file_.get(), filename_, true); }
+
+Status OsWritableFile::RangeSync(uint64_t offset, uint64_t nbytes) {
 #if defined(__linux__)
-  if (::sync_file_range(fd_, static_cast<off_t>(offset),
+  if (::sync_file_range(file_.get(), static_cast<off_t>(offset),
                         static_cast<off_t>(nbytes),
                         SYNC_FILE_RANGE_WRITE) != 0) {
     return PosixError(filename_, "sync_file_range", errno);
@@ -374,66 +303,44 @@ Status PosixWritableFile::RangeSync(uint64_t offset, uint64_t nbytes) {
 #endif
 }
 
-Status PosixWritableFile::InvalidateCache(size_t offset, size_t length) {
+Status OsWritableFile::InvalidateCache(size_t offset, size_t length) {
   if (use_direct_io_) return Status::OK();
-  return Fadvise(fd_, filename_, offset, length, POSIX_FADV_DONTNEED);
+  return Fadvise(file_.get(), filename_, offset, length, POSIX_FADV_DONTNEED);
 }
 
-// ---- PosixRandomRWFile -----------------------------------------------------
+// ---- OsRandomRWFile ---------------------------------------------------------
 
-PosixRandomRWFile::PosixRandomRWFile(std::string fname, int fd,
-                                     bool use_direct_io, size_t alignment)
-    : filename_(std::move(fname)),
-      fd_(fd),
-      use_direct_io_(use_direct_io),
-      alignment_(alignment) {}
-
-PosixRandomRWFile::~PosixRandomRWFile() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-Status PosixRandomRWFile::Write(uint64_t offset, const Slice& data) {
+Status OsRandomRWFile::Write(uint64_t offset, const Slice& data) {
   if (use_direct_io_) {
     Status s = CheckDirectIOAlignment(filename_, "write", offset, data.size(),
                                       data.data(), alignment_);
     if (!s.ok()) return s;
   }
-  const int err = WriteFully(fd_, data.data(), data.size(), offset);
+  const int err = WriteFully(file_.get(), data.data(), data.size(), offset);
   if (err != 0) return PosixError(filename_, "pwrite", err);
   return Status::OK();
 }
 
-Status PosixRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,
-                               char* scratch) const {
-  return CheckedPread(fd_, filename_, use_direct_io_, alignment_, offset, n,
-                      result, scratch);
+Status OsRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,
+                            char* scratch) const {
+  return CheckedPread(file_.get(), filename_, use_direct_io_, alignment_,
+                      offset, n, result, scratch);
 }
 
-Status PosixRandomRWFile::Sync() { return SyncFd(fd_, filename_, false); }
+Status OsRandomRWFile::Sync() { return SyncFd(file_.get(), filename_, false); }
 
-Status PosixRandomRWFile::Fsync() { return SyncFd(fd_, filename_, true); }
+Status OsRandomRWFile::Fsync() { return SyncFd(file_.get(), filename_, true); }
 
-Status PosixRandomRWFile::Close() {
-  if (fd_ < 0) return Status::OK();
-  const int r = ::close(fd_);
-  fd_ = -1;
-  if (r != 0) return PosixError(filename_, "close", errno);
-  return Status::OK();
-}
+Status OsRandomRWFile::Close() { return CloseFd(&file_, filename_, "close"); }
 
-// ---- PosixDirectory
-// ----------------------------------------------------------
+// ---- PosixDirectory ---------------------------------------------------------
 
-PosixDirectory::PosixDirectory(std::string name, int fd)
-    : name_(std::move(name)), fd_(fd) {}
-
-PosixDirectory::~PosixDirectory() {
-  if (fd_ >= 0) ::close(fd_);
-}
+PosixDirectory::PosixDirectory(std::string name, ScopedFd fd)
+    : name_(std::move(name)), fd_(std::move(fd)) {}
 
 Status PosixDirectory::Fsync() {
-  if (fd_ < 0) return Status::IOError(name_, "fsync after close");
-  if (::fsync(fd_) != 0) {
+  if (!fd_.is_valid()) return Status::IOError(name_, "fsync after close");
+  if (::fsync(fd_.get()) != 0) {
     // Some file systems cannot sync a directory; that is not a failure of
     // the data.
     if (errno == EINVAL || errno == EBADF) return Status::OK();
@@ -443,11 +350,7 @@ Status PosixDirectory::Fsync() {
 }
 
 Status PosixDirectory::Close() {
-  if (fd_ < 0) return Status::OK();
-  const int r = ::close(fd_);
-  fd_ = -1;
-  if (r != 0) return PosixError(name_, "close directory", errno);
-  return Status::OK();
+  return CloseFd(&fd_, name_, "close directory");
 }
 
 }  // namespace strata

@@ -1,9 +1,11 @@
-// File classes of the POSIX Env: pread/pwrite on a file descriptor,
-// O_DIRECT when asked (every transfer then checked for alignment before it
-// reaches the kernel), mmap for reads, fallocate for preallocation.
+// The POSIX half of the Env's files: the helpers that turn errno into a
+// Status and sync, size and align descriptors, and PosixDirectory. The
+// file classes both platforms share are declared in env/os_file.h,
+// env/os_writable_file.h and env/mmap_writer.h; io_posix.cc and
+// mmap_posix.cc define their POSIX members: pread/pwrite on a descriptor,
+// O_DIRECT when asked, mmap, fallocate for preallocation.
 //
-// Each class owns its descriptor and closes it on destruction. Errors go
-// through PosixError, the one place errno becomes a Status.
+// Errors go through PosixError, the one place errno becomes a Status.
 
 #ifndef STRATA_ENV_IO_POSIX_H_
 #define STRATA_ENV_IO_POSIX_H_
@@ -12,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "env/mmap_writer.h"
+#include "env/native_file.h"
 #include "strata/env.h"
 #include "strata/export.h"
 
@@ -29,6 +31,12 @@ STRATA_EXPORT Status PosixError(const std::string& path, const char* op,
 // reports it.
 STRATA_EXPORT bool IsWriteThrough(int fd);
 
+// ftruncate to size.
+Status TruncateFd(int fd, const std::string& fname, uint64_t size);
+
+// Closes *fd now (see ScopedFd::Close); op names the step in an error.
+Status CloseFd(ScopedFd* fd, const std::string& fname, const char* op);
+
 // fdatasync (or fsync, with metadata), counted in IOStats::flushes.
 STRATA_EXPORT Status SyncFd(int fd, const std::string& fname, bool metadata);
 
@@ -37,156 +45,15 @@ STRATA_EXPORT Status SyncFd(int fd, const std::string& fname, bool metadata);
 // per device.
 STRATA_EXPORT size_t GetDirectIOAlignment(int fd);
 
-class STRATA_EXPORT PosixSequentialFile : public SequentialFile {
- public:
-  PosixSequentialFile(std::string fname, int fd, bool use_direct_io,
-                      size_t alignment);
-  ~PosixSequentialFile() override;
-
-  Status Read(size_t n, Slice* result, char* scratch) override;
-  Status Skip(uint64_t n) override;
-  Status PositionedRead(uint64_t offset, size_t n, Slice* result,
-                        char* scratch) override;
-  bool use_direct_io() const override { return use_direct_io_; }
-  size_t GetRequiredBufferAlignment() const override { return alignment_; }
-  Status InvalidateCache(size_t offset, size_t length) override;
-
- private:
-  const std::string filename_;
-  const int fd_;
-  const bool use_direct_io_;
-  const size_t alignment_;
-  uint64_t offset_ = 0;  // next read position, for direct I/O
-};
-
-class STRATA_EXPORT PosixRandomAccessFile : public RandomAccessFile {
- public:
-  PosixRandomAccessFile(std::string fname, int fd, bool use_direct_io,
-                        size_t alignment);
-  ~PosixRandomAccessFile() override;
-
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override;
-  Status Prefetch(uint64_t offset, size_t n) override;
-  bool use_direct_io() const override { return use_direct_io_; }
-  size_t GetRequiredBufferAlignment() const override { return alignment_; }
-  Status InvalidateCache(size_t offset, size_t length) override;
-
- private:
-  const std::string filename_;
-  const int fd_;
-  const bool use_direct_io_;
-  const size_t alignment_;
-};
-
-// Reads through a read-only memory map of the whole file.
-class STRATA_EXPORT PosixMmapReadableFile : public RandomAccessFile {
- public:
-  // Takes ownership of the mapping [base, base + length).
-  PosixMmapReadableFile(std::string fname, void* base, size_t length);
-  ~PosixMmapReadableFile() override;
-
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override;
-
- private:
-  const std::string filename_;
-  void* const base_;
-  const size_t length_;
-};
-
-class STRATA_EXPORT PosixWritableFile : public WritableFile {
- public:
-  // initial_size: the file's size when opened (0 unless reopened).
-  PosixWritableFile(std::string fname, int fd, uint64_t initial_size,
-                    const EnvOptions& options, size_t alignment);
-  ~PosixWritableFile() override;
-
-  Status Append(const Slice& data) override;
-  Status PositionedAppend(const Slice& data, uint64_t offset) override;
-  Status Truncate(uint64_t size) override;
-  Status Close() override;
-  Status Flush() override { return Status::OK(); }
-  Status Sync() override;
-  Status Fsync() override;
-  bool IsSyncThreadSafe() const override { return true; }
-  bool use_direct_io() const override { return use_direct_io_; }
-  size_t GetRequiredBufferAlignment() const override { return alignment_; }
-  uint64_t GetFileSize() override { return filesize_; }
-  Status Allocate(uint64_t offset, uint64_t len) override;
-  Status RangeSync(uint64_t offset, uint64_t nbytes) override;
-  Status InvalidateCache(size_t offset, size_t length) override;
-
- private:
-  Status WriteAt(const char* data, size_t n, uint64_t offset);
-
-  const std::string filename_;
-  int fd_;
-  const bool use_direct_io_;
-  // Opened with O_DSYNC (EnvOptions::use_write_through).
-  const bool write_through_;
-  const bool allow_fallocate_;
-  const size_t alignment_;
-  uint64_t filesize_;
-  // The end of the space reserved so far (0: none); Close trims what
-  // lies past the data.
-  uint64_t reserved_end_ = 0;
-};
-
-// Appends through a read-write shared mapping, a region at a time (see
-// MmapWriter); regions extend the file with ftruncate, and close trims it
-// to the bytes appended. Sync is msync of the written part, then fdatasync.
-class STRATA_EXPORT PosixMmapFile : public MmapWriter {
- public:
-  PosixMmapFile(std::string fname, int fd, uint64_t initial_size);
-  ~PosixMmapFile() override;
-
-  Status Close() override;
-  Status Sync() override;
-  Status Fsync() override;
-
- private:
-  Status MapView(uint64_t offset, size_t size, char** view) override;
-  Status UnmapView(char* view, size_t size) override;
-  bool IsOpen() const override { return fd_ >= 0; }
-  Status SyncMapped();
-
-  int fd_;
-};
-
-class STRATA_EXPORT PosixRandomRWFile : public RandomRWFile {
- public:
-  PosixRandomRWFile(std::string fname, int fd, bool use_direct_io,
-                    size_t alignment);
-  ~PosixRandomRWFile() override;
-
-  Status Write(uint64_t offset, const Slice& data) override;
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override;
-  Status Flush() override { return Status::OK(); }
-  Status Sync() override;
-  Status Fsync() override;
-  Status Close() override;
-  bool use_direct_io() const override { return use_direct_io_; }
-  size_t GetRequiredBufferAlignment() const override { return alignment_; }
-
- private:
-  const std::string filename_;
-  int fd_;
-  const bool use_direct_io_;
-  const size_t alignment_;
-};
-
 class STRATA_EXPORT PosixDirectory : public Directory {
  public:
-  PosixDirectory(std::string name, int fd);
-  ~PosixDirectory() override;
+  PosixDirectory(std::string name, ScopedFd fd);
   Status Fsync() override;
   Status Close() override;
 
  private:
   const std::string name_;
-  int fd_;
+  ScopedFd fd_;
 };
 
 }  // namespace strata

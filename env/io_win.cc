@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "env/io_util.h"
+#include "env/os_file.h"
+#include "env/os_writable_file.h"
 #include "port/port.h"
 #include "port/win32.h"
 #include "util/mutexlock.h"
@@ -50,6 +52,10 @@ OVERLAPPED OverlappedAt(uint64_t offset) {
 
 }  // namespace
 
+bool Win32HandleTraits::Close(void* h) {
+  return CloseHandle(static_cast<HANDLE>(h)) != FALSE;
+}
+
 Status WinError(const std::string& path, const char* op, unsigned long err) {
   switch (err) {
     case ERROR_FILE_NOT_FOUND:
@@ -79,9 +85,10 @@ size_t QuerySectorSize(std::wstring device) {
   if (!device.empty() && device.back() == L'\\') device.pop_back();
   if (device.size() == 2 && device[1] == L':') device = L"\\\\.\\" + device;
   // No access rights are needed to ask about alignment.
-  HANDLE h = CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                         nullptr, OPEN_EXISTING, 0, nullptr);
-  if (h == INVALID_HANDLE_VALUE) return 0;
+  ScopedHandle h(CreateFileW(device.c_str(), 0,
+                             FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                             OPEN_EXISTING, 0, nullptr));
+  if (!h.is_valid()) return 0;
   size_t sector = 0;
   DWORD bytes = 0;
   STORAGE_PROPERTY_QUERY query;
@@ -90,8 +97,9 @@ size_t QuerySectorSize(std::wstring device) {
   query.QueryType = PropertyStandardQuery;
   STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR alignment;
   std::memset(&alignment, 0, sizeof(alignment));
-  if (DeviceIoControl(h, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof(query),
-                      &alignment, sizeof(alignment), &bytes, nullptr) &&
+  if (DeviceIoControl(h.get(), IOCTL_STORAGE_QUERY_PROPERTY, &query,
+                      sizeof(query), &alignment, sizeof(alignment), &bytes,
+                      nullptr) &&
       bytes >= offsetof(STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR,
                         BytesPerPhysicalSector) +
                    sizeof(DWORD)) {
@@ -100,12 +108,11 @@ size_t QuerySectorSize(std::wstring device) {
   }
   if (sector == 0) {
     DISK_GEOMETRY geometry;
-    if (DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY, nullptr, 0, &geometry,
-                        sizeof(geometry), &bytes, nullptr)) {
+    if (DeviceIoControl(h.get(), IOCTL_DISK_GET_DRIVE_GEOMETRY, nullptr, 0,
+                        &geometry, sizeof(geometry), &bytes, nullptr)) {
       sector = geometry.BytesPerSector;
     }
   }
-  CloseHandle(h);
   return sector;
 }
 
@@ -234,184 +241,121 @@ Status WinFlushFileBuffers(void* handle, const std::string& fname) {
   return Status::OK();
 }
 
-namespace {
-// What GetRequiredBufferAlignment reports for a buffered file.
-size_t BufferedAlignment() { return port::GetPageSize(); }
-}  // namespace
-
-// ---- WinSequentialFile -----------------------------------------------------
-
-WinSequentialFile::WinSequentialFile(std::string fname, void* handle,
-                                     size_t alignment)
-    : filename_(std::move(fname)), handle_(handle), alignment_(alignment) {}
-
-WinSequentialFile::~WinSequentialFile() { CloseHandle(handle_); }
-
-size_t WinSequentialFile::GetRequiredBufferAlignment() const {
-  return alignment_ != 0 ? alignment_ : BufferedAlignment();
+Status WinSetEndOfFile(void* handle, const std::string& fname, uint64_t size) {
+  FILE_END_OF_FILE_INFO info;
+  info.EndOfFile.QuadPart = static_cast<LONGLONG>(size);
+  if (!SetFileInformationByHandle(static_cast<HANDLE>(handle),
+                                  FileEndOfFileInfo, &info, sizeof(info))) {
+    return WinError(fname, "SetFileInformationByHandle(EndOfFile)",
+                    GetLastError());
+  }
+  return Status::OK();
 }
 
-Status WinSequentialFile::Read(size_t n, Slice* result, char* scratch) {
+Status WinCloseHandle(ScopedHandle* handle, const std::string& fname) {
+  if (!handle->Close()) return WinError(fname, "CloseHandle", GetLastError());
+  return Status::OK();
+}
+
+// ---- OsSequentialFile -------------------------------------------------------
+
+Status OsSequentialFile::Read(size_t n, Slice* result, char* scratch) {
   Status s = PositionedRead(offset_, n, result, scratch);
   if (s.ok()) offset_ += result->size();
   return s;
 }
 
-Status WinSequentialFile::Skip(uint64_t n) {
+Status OsSequentialFile::Skip(uint64_t n) {
   offset_ += n;
   return Status::OK();
 }
 
-Status WinSequentialFile::PositionedRead(uint64_t offset, size_t n,
-                                         Slice* result, char* scratch) {
-  return WinPositionedRead(handle_, filename_, alignment_, offset, n, result,
+Status OsSequentialFile::PositionedRead(uint64_t offset, size_t n,
+                                        Slice* result, char* scratch) {
+  return WinPositionedRead(file_.get(), filename_,
+                           use_direct_io_ ? alignment_ : 0, offset, n, result,
                            scratch);
 }
 
-// ---- WinRandomAccessFile ---------------------------------------------------
-
-WinRandomAccessFile::WinRandomAccessFile(std::string fname, void* handle,
-                                         size_t alignment)
-    : filename_(std::move(fname)), handle_(handle), alignment_(alignment) {}
-
-WinRandomAccessFile::~WinRandomAccessFile() { CloseHandle(handle_); }
-
-size_t WinRandomAccessFile::GetRequiredBufferAlignment() const {
-  return alignment_ != 0 ? alignment_ : BufferedAlignment();
+Status OsSequentialFile::InvalidateCache(size_t offset, size_t length) {
+  return SequentialFile::InvalidateCache(offset, length);
 }
 
-Status WinRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
-                                 char* scratch) const {
-  return WinPositionedRead(handle_, filename_, alignment_, offset, n, result,
+// ---- OsRandomAccessFile -----------------------------------------------------
+
+Status OsRandomAccessFile::Read(uint64_t offset, size_t n, Slice* result,
+                                char* scratch) const {
+  return WinPositionedRead(file_.get(), filename_,
+                           use_direct_io_ ? alignment_ : 0, offset, n, result,
                            scratch);
 }
 
-// ---- WinWritableFile -------------------------------------------------------
-
-WinWritableFile::WinWritableFile(std::string fname, void* handle,
-                                 uint64_t initial_size,
-                                 const EnvOptions& options, size_t alignment)
-    : filename_(std::move(fname)),
-      handle_(handle),
-      alignment_(alignment),
-      // What the handle really is, not what was asked: a sync may skip the
-      // flush only if every write went through.
-      write_through_(options.use_write_through && WinIsWriteThrough(handle)),
-      allow_fallocate_(options.allow_fallocate),
-      filesize_(initial_size) {}
-
-WinWritableFile::~WinWritableFile() {
-  if (handle_ != nullptr) {
-    Status ignored = Close();
-    (void)ignored;
-  }
+Status OsRandomAccessFile::Prefetch(uint64_t offset, size_t n) {
+  return RandomAccessFile::Prefetch(offset, n);
 }
 
-size_t WinWritableFile::GetRequiredBufferAlignment() const {
-  return alignment_ != 0 ? alignment_ : BufferedAlignment();
+Status OsRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
+  return RandomAccessFile::InvalidateCache(offset, length);
 }
 
-Status WinWritableFile::Append(const Slice& data) {
-  return PositionedAppend(data, filesize_);
+// ---- OsWritableFile: the Windows system calls -------------------------------
+
+Status OsWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
+  return WinPositionedWrite(file_.get(), filename_, 0, offset, data, n);
 }
 
-Status WinWritableFile::PositionedAppend(const Slice& data, uint64_t offset) {
-  if (handle_ == nullptr)
-    return Status::IOError(filename_, "write after close");
-  Status s = WinPositionedWrite(handle_, filename_, alignment_, offset,
-                                data.data(), data.size());
-  if (s.ok()) filesize_ = offset + data.size();
-  return s;
+Status OsWritableFile::SetEndOfFile(uint64_t size) {
+  return WinSetEndOfFile(file_.get(), filename_, size);
 }
 
-Status WinWritableFile::Truncate(uint64_t size) {
-  FILE_END_OF_FILE_INFO info;
-  info.EndOfFile.QuadPart = static_cast<LONGLONG>(size);
-  if (!SetFileInformationByHandle(static_cast<HANDLE>(handle_),
-                                  FileEndOfFileInfo, &info, sizeof(info))) {
-    return WinError(filename_, "SetFileInformationByHandle(EndOfFile)",
-                    GetLastError());
-  }
-  filesize_ = size;
-  return Status::OK();
-}
-
-Status WinWritableFile::Close() {
-  if (handle_ == nullptr) return Status::OK();
-  Status s;
-  // Reserved space past the data is released by setting the end of file
-  // to the logical size.
-  if (reserved_end_ > 0) s = Truncate(filesize_);
-  if (!CloseHandle(static_cast<HANDLE>(handle_)) && s.ok()) {
-    s = WinError(filename_, "CloseHandle", GetLastError());
-  }
-  handle_ = nullptr;
-  return s;
-}
-
-Status WinWritableFile::Sync() {
-  if (write_through_) {
-    // Every WriteFile went through to the device before it returned.
-    GetIOStats().write_through_syncs.fetch_add(1, std::memory_order_relaxed);
-    return Status::OK();
-  }
-  return WinFlushFileBuffers(handle_, filename_);
-}
-
-Status WinWritableFile::Allocate(uint64_t offset, uint64_t len) {
-  if (!allow_fallocate_) return Status::OK();
-  // An allocation size below the end of file would move the end of file
-  // down to it: never ask for less than is written or already reserved.
-  if (offset + len <= std::max(reserved_end_, filesize_)) return Status::OK();
+Status OsWritableFile::Reserve(uint64_t offset, uint64_t len, bool* granted) {
+  // The allocation size counts from the start of the file; one below the
+  // end of file would move the end of file down to it. A file system that
+  // refuses is not an error: writes allocate as they go.
   FILE_ALLOCATION_INFO info;
   info.AllocationSize.QuadPart = static_cast<LONGLONG>(offset + len);
-  if (SetFileInformationByHandle(static_cast<HANDLE>(handle_),
-                                 FileAllocationInfo, &info, sizeof(info))) {
-    reserved_end_ = offset + len;
-    GetIOStats().preallocations.fetch_add(1, std::memory_order_relaxed);
-  } else {
-    // A file system that refuses is not an error: writes allocate as they
-    // go.
-    GetIOStats().preallocation_refusals.fetch_add(1, std::memory_order_relaxed);
-  }
+  *granted = SetFileInformationByHandle(file_.get(), FileAllocationInfo, &info,
+                                        sizeof(info)) != FALSE;
   return Status::OK();
 }
 
-// ---- WinRandomRWFile -------------------------------------------------------
-
-WinRandomRWFile::WinRandomRWFile(std::string fname, void* handle,
-                                 size_t alignment)
-    : filename_(std::move(fname)), handle_(handle), alignment_(alignment) {}
-
-WinRandomRWFile::~WinRandomRWFile() {
-  if (handle_ != nullptr) CloseHandle(static_cast<HANDLE>(handle_));
+Status OsWritableFile::FlushData() {
+  return WinFlushFileBuffers(file_.get(), filename_);
 }
 
-size_t WinRandomRWFile::GetRequiredBufferAlignment() const {
-  return alignment_ != 0 ? alignment_ : BufferedAlignment();
+Status OsWritableFile::CloseFile() { return WinCloseHandle(&file_, filename_); }
+
+Status OsWritableFile::Fsync() { return Sync(); }
+
+Status OsWritableFile::RangeSync(uint64_t offset, uint64_t nbytes) {
+  return WritableFile::RangeSync(offset, nbytes);
 }
 
-Status WinRandomRWFile::Write(uint64_t offset, const Slice& data) {
-  return WinPositionedWrite(handle_, filename_, alignment_, offset, data.data(),
-                            data.size());
+Status OsWritableFile::InvalidateCache(size_t offset, size_t length) {
+  return WritableFile::InvalidateCache(offset, length);
 }
 
-Status WinRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,
-                             char* scratch) const {
-  return WinPositionedRead(handle_, filename_, alignment_, offset, n, result,
+// ---- OsRandomRWFile ---------------------------------------------------------
+
+Status OsRandomRWFile::Write(uint64_t offset, const Slice& data) {
+  return WinPositionedWrite(file_.get(), filename_,
+                            use_direct_io_ ? alignment_ : 0, offset,
+                            data.data(), data.size());
+}
+
+Status OsRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,
+                            char* scratch) const {
+  return WinPositionedRead(file_.get(), filename_,
+                           use_direct_io_ ? alignment_ : 0, offset, n, result,
                            scratch);
 }
 
-Status WinRandomRWFile::Sync() {
-  return WinFlushFileBuffers(handle_, filename_);
+Status OsRandomRWFile::Sync() {
+  return WinFlushFileBuffers(file_.get(), filename_);
 }
 
-Status WinRandomRWFile::Close() {
-  if (handle_ == nullptr) return Status::OK();
-  const BOOL ok = CloseHandle(static_cast<HANDLE>(handle_));
-  handle_ = nullptr;
-  if (!ok) return WinError(filename_, "CloseHandle", GetLastError());
-  return Status::OK();
-}
+Status OsRandomRWFile::Fsync() { return Sync(); }
+
+Status OsRandomRWFile::Close() { return WinCloseHandle(&file_, filename_); }
 
 }  // namespace strata

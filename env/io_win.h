@@ -1,6 +1,12 @@
-// File classes of the Windows Env. Every data file is opened through
-// CreateFileW with FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, so
-// it can be renamed or deleted while open; positional transfers are
+// The Windows half of the Env's files: the helpers that turn Win32 errors
+// into a Status and read, write, sync and align through handles, and
+// WinDirectory. The file classes both platforms share are declared in
+// env/os_file.h, env/os_writable_file.h and env/mmap_writer.h; io_win.cc
+// and mmap_win.cc define their Windows members.
+//
+// Every data file is opened through CreateFileW with FILE_SHARE_READ |
+// FILE_SHARE_WRITE | FILE_SHARE_DELETE, so it can be renamed or deleted
+// while open; positional transfers are
 // ReadFile/WriteFile with an OVERLAPPED offset on one shared handle, which
 // is safe from many threads; end of file is a short read.
 //
@@ -10,7 +16,9 @@
 // enforce it, and the check keeps the two alike (and is counted, see
 // IOStats).
 //
-// This header keeps <windows.h> out: handles are stored as void*.
+// Each file owns its handles through ScopedHandle (env/native_file.h),
+// which closes them on destruction. This header keeps <windows.h> out: a
+// handle is a void*.
 
 #ifndef STRATA_ENV_IO_WIN_H_
 #define STRATA_ENV_IO_WIN_H_
@@ -19,7 +27,7 @@
 #include <cstdint>
 #include <string>
 
-#include "env/mmap_writer.h"
+#include "env/native_file.h"
 #include "strata/env.h"
 #include "strata/export.h"
 
@@ -60,138 +68,11 @@ STRATA_EXPORT bool WinIsWriteThrough(void* handle);
 STRATA_EXPORT Status WinFlushFileBuffers(void* handle,
                                          const std::string& fname);
 
-// Reads, sequentially or positionally, through one handle. alignment is
-// the direct-I/O alignment, or 0 for a buffered file.
-class STRATA_EXPORT WinSequentialFile : public SequentialFile {
- public:
-  WinSequentialFile(std::string fname, void* handle, size_t alignment);
-  ~WinSequentialFile() override;
+// Moves the end of file to size (FileEndOfFileInfo).
+Status WinSetEndOfFile(void* handle, const std::string& fname, uint64_t size);
 
-  Status Read(size_t n, Slice* result, char* scratch) override;
-  Status Skip(uint64_t n) override;
-  Status PositionedRead(uint64_t offset, size_t n, Slice* result,
-                        char* scratch) override;
-  bool use_direct_io() const override { return alignment_ != 0; }
-  size_t GetRequiredBufferAlignment() const override;
-
- private:
-  const std::string filename_;
-  void* const handle_;
-  const size_t alignment_;
-  uint64_t offset_ = 0;  // the next byte Read returns
-};
-
-class STRATA_EXPORT WinRandomAccessFile : public RandomAccessFile {
- public:
-  WinRandomAccessFile(std::string fname, void* handle, size_t alignment);
-  ~WinRandomAccessFile() override;
-
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override;
-  bool use_direct_io() const override { return alignment_ != 0; }
-  size_t GetRequiredBufferAlignment() const override;
-
- private:
-  const std::string filename_;
-  void* const handle_;
-  const size_t alignment_;
-};
-
-// Reads through a read-only view of the whole file.
-class STRATA_EXPORT WinMmapReadableFile : public RandomAccessFile {
- public:
-  // Takes ownership of the file handle, the mapping handle and the view.
-  WinMmapReadableFile(std::string fname, void* file, void* mapping,
-                      const void* base, size_t length);
-  ~WinMmapReadableFile() override;
-
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override;
-
- private:
-  const std::string filename_;
-  void* const file_;
-  void* const mapping_;
-  const void* const base_;
-  const size_t length_;
-};
-
-// Appends with WriteFile at the logical end. Space is reserved with
-// FileAllocationInfo (the end of file does not move) and the file is
-// trimmed to its logical size with FileEndOfFileInfo on close. Opened with
-// FILE_FLAG_WRITE_THROUGH (EnvOptions::use_write_through), every write is
-// durable when it returns and Sync() issues no FlushFileBuffers.
-class STRATA_EXPORT WinWritableFile : public WritableFile {
- public:
-  WinWritableFile(std::string fname, void* handle, uint64_t initial_size,
-                  const EnvOptions& options, size_t alignment);
-  ~WinWritableFile() override;
-
-  Status Append(const Slice& data) override;
-  Status PositionedAppend(const Slice& data, uint64_t offset) override;
-  Status Truncate(uint64_t size) override;
-  Status Close() override;
-  Status Flush() override { return Status::OK(); }
-  Status Sync() override;
-  bool IsSyncThreadSafe() const override { return true; }
-  bool use_direct_io() const override { return alignment_ != 0; }
-  size_t GetRequiredBufferAlignment() const override;
-  uint64_t GetFileSize() override { return filesize_; }
-  Status Allocate(uint64_t offset, uint64_t len) override;
-
- private:
-  const std::string filename_;
-  void* handle_;
-  const size_t alignment_;  // 0: buffered
-  const bool write_through_;
-  const bool allow_fallocate_;
-  uint64_t filesize_;
-  // The end of the space reserved so far (0: none); Close trims what
-  // lies past the data.
-  uint64_t reserved_end_ = 0;
-};
-
-// Appends through views of a file mapping, a region at a time (see
-// MmapWriter; views start at multiples of the 64 KiB allocation
-// granularity); a mapping grows the file, and close trims it to the bytes
-// appended. Sync is FlushViewOfFile of the written part, then
-// FlushFileBuffers.
-class STRATA_EXPORT WinMmapFile : public MmapWriter {
- public:
-  WinMmapFile(std::string fname, void* handle, uint64_t initial_size);
-  ~WinMmapFile() override;
-
-  Status Close() override;
-  Status Sync() override;
-
- private:
-  Status MapView(uint64_t offset, size_t size, char** view) override;
-  Status UnmapView(char* view, size_t size) override;
-  bool IsOpen() const override { return handle_ != nullptr; }
-
-  void* handle_;
-  void* mapping_ = nullptr;  // the mapping of the current view
-};
-
-class STRATA_EXPORT WinRandomRWFile : public RandomRWFile {
- public:
-  WinRandomRWFile(std::string fname, void* handle, size_t alignment);
-  ~WinRandomRWFile() override;
-
-  Status Write(uint64_t offset, const Slice& data) override;
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override;
-  Status Flush() override { return Status::OK(); }
-  Status Sync() override;
-  Status Close() override;
-  bool use_direct_io() const override { return alignment_ != 0; }
-  size_t GetRequiredBufferAlignment() const override;
-
- private:
-  const std::string filename_;
-  void* handle_;
-  const size_t alignment_;
-};
+// Closes *handle now (see ScopedHandle::Close).
+Status WinCloseHandle(ScopedHandle* handle, const std::string& fname);
 
 // Windows cannot flush a directory's entries on their own: NTFS journals
 // metadata, so a rename is durable once the volume's log is. Fsync is a

@@ -12,12 +12,19 @@ namespace {
 constexpr size_t kMaxRegion = 1024 * 1024;
 }  // namespace
 
-MmapWriter::MmapWriter(std::string fname, uint64_t initial_size, size_t granule)
+MmapWriter::MmapWriter(std::string fname, NativeFile file,
+                       uint64_t initial_size)
     : filename_(std::move(fname)),
-      region_size_(granule),
+      file_(std::move(file)),
+      region_size_(Granule()),
       // A reopened file continues in the granule holding its end.
-      region_offset_(TruncateToAlignment(initial_size, granule)),
+      region_offset_(TruncateToAlignment(initial_size, region_size_)),
       pending_(static_cast<size_t>(initial_size - region_offset_)) {}
+
+MmapWriter::~MmapWriter() {
+  Status ignored = Close();
+  (void)ignored;
+}
 
 Status MmapWriter::Truncate(uint64_t /*size*/) {
   return Status::NotSupported(filename_, "truncate of a memory-mapped file");
@@ -53,8 +60,33 @@ Status MmapWriter::UnmapRegion() {
   return s;
 }
 
+Status MmapWriter::Sync() { return SyncFile(/*metadata=*/false); }
+
+Status MmapWriter::Fsync() { return SyncFile(/*metadata=*/true); }
+
+Status MmapWriter::SyncFile(bool metadata) {
+  if (base_ != nullptr && dst_ > synced_) {
+    Status s = FlushView(synced_, static_cast<size_t>(dst_ - synced_));
+    if (!s.ok()) return s;
+    synced_ = dst_;
+  }
+  return FlushFile(metadata);
+}
+
+Status MmapWriter::Close() {
+  if (!file_.is_valid()) return Status::OK();
+  const uint64_t size = GetFileSize();
+  Status s = UnmapRegion();
+  Status trimmed = SetEndOfFile(size);
+  if (s.ok()) s = trimmed;
+  Status closed = CloseFile();
+  return s.ok() ? closed : s;
+}
+
 Status MmapWriter::Append(const Slice& data) {
-  if (!IsOpen()) return Status::IOError(filename_, "append after close");
+  if (!file_.is_valid()) {
+    return Status::IOError(filename_, "append after close");
+  }
   const char* src = data.data();
   size_t left = data.size();
   while (left > 0) {

@@ -1,6 +1,7 @@
 // ThreadPoolEnv: the thread half of a platform Env — one ThreadPool per
 // priority, StartThread/WaitForJoin, sleeping — written once on std::thread
-// for both PosixEnv and WinEnv. Subclasses supply files, clocks and the rest.
+// for both PosixEnv and WinEnv. OsEnv (env/os_env.h) adds the platform-free
+// file half; the platform Envs supply the system calls, clocks and the rest.
 //
 // A Priority outside [BOTTOM, HIGH] is clamped to the nearest pool.
 //

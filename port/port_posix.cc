@@ -1,5 +1,3 @@
-#include "port/port_posix.h"
-
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -13,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "port/port.h"
 #include "port/sys_time.h"
 
 namespace strata {
@@ -39,49 +38,36 @@ Mutex::Mutex(bool adaptive) {
     PthreadCall("mutexattr_init", pthread_mutexattr_init(&attr));
     PthreadCall("mutexattr_settype",
                 pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP));
-    PthreadCall("mutex_init", pthread_mutex_init(&mu_, &attr));
+    PthreadCall("mutex_init", pthread_mutex_init(&native_, &attr));
     PthreadCall("mutexattr_destroy", pthread_mutexattr_destroy(&attr));
     return;
   }
 #else
   (void)adaptive;
 #endif
-  PthreadCall("mutex_init", pthread_mutex_init(&mu_, nullptr));
+  PthreadCall("mutex_init", pthread_mutex_init(&native_, nullptr));
 }
 
-Mutex::~Mutex() { PthreadCall("mutex_destroy", pthread_mutex_destroy(&mu_)); }
+Mutex::~Mutex() {
+  PthreadCall("mutex_destroy", pthread_mutex_destroy(&native_));
+}
 
 void Mutex::Lock() {
-  PthreadCall("mutex_lock", pthread_mutex_lock(&mu_));
-#ifndef NDEBUG
-  locked_ = true;
-#endif
+  PthreadCall("mutex_lock", pthread_mutex_lock(&native_));
+  MarkHeld(true);
 }
 
 void Mutex::Unlock() {
-#ifndef NDEBUG
-  locked_ = false;
-#endif
-  PthreadCall("mutex_unlock", pthread_mutex_unlock(&mu_));
+  MarkHeld(false);
+  PthreadCall("mutex_unlock", pthread_mutex_unlock(&native_));
 }
 
 bool Mutex::TryLock() {
-  const int r = pthread_mutex_trylock(&mu_);
+  const int r = pthread_mutex_trylock(&native_);
   if (r == EBUSY) return false;
   PthreadCall("mutex_trylock", r);
-#ifndef NDEBUG
-  locked_ = true;
-#endif
+  MarkHeld(true);
   return true;
-}
-
-void Mutex::AssertHeld() {
-#ifndef NDEBUG
-  if (!locked_) {
-    std::fprintf(stderr, "strata: Mutex::AssertHeld failed\n");
-    std::abort();
-  }
-#endif
 }
 
 CondVar::CondVar(Mutex* mu) : mu_(mu) {
@@ -89,20 +75,18 @@ CondVar::CondVar(Mutex* mu) : mu_(mu) {
   PthreadCall("condattr_init", pthread_condattr_init(&attr));
   PthreadCall("condattr_setclock",
               pthread_condattr_setclock(&attr, CLOCK_MONOTONIC));
-  PthreadCall("cond_init", pthread_cond_init(&cv_, &attr));
+  PthreadCall("cond_init", pthread_cond_init(&native_, &attr));
   PthreadCall("condattr_destroy", pthread_condattr_destroy(&attr));
 }
 
-CondVar::~CondVar() { PthreadCall("cond_destroy", pthread_cond_destroy(&cv_)); }
+CondVar::~CondVar() {
+  PthreadCall("cond_destroy", pthread_cond_destroy(&native_));
+}
 
 void CondVar::Wait() {
-#ifndef NDEBUG
-  mu_->locked_ = false;
-#endif
-  PthreadCall("cond_wait", pthread_cond_wait(&cv_, &mu_->mu_));
-#ifndef NDEBUG
-  mu_->locked_ = true;
-#endif
+  mu_->MarkHeld(false);
+  PthreadCall("cond_wait", pthread_cond_wait(&native_, &mu_->native_));
+  mu_->MarkHeld(true);
 }
 
 bool CondVar::TimedWait(uint64_t timeout_micros) {
@@ -113,48 +97,44 @@ bool CondVar::TimedWait(uint64_t timeout_micros) {
   ts.tv_sec +=
       static_cast<time_t>(timeout_micros / 1000000 + nanos / 1000000000);
   ts.tv_nsec = static_cast<long>(nanos % 1000000000);
-#ifndef NDEBUG
-  mu_->locked_ = false;
-#endif
-  const int r = pthread_cond_timedwait(&cv_, &mu_->mu_, &ts);
-#ifndef NDEBUG
-  mu_->locked_ = true;
-#endif
+  mu_->MarkHeld(false);
+  const int r = pthread_cond_timedwait(&native_, &mu_->native_, &ts);
+  mu_->MarkHeld(true);
   if (r == ETIMEDOUT) return true;
   PthreadCall("cond_timedwait", r);
   return false;
 }
 
 void CondVar::Signal() {
-  PthreadCall("cond_signal", pthread_cond_signal(&cv_));
+  PthreadCall("cond_signal", pthread_cond_signal(&native_));
 }
 
 void CondVar::SignalAll() {
-  PthreadCall("cond_broadcast", pthread_cond_broadcast(&cv_));
+  PthreadCall("cond_broadcast", pthread_cond_broadcast(&native_));
 }
 
 RWMutex::RWMutex() {
-  PthreadCall("rwlock_init", pthread_rwlock_init(&mu_, nullptr));
+  PthreadCall("rwlock_init", pthread_rwlock_init(&native_, nullptr));
 }
 
 RWMutex::~RWMutex() {
-  PthreadCall("rwlock_destroy", pthread_rwlock_destroy(&mu_));
+  PthreadCall("rwlock_destroy", pthread_rwlock_destroy(&native_));
 }
 
 void RWMutex::ReadLock() {
-  PthreadCall("rwlock_rdlock", pthread_rwlock_rdlock(&mu_));
+  PthreadCall("rwlock_rdlock", pthread_rwlock_rdlock(&native_));
 }
 
 void RWMutex::WriteLock() {
-  PthreadCall("rwlock_wrlock", pthread_rwlock_wrlock(&mu_));
+  PthreadCall("rwlock_wrlock", pthread_rwlock_wrlock(&native_));
 }
 
 void RWMutex::ReadUnlock() {
-  PthreadCall("rwlock_unlock", pthread_rwlock_unlock(&mu_));
+  PthreadCall("rwlock_unlock", pthread_rwlock_unlock(&native_));
 }
 
 void RWMutex::WriteUnlock() {
-  PthreadCall("rwlock_unlock", pthread_rwlock_unlock(&mu_));
+  PthreadCall("rwlock_unlock", pthread_rwlock_unlock(&native_));
 }
 
 bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*)) {
@@ -163,6 +143,7 @@ bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*)) {
 
 void ThreadKeyDelete(ThreadKey key) { pthread_key_delete(key); }
 
+// Linux: the kernel's thread id, as `top -H` and /proc show it.
 uint64_t CurrentThreadId() {
 #if defined(__linux__)
   return static_cast<uint64_t>(::syscall(SYS_gettid));
@@ -176,7 +157,8 @@ uint64_t CurrentThreadId() {
 
 void SetCurrentThreadName(const std::string& name) {
 #if defined(__linux__)
-  // Linux limits names to 15 bytes plus the terminator.
+  // Linux limits names to 15 bytes plus the terminator; other systems
+  // spell pthread_setname_np differently and are left unnamed.
   std::string truncated = name.substr(0, 15);
   pthread_setname_np(pthread_self(), truncated.c_str());
 #else
@@ -218,6 +200,7 @@ void LocalTimeR(const time_t* timep, struct tm* result) {
 #endif
 #endif
 
+// Linux: transparent huge pages are not set to "never".
 bool HugePagesAvailable() {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   static const bool available = [] {
@@ -252,6 +235,10 @@ void FreeHugePageRegion(char* p, size_t /*n*/) { std::free(p); }
 
 #else
 
+// Anonymous memory which the kernel is asked to back with transparent huge
+// pages (madvise MADV_HUGEPAGE, Linux): one TLB entry then maps 2 MiB of
+// skiplist instead of 4 KiB. Best effort: without THP it is ordinary
+// memory.
 char* AllocateHugePageRegion(size_t n) {
   assert(n > 0 && n % kHugePageSize == 0);
   // Over-allocate by one huge page and trim, so that the region starts on

@@ -1,10 +1,9 @@
-#include "port/port_win.h"
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
+#include "port/port.h"
 #include "port/sys_time.h"
 #include "port/win32.h"
 
@@ -25,53 +24,36 @@ PCONDITION_VARIABLE Cv(SlimStorage* s) {
 
 }  // namespace
 
-Mutex::Mutex(bool /*adaptive*/) { InitializeSRWLock(Srw(&lock_)); }
+Mutex::Mutex(bool /*adaptive*/) { InitializeSRWLock(Srw(&native_)); }
 
 Mutex::~Mutex() = default;
 
 void Mutex::Lock() {
-  AcquireSRWLockExclusive(Srw(&lock_));
-#ifndef NDEBUG
-  locked_ = true;
-#endif
+  AcquireSRWLockExclusive(Srw(&native_));
+  MarkHeld(true);
 }
 
 void Mutex::Unlock() {
-#ifndef NDEBUG
-  locked_ = false;
-#endif
-  ReleaseSRWLockExclusive(Srw(&lock_));
+  MarkHeld(false);
+  ReleaseSRWLockExclusive(Srw(&native_));
 }
 
 bool Mutex::TryLock() {
-  if (!TryAcquireSRWLockExclusive(Srw(&lock_))) return false;
-#ifndef NDEBUG
-  locked_ = true;
-#endif
+  if (!TryAcquireSRWLockExclusive(Srw(&native_))) return false;
+  MarkHeld(true);
   return true;
 }
 
-void Mutex::AssertHeld() {
-#ifndef NDEBUG
-  if (!locked_) {
-    std::fprintf(stderr, "strata: Mutex::AssertHeld failed\n");
-    std::abort();
-  }
-#endif
+CondVar::CondVar(Mutex* mu) : mu_(mu) {
+  InitializeConditionVariable(Cv(&native_));
 }
-
-CondVar::CondVar(Mutex* mu) : mu_(mu) { InitializeConditionVariable(Cv(&cv_)); }
 
 CondVar::~CondVar() = default;
 
 void CondVar::Wait() {
-#ifndef NDEBUG
-  mu_->locked_ = false;
-#endif
-  SleepConditionVariableSRW(Cv(&cv_), Srw(&mu_->lock_), INFINITE, 0);
-#ifndef NDEBUG
-  mu_->locked_ = true;
-#endif
+  mu_->MarkHeld(false);
+  SleepConditionVariableSRW(Cv(&native_), Srw(&mu_->native_), INFINITE, 0);
+  mu_->MarkHeld(true);
 }
 
 bool CondVar::TimedWait(uint64_t timeout_micros) {
@@ -79,33 +61,29 @@ bool CondVar::TimedWait(uint64_t timeout_micros) {
   // is 0xFFFFFFFF ms, so cap just below it.
   uint64_t ms = (timeout_micros + 999) / 1000;
   if (ms >= INFINITE) ms = INFINITE - 1;
-#ifndef NDEBUG
-  mu_->locked_ = false;
-#endif
-  const BOOL woken = SleepConditionVariableSRW(Cv(&cv_), Srw(&mu_->lock_),
+  mu_->MarkHeld(false);
+  const BOOL woken = SleepConditionVariableSRW(Cv(&native_), Srw(&mu_->native_),
                                                static_cast<DWORD>(ms), 0);
   const DWORD error = woken ? ERROR_SUCCESS : GetLastError();
-#ifndef NDEBUG
-  mu_->locked_ = true;
-#endif
+  mu_->MarkHeld(true);
   return !woken && error == ERROR_TIMEOUT;
 }
 
-void CondVar::Signal() { WakeConditionVariable(Cv(&cv_)); }
+void CondVar::Signal() { WakeConditionVariable(Cv(&native_)); }
 
-void CondVar::SignalAll() { WakeAllConditionVariable(Cv(&cv_)); }
+void CondVar::SignalAll() { WakeAllConditionVariable(Cv(&native_)); }
 
-RWMutex::RWMutex() { InitializeSRWLock(Srw(&lock_)); }
+RWMutex::RWMutex() { InitializeSRWLock(Srw(&native_)); }
 
 RWMutex::~RWMutex() = default;
 
-void RWMutex::ReadLock() { AcquireSRWLockShared(Srw(&lock_)); }
+void RWMutex::ReadLock() { AcquireSRWLockShared(Srw(&native_)); }
 
-void RWMutex::WriteLock() { AcquireSRWLockExclusive(Srw(&lock_)); }
+void RWMutex::WriteLock() { AcquireSRWLockExclusive(Srw(&native_)); }
 
-void RWMutex::ReadUnlock() { ReleaseSRWLockShared(Srw(&lock_)); }
+void RWMutex::ReadUnlock() { ReleaseSRWLockShared(Srw(&native_)); }
 
-void RWMutex::WriteUnlock() { ReleaseSRWLockExclusive(Srw(&lock_)); }
+void RWMutex::WriteUnlock() { ReleaseSRWLockExclusive(Srw(&native_)); }
 
 // ---- Thread-local slots with destructors ----------------------------------
 
@@ -185,6 +163,8 @@ void ThreadKeySet(ThreadKey key, void* value) { TlsSetValue(key, value); }
 
 uint64_t CurrentThreadId() { return GetCurrentThreadId(); }
 
+// Through SetThreadDescription where the system has it (Windows 10 1607
+// and later); a no-op elsewhere.
 void SetCurrentThreadName(const std::string& name) {
   using SetThreadDescriptionFn = HRESULT(WINAPI*)(HANDLE, PCWSTR);
   static const SetThreadDescriptionFn set_description = [] {
@@ -206,6 +186,7 @@ size_t GetPageSize() {
   return info.dwPageSize;
 }
 
+// Numbered within the thread's processor group.
 int PhysicalCoreID() { return static_cast<int>(GetCurrentProcessorNumber()); }
 
 void GetTimeOfDay(TimeVal* tv) {
@@ -268,6 +249,8 @@ std::string WideToUtf8(const std::wstring& wide) {
 
 bool HugePagesAvailable() { return false; }
 
+// Committed memory from VirtualAlloc, without large pages: those need the
+// "Lock pages in memory" privilege, which services and users rarely hold.
 char* AllocateHugePageRegion(size_t n) {
   return static_cast<char*>(
       VirtualAlloc(nullptr, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
