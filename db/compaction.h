@@ -32,7 +32,6 @@
 
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 
 namespace strata {
@@ -66,7 +65,7 @@ struct CompactionSpec {
   bool manual = false;
 };
 
-class STRATA_EXPORT Compaction {
+class Compaction {
  public:
   // view supplies the comparator and the levels below the output level
   // (for IsBaseLevelForKey); it is copied.

@@ -14,7 +14,6 @@
 
 #include "env/mmap_writer.h"
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
@@ -22,22 +21,21 @@ namespace strata {
 //   ENOENT, ENOTDIR -> PathNotFound     ENOSPC, EDQUOT -> NoSpace
 //   EINVAL          -> InvalidArgument  anything else  -> IOError
 // The message names the path and the operation.
-STRATA_EXPORT Status PosixError(const std::string& path, const char* op,
-                                int err);
+Status PosixError(const std::string& path, const char* op, int err);
 
 // True if fd's writes are synchronous (O_DSYNC or O_SYNC), as the kernel
 // reports it.
-STRATA_EXPORT bool IsWriteThrough(int fd);
+bool IsWriteThrough(int fd);
 
 // fdatasync (or fsync, with metadata), counted in IOStats::flushes.
-STRATA_EXPORT Status SyncFd(int fd, const std::string& fname, bool metadata);
+Status SyncFd(int fd, const std::string& fname, bool metadata);
 
 // The alignment direct I/O on fd needs: the logical block size of the device
 // holding it, or kDefaultPageSize when that cannot be found. Looked up once
 // per device.
-STRATA_EXPORT size_t GetDirectIOAlignment(int fd);
+size_t GetDirectIOAlignment(int fd);
 
-class STRATA_EXPORT PosixSequentialFile : public SequentialFile {
+class PosixSequentialFile : public SequentialFile {
  public:
   PosixSequentialFile(std::string fname, int fd, bool use_direct_io,
                       size_t alignment);
@@ -59,7 +57,7 @@ class STRATA_EXPORT PosixSequentialFile : public SequentialFile {
   uint64_t offset_ = 0;  // next read position, for direct I/O
 };
 
-class STRATA_EXPORT PosixRandomAccessFile : public RandomAccessFile {
+class PosixRandomAccessFile : public RandomAccessFile {
  public:
   PosixRandomAccessFile(std::string fname, int fd, bool use_direct_io,
                         size_t alignment);
@@ -80,7 +78,7 @@ class STRATA_EXPORT PosixRandomAccessFile : public RandomAccessFile {
 };
 
 // Reads through a read-only memory map of the whole file.
-class STRATA_EXPORT PosixMmapReadableFile : public RandomAccessFile {
+class PosixMmapReadableFile : public RandomAccessFile {
  public:
   // Takes ownership of the mapping [base, base + length).
   PosixMmapReadableFile(std::string fname, void* base, size_t length);
@@ -95,7 +93,7 @@ class STRATA_EXPORT PosixMmapReadableFile : public RandomAccessFile {
   const size_t length_;
 };
 
-class STRATA_EXPORT PosixWritableFile : public WritableFile {
+class PosixWritableFile : public WritableFile {
  public:
   // initial_size: the file's size when opened (0 unless reopened).
   PosixWritableFile(std::string fname, int fd, uint64_t initial_size,
@@ -136,7 +134,7 @@ class STRATA_EXPORT PosixWritableFile : public WritableFile {
 // Appends through a read-write shared mapping, a region at a time (see
 // MmapWriter); regions extend the file with ftruncate, and close trims it
 // to the bytes appended. Sync is msync of the written part, then fdatasync.
-class STRATA_EXPORT PosixMmapFile : public MmapWriter {
+class PosixMmapFile : public MmapWriter {
  public:
   PosixMmapFile(std::string fname, int fd, uint64_t initial_size);
   ~PosixMmapFile() override;
@@ -154,7 +152,7 @@ class STRATA_EXPORT PosixMmapFile : public MmapWriter {
   int fd_;
 };
 
-class STRATA_EXPORT PosixRandomRWFile : public RandomRWFile {
+class PosixRandomRWFile : public RandomRWFile {
  public:
   PosixRandomRWFile(std::string fname, int fd, bool use_direct_io,
                     size_t alignment);
@@ -177,7 +175,7 @@ class STRATA_EXPORT PosixRandomRWFile : public RandomRWFile {
   const size_t alignment_;
 };
 
-class STRATA_EXPORT PosixDirectory : public Directory {
+class PosixDirectory : public Directory {
  public:
   PosixDirectory(std::string name, int fd);
   ~PosixDirectory() override;

@@ -21,7 +21,6 @@
 
 #include "env/mmap_writer.h"
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
@@ -32,37 +31,34 @@ namespace strata {
 //   sharing violation, access denied, ... -> IOError
 // The message names the path and the operation and carries the system's
 // text for the error, in UTF-8.
-STRATA_EXPORT Status WinError(const std::string& path, const char* op,
-                              unsigned long err);
+Status WinError(const std::string& path, const char* op, unsigned long err);
 
 // The alignment unbuffered I/O on the volume holding path needs:
 // max(page size, the volume's physical sector size). The sector size comes
 // from IOCTL_STORAGE_QUERY_PROPERTY (StorageAccessAlignmentProperty), else
 // IOCTL_DISK_GET_DRIVE_GEOMETRY, else 4096; it is asked once per volume
 // (IOStats::alignment_queries) and remembered.
-STRATA_EXPORT size_t WinDirectIOAlignment(const std::string& path);
+size_t WinDirectIOAlignment(const std::string& path);
 
 // Reads or writes exactly at offset through an OVERLAPPED structure; shared
 // by the file classes. A non-zero direct_alignment is checked first.
-STRATA_EXPORT Status WinPositionedRead(void* handle, const std::string& fname,
-                                       size_t direct_alignment, uint64_t offset,
-                                       size_t n, Slice* result, char* scratch);
-STRATA_EXPORT Status WinPositionedWrite(void* handle, const std::string& fname,
-                                        size_t direct_alignment,
-                                        uint64_t offset, const char* data,
-                                        size_t n);
+Status WinPositionedRead(void* handle, const std::string& fname,
+                         size_t direct_alignment, uint64_t offset, size_t n,
+                         Slice* result, char* scratch);
+Status WinPositionedWrite(void* handle, const std::string& fname,
+                          size_t direct_alignment, uint64_t offset,
+                          const char* data, size_t n);
 
 // True if handle was opened FILE_FLAG_WRITE_THROUGH, as the OS reports it
 // (FileModeInformation); false if it cannot tell.
-STRATA_EXPORT bool WinIsWriteThrough(void* handle);
+bool WinIsWriteThrough(void* handle);
 
 // FlushFileBuffers, counted (IOStats::flushes).
-STRATA_EXPORT Status WinFlushFileBuffers(void* handle,
-                                         const std::string& fname);
+Status WinFlushFileBuffers(void* handle, const std::string& fname);
 
 // Reads, sequentially or positionally, through one handle. alignment is
 // the direct-I/O alignment, or 0 for a buffered file.
-class STRATA_EXPORT WinSequentialFile : public SequentialFile {
+class WinSequentialFile : public SequentialFile {
  public:
   WinSequentialFile(std::string fname, void* handle, size_t alignment);
   ~WinSequentialFile() override;
@@ -81,7 +77,7 @@ class STRATA_EXPORT WinSequentialFile : public SequentialFile {
   uint64_t offset_ = 0;  // the next byte Read returns
 };
 
-class STRATA_EXPORT WinRandomAccessFile : public RandomAccessFile {
+class WinRandomAccessFile : public RandomAccessFile {
  public:
   WinRandomAccessFile(std::string fname, void* handle, size_t alignment);
   ~WinRandomAccessFile() override;
@@ -98,7 +94,7 @@ class STRATA_EXPORT WinRandomAccessFile : public RandomAccessFile {
 };
 
 // Reads through a read-only view of the whole file.
-class STRATA_EXPORT WinMmapReadableFile : public RandomAccessFile {
+class WinMmapReadableFile : public RandomAccessFile {
  public:
   // Takes ownership of the file handle, the mapping handle and the view.
   WinMmapReadableFile(std::string fname, void* file, void* mapping,
@@ -121,7 +117,7 @@ class STRATA_EXPORT WinMmapReadableFile : public RandomAccessFile {
 // trimmed to its logical size with FileEndOfFileInfo on close. Opened with
 // FILE_FLAG_WRITE_THROUGH (EnvOptions::use_write_through), every write is
 // durable when it returns and Sync() issues no FlushFileBuffers.
-class STRATA_EXPORT WinWritableFile : public WritableFile {
+class WinWritableFile : public WritableFile {
  public:
   WinWritableFile(std::string fname, void* handle, uint64_t initial_size,
                   const EnvOptions& options, size_t alignment);
@@ -156,7 +152,7 @@ class STRATA_EXPORT WinWritableFile : public WritableFile {
 // granularity); a mapping grows the file, and close trims it to the bytes
 // appended. Sync is FlushViewOfFile of the written part, then
 // FlushFileBuffers.
-class STRATA_EXPORT WinMmapFile : public MmapWriter {
+class WinMmapFile : public MmapWriter {
  public:
   WinMmapFile(std::string fname, void* handle, uint64_t initial_size);
   ~WinMmapFile() override;
@@ -173,7 +169,7 @@ class STRATA_EXPORT WinMmapFile : public MmapWriter {
   void* mapping_ = nullptr;  // the mapping of the current view
 };
 
-class STRATA_EXPORT WinRandomRWFile : public RandomRWFile {
+class WinRandomRWFile : public RandomRWFile {
  public:
   WinRandomRWFile(std::string fname, void* handle, size_t alignment);
   ~WinRandomRWFile() override;

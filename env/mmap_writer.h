@@ -15,11 +15,10 @@
 #include <string>
 
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
-class STRATA_EXPORT MmapWriter : public WritableFile {
+class MmapWriter : public WritableFile {
  public:
   Status Append(const Slice& data) override;
   Status Flush() override { return Status::OK(); }

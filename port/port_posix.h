@@ -15,7 +15,6 @@
 #include <string>
 
 #include "port/thread_annotations.h"
-#include "strata/export.h"
 
 // printf length modifier for size_t: printf("%" STRATA_PRIszt, n).
 #define STRATA_PRIszt "zu"
@@ -35,7 +34,7 @@ constexpr size_t kMaxPathLength = 4096;
 
 class CondVar;
 
-class STRATA_EXPORT LOCKABLE Mutex {
+class LOCKABLE Mutex {
  public:
   // adaptive: spin briefly before sleeping where the platform offers it
   // (glibc's PTHREAD_MUTEX_ADAPTIVE_NP); for short, hot critical sections.
@@ -60,7 +59,7 @@ class STRATA_EXPORT LOCKABLE Mutex {
 #endif
 };
 
-class STRATA_EXPORT CondVar {
+class CondVar {
  public:
   explicit CondVar(Mutex* mu);
   ~CondVar();
@@ -82,7 +81,7 @@ class STRATA_EXPORT CondVar {
 };
 
 // Many readers or one writer.
-class STRATA_EXPORT LOCKABLE RWMutex {
+class LOCKABLE RWMutex {
  public:
   RWMutex();
   ~RWMutex();
@@ -109,8 +108,8 @@ inline void InitOnce(OnceType* once, void (*initializer)()) {
 // exiting thread, with the slot's value when a thread whose value is
 // non-null exits.
 using ThreadKey = pthread_key_t;
-STRATA_EXPORT bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
-STRATA_EXPORT void ThreadKeyDelete(ThreadKey key);
+bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
+void ThreadKeyDelete(ThreadKey key);
 inline void* ThreadKeyGet(ThreadKey key) { return pthread_getspecific(key); }
 inline void ThreadKeySet(ThreadKey key, void* value) {
   pthread_setspecific(key, value);
@@ -130,18 +129,18 @@ inline void AsmVolatilePause() {
 inline void Prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
 
 // A number identifying the calling thread (for logs).
-STRATA_EXPORT uint64_t CurrentThreadId();
+uint64_t CurrentThreadId();
 
 // Names the calling thread for debuggers and `top` (truncated to what the
 // platform allows). Best effort.
-STRATA_EXPORT void SetCurrentThreadName(const std::string& name);
+void SetCurrentThreadName(const std::string& name);
 
-STRATA_EXPORT size_t GetPageSize();
+size_t GetPageSize();
 
 // The CPU the calling thread is running on (sched_getcpu), or -1 where the
 // platform cannot tell. A hint only: the thread may migrate at any moment,
 // so callers use it to spread load (per-core shards), never for correctness.
-STRATA_EXPORT int PhysicalCoreID();
+int PhysicalCoreID();
 
 // Huge-page regions: big blocks the memtable's arena carves its chunks
 // from (n is a multiple of kHugePageSize). A region is anonymous memory
@@ -153,11 +152,11 @@ STRATA_EXPORT int PhysicalCoreID();
 // Release with FreeHugePageRegion(p, n).
 constexpr size_t kHugePageSize = 2 << 20;
 constexpr size_t kHugePageRegionAlignment = kHugePageSize;
-STRATA_EXPORT char* AllocateHugePageRegion(size_t n);
-STRATA_EXPORT void FreeHugePageRegion(char* p, size_t n);
+char* AllocateHugePageRegion(size_t n);
+void FreeHugePageRegion(char* p, size_t n);
 // Whether regions get huge pages here (and so are worth their tail). Linux:
 // THP is not set to "never".
-STRATA_EXPORT bool HugePagesAvailable();
+bool HugePagesAvailable();
 
 }  // namespace port
 }  // namespace strata

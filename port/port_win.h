@@ -19,7 +19,6 @@
 #include <string>
 
 #include "port/thread_annotations.h"
-#include "strata/export.h"
 
 #if defined(_MSC_VER)
 #include <intrin.h>
@@ -51,7 +50,7 @@ struct SlimStorage {
 class CondVar;
 
 // An exclusive lock over an SRWLOCK (not recursive).
-class STRATA_EXPORT LOCKABLE Mutex {
+class LOCKABLE Mutex {
  public:
   // adaptive is accepted for parity with the POSIX port; SRW locks already
   // spin briefly before they sleep.
@@ -75,7 +74,7 @@ class STRATA_EXPORT LOCKABLE Mutex {
 };
 
 // A CONDITION_VARIABLE used with its Mutex's SRWLOCK.
-class STRATA_EXPORT CondVar {
+class CondVar {
  public:
   explicit CondVar(Mutex* mu);
   ~CondVar();
@@ -97,7 +96,7 @@ class STRATA_EXPORT CondVar {
 };
 
 // Many readers or one writer, over an SRWLOCK in shared/exclusive mode.
-class STRATA_EXPORT LOCKABLE RWMutex {
+class LOCKABLE RWMutex {
  public:
   RWMutex();
   ~RWMutex();
@@ -125,10 +124,10 @@ inline void InitOnce(OnceType* once, void (*initializer)()) {
 // from a TLS callback in the .CRT$XLB section (DLL_THREAD_DETACH), which the
 // loader calls on every exiting thread — in an EXE, a static link or a DLL.
 using ThreadKey = unsigned long;  // DWORD
-STRATA_EXPORT bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
-STRATA_EXPORT void ThreadKeyDelete(ThreadKey key);
-STRATA_EXPORT void* ThreadKeyGet(ThreadKey key);
-STRATA_EXPORT void ThreadKeySet(ThreadKey key, void* value);
+bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
+void ThreadKeyDelete(ThreadKey key);
+void* ThreadKeyGet(ThreadKey key);
+void ThreadKeySet(ThreadKey key, void* value);
 
 // A CPU hint for spin-wait loops.
 inline void AsmVolatilePause() {
@@ -152,18 +151,18 @@ inline void Prefetch(const void* p) {
 }
 
 // A number identifying the calling thread (GetCurrentThreadId).
-STRATA_EXPORT uint64_t CurrentThreadId();
+uint64_t CurrentThreadId();
 
 // Names the calling thread through SetThreadDescription where the system
 // has it (Windows 10 1607 and later); a no-op elsewhere.
-STRATA_EXPORT void SetCurrentThreadName(const std::string& name);
+void SetCurrentThreadName(const std::string& name);
 
-STRATA_EXPORT size_t GetPageSize();
+size_t GetPageSize();
 
 // The processor the calling thread is running on (GetCurrentProcessorNumber,
 // numbered within its processor group), or -1 where that is unknown. A hint
 // only: the thread may migrate at any moment.
-STRATA_EXPORT int PhysicalCoreID();
+int PhysicalCoreID();
 
 // Huge-page regions: big blocks the memtable's arena carves its chunks
 // from (n is a multiple of kHugePageSize). Here a region is committed
@@ -173,18 +172,18 @@ STRATA_EXPORT int PhysicalCoreID();
 // FreeHugePageRegion(p, n).
 constexpr size_t kHugePageSize = 2 << 20;
 constexpr size_t kHugePageRegionAlignment = 64 << 10;
-STRATA_EXPORT char* AllocateHugePageRegion(size_t n);
-STRATA_EXPORT void FreeHugePageRegion(char* p, size_t n);
+char* AllocateHugePageRegion(size_t n);
+void FreeHugePageRegion(char* p, size_t n);
 // Whether regions get huge pages here (and so are worth their tail). No.
-STRATA_EXPORT bool HugePagesAvailable();
+bool HugePagesAvailable();
 
 // UTF-8 <-> UTF-16 for the W APIs. Invalid sequences become U+FFFD.
-STRATA_EXPORT std::wstring Utf8ToWide(const std::string& utf8);
-STRATA_EXPORT std::string WideToUtf8(const std::wstring& wide);
+std::wstring Utf8ToWide(const std::string& utf8);
+std::string WideToUtf8(const std::wstring& wide);
 
 // A UTF-8 path as the W APIs want it: UTF-16, '/' turned into '\', and the
 // \\?\ prefix on an absolute path too long for MAX_PATH.
-STRATA_EXPORT std::wstring ToWinPath(const std::string& path);
+std::wstring ToWinPath(const std::string& path);
 
 }  // namespace port
 }  // namespace strata
