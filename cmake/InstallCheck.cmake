@@ -5,8 +5,11 @@
 #
 # Inputs: STRATA_BUILD_DIR, STRATA_CONSUMER_SOURCE, STRATA_WORK_DIR,
 # STRATA_GENERATOR, STRATA_BUILD_TYPE; for a cross build also
-# STRATA_TOOLCHAIN_FILE and STRATA_EMULATOR; STRATA_SANITIZE_FLAGS when the
-# library was built with sanitizers.
+# STRATA_TOOLCHAIN_FILE, STRATA_EMULATOR and STRATA_OBJDUMP;
+# STRATA_SANITIZE_FLAGS when the library was built with sanitizers.
+#
+# An installed strata.dll or libstrata.so must export the public API only:
+# cmake/scripts/check_exports.sh checks that first.
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
@@ -25,6 +28,18 @@ file(MAKE_DIRECTORY ${STRATA_WORK_DIR})
 
 run("cmake --install" ${CMAKE_COMMAND} --install ${STRATA_BUILD_DIR}
     --prefix ${prefix})
+
+file(GLOB shared_lib ${prefix}/bin/strata.dll ${prefix}/lib*/libstrata.so)
+if(shared_lib)
+  set(tools "")
+  if(STRATA_OBJDUMP)
+    list(APPEND tools OBJDUMP=${STRATA_OBJDUMP})
+  endif()
+  run("the export check of ${shared_lib}" ${CMAKE_COMMAND} -E env ${tools}
+      bash ${CMAKE_CURRENT_LIST_DIR}/scripts/check_exports.sh
+      ${shared_lib} ${prefix}/include/strata)
+  message(STATUS "${LAST_OUTPUT}")
+endif()
 
 set(configure_args -S ${STRATA_CONSUMER_SOURCE} -B ${build}
     -G ${STRATA_GENERATOR} -DCMAKE_BUILD_TYPE=${STRATA_BUILD_TYPE})

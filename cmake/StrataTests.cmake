@@ -19,7 +19,8 @@ endif()
 target_include_directories(strata_testutil PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 strata_warnings(strata_testutil)
 
-# strata_add_test(name LABELS l... SOURCES s...)
+# strata_add_test(name [LABELS l] SOURCES s...): natively each case is
+# labelled l or else unit; under Wine the binary is labelled windows and l.
 function(strata_add_test name)
   cmake_parse_arguments(ARG "" "" "LABELS;SOURCES" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -32,9 +33,15 @@ function(strata_add_test name)
       TIMEOUT 600
       ENVIRONMENT "WINEDEBUG=-all")
   else()
+    # One label per case: gtest_discover_tests flattens PROPERTIES, so a
+    # list of labels would be read as further property names.
+    set(_label unit)
+    if(ARG_LABELS)
+      set(_label ${ARG_LABELS})
+    endif()
     gtest_discover_tests(${name}
       DISCOVERY_TIMEOUT 120
-      PROPERTIES LABELS "unit;${ARG_LABELS}" TIMEOUT 300)
+      PROPERTIES LABELS ${_label} TIMEOUT 300)
   endif()
 endfunction()
 
@@ -336,7 +343,8 @@ if(CMAKE_CROSSCOMPILING)
                          BASE_DIR "${CMAKE_SOURCE_DIR}")
   list(APPEND _consumer_args
     -DSTRATA_TOOLCHAIN_FILE=${_toolchain}
-    -DSTRATA_EMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR})
+    -DSTRATA_EMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}
+    -DSTRATA_OBJDUMP=${CMAKE_OBJDUMP})
 endif()
 if(STRATA_SANITIZE)
   string(REPLACE ";" "," _strata_san "${STRATA_SANITIZE}")

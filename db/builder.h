@@ -23,7 +23,6 @@
 #include "db/file_metadata.h"
 #include "env/file_writer.h"
 #include "strata/env.h"
-#include "strata/export.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
 #include "table/table_builder.h"
@@ -33,7 +32,7 @@ namespace strata {
 class TableCache;
 class TableFactory;
 
-struct STRATA_EXPORT BuildTableOptions {
+struct BuildTableOptions {
   Env* env = nullptr;
   std::string dbname;
   const TableFactory* table_factory = nullptr;
@@ -51,7 +50,7 @@ struct STRATA_EXPORT BuildTableOptions {
 
 // One table file being written. Fills *meta (size, smallest/largest keys
 // and sequences, counts) from what is added; meta->number names the file.
-class STRATA_EXPORT TableFileBuilder {
+class TableFileBuilder {
  public:
   // options and meta must outlive the builder.
   TableFileBuilder(const BuildTableOptions& options, FileMetaData* meta);
@@ -90,17 +89,15 @@ class STRATA_EXPORT TableFileBuilder {
 
 // Fills meta (size, smallest/largest keys and sequences, counts) from what
 // was written; meta->number names the file.
-STRATA_EXPORT Status BuildTable(const BuildTableOptions& options,
-                                InternalIterator* iter, FileMetaData* meta);
+Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
+                  FileMetaData* meta);
 
 // As above, and also writes the range tombstones of range_del_iter (keys
 // (begin, seq, kTypeRangeDeletion), values: end; any order; may be null)
 // into the table's range-deletion block (TableFileBuilder::AddTombstone).
 // A table of tombstones only is written too.
-STRATA_EXPORT Status BuildTable(const BuildTableOptions& options,
-                                InternalIterator* iter,
-                                InternalIterator* range_del_iter,
-                                FileMetaData* meta);
+Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,
+                  InternalIterator* range_del_iter, FileMetaData* meta);
 
 }  // namespace strata
 

@@ -32,7 +32,6 @@
 
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 
 namespace strata {
@@ -51,7 +50,7 @@ class Version;
 
 // The view of version's files (the lists are copied; the files are not,
 // so the caller keeps a ref on version while it uses the view).
-STRATA_EXPORT LevelFilesView LevelFilesViewOf(const Version& version);
+LevelFilesView LevelFilesViewOf(const Version& version);
 
 // A file a finished compaction removes from the version.
 struct CompactionInputFile {
@@ -72,7 +71,7 @@ struct CompactionSpec {
   bool manual = false;
 };
 
-class STRATA_EXPORT Compaction {
+class Compaction {
  public:
   // view supplies the comparator and the levels below the output level
   // (for IsBaseLevelForKey); it is copied.

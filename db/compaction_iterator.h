@@ -35,7 +35,6 @@
 #include "db/dbformat.h"
 #include "db/merge_helper.h"
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/merge_operator.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
@@ -65,7 +64,7 @@ struct CompactionIteratorStats {
   uint64_t num_range_tombstones = 0;
 };
 
-class STRATA_EXPORT CompactionIterator {
+class CompactionIterator {
  public:
   using CoveredFunction = MergeHelper::CoveredFunction;
 

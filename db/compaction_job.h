@@ -36,7 +36,6 @@
 #include "db/file_metadata.h"
 #include "db/internal_stats.h"
 #include "db/version_edit.h"
-#include "strata/export.h"
 #include "strata/merge_operator.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
@@ -45,7 +44,7 @@ namespace strata {
 
 class RangeDelAggregator;
 
-struct STRATA_EXPORT CompactionJobOptions {
+struct CompactionJobOptions {
   // Where outputs go and how they are built; build.table_cache (required)
   // also opens the inputs.
   BuildTableOptions build;
@@ -58,7 +57,7 @@ struct STRATA_EXPORT CompactionJobOptions {
   const std::atomic<bool>* shutting_down = nullptr;
 };
 
-class STRATA_EXPORT CompactionJob {
+class CompactionJob {
  public:
   // snapshots: ascending; last_sequence: at least the newest sequence in
   // any input. compaction must outlive the job.

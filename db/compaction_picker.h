@@ -31,7 +31,6 @@
 #include "db/compaction.h"
 #include "db/dbformat.h"
 #include "db/level_targets.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 
 namespace strata {
@@ -41,7 +40,7 @@ struct LevelScore {
   double score;
 };
 
-class STRATA_EXPORT CompactionPicker {
+class CompactionPicker {
  public:
   // options are sanitized (CompactionPickerOptions::Sanitized).
   explicit CompactionPicker(const CompactionPickerOptions& options);

@@ -57,7 +57,7 @@ namespace strata {
 
 class MemTable;
 
-class STRATA_EXPORT DBImpl : public DB, private WriteThread::CommitEnv {
+class DBImpl : public DB, private WriteThread::CommitEnv {
  public:
   DBImpl(const Options& options, const std::string& dbname);
   ~DBImpl() override;

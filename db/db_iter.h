@@ -31,7 +31,6 @@
 #include <functional>
 
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/iterator.h"
 #include "strata/types.h"
 #include "table/internal_iterator.h"
@@ -45,21 +44,20 @@ class SliceTransform;
 // if not, must outlive the iterator. cleanup, if set, runs when the
 // iterator is destroyed, after internal is deleted (the DB releases the
 // memtables and files the iterator pinned).
-STRATA_EXPORT Iterator* NewDBIterator(const Comparator* user_comparator,
-                                      InternalIterator* internal,
-                                      SequenceNumber sequence,
-                                      const Slice* lower_bound,
-                                      const Slice* upper_bound,
-                                      std::function<void()> cleanup);
+Iterator* NewDBIterator(const Comparator* user_comparator,
+                        InternalIterator* internal, SequenceNumber sequence,
+                        const Slice* lower_bound, const Slice* upper_bound,
+                        std::function<void()> cleanup);
 
 // As above, confining seeks to the target's prefix by prefix_extractor
 // (not owned; null: no confinement), and resolving merge operands with
 // merge_operator (not owned; null: a merge operand is an error).
-STRATA_EXPORT Iterator* NewDBIterator(
-    const Comparator* user_comparator, InternalIterator* internal,
-    SequenceNumber sequence, const Slice* lower_bound, const Slice* upper_bound,
-    const SliceTransform* prefix_extractor, const MergeOperator* merge_operator,
-    std::function<void()> cleanup);
+Iterator* NewDBIterator(const Comparator* user_comparator,
+                        InternalIterator* internal, SequenceNumber sequence,
+                        const Slice* lower_bound, const Slice* upper_bound,
+                        const SliceTransform* prefix_extractor,
+                        const MergeOperator* merge_operator,
+                        std::function<void()> cleanup);
 
 }  // namespace strata
 

@@ -21,7 +21,6 @@
 #include <string>
 
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "strata/types.h"
@@ -64,7 +63,7 @@ inline void UnpackSequenceAndType(uint64_t packed, SequenceNumber* seq,
   *t = static_cast<ValueType>(packed & 0xff);
 }
 
-struct STRATA_EXPORT ParsedInternalKey {
+struct ParsedInternalKey {
   Slice user_key;
   SequenceNumber sequence = 0;
   ValueType type = kTypeDeletion;
@@ -76,13 +75,11 @@ struct STRATA_EXPORT ParsedInternalKey {
 };
 
 // Appends the internal key of key to *result.
-STRATA_EXPORT void AppendInternalKey(std::string* result,
-                                     const ParsedInternalKey& key);
+void AppendInternalKey(std::string* result, const ParsedInternalKey& key);
 
 // Parses internal_key into *result; Corruption (naming the problem) if it
 // is shorter than a trailer or carries an unknown type.
-STRATA_EXPORT Status ParseInternalKey(const Slice& internal_key,
-                                      ParsedInternalKey* result);
+Status ParseInternalKey(const Slice& internal_key, ParsedInternalKey* result);
 
 // REQUIRES: internal_key.size() >= kInternalKeyTrailerSize
 inline Slice ExtractUserKey(const Slice& internal_key) {
@@ -107,7 +104,7 @@ inline ValueType ExtractValueType(const Slice& internal_key) {
 // Orders internal keys: user key ascending (by the user comparator), then
 // sequence and type descending. Its Name() is the user comparator's, which
 // is what the DB records.
-class STRATA_EXPORT InternalKeyComparator : public Comparator {
+class InternalKeyComparator : public Comparator {
  public:
   explicit InternalKeyComparator(const Comparator* user_comparator)
       : user_comparator_(user_comparator),
@@ -169,7 +166,7 @@ class InternalKey {
 //   | varint32 klen+8  | user key | fixed64(seq<<8 | seek ty) |
 //   +------------------+----------+--------------------------+
 //   ^ memtable_key()   ^ internal_key()     user_key() = key only
-class STRATA_EXPORT LookupKey {
+class LookupKey {
  public:
   LookupKey(const Slice& user_key, SequenceNumber sequence);
   LookupKey(const LookupKey&) = delete;

@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <string>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
@@ -39,39 +38,32 @@ enum class FileType {
   kOptionsFile,
 };
 
-STRATA_EXPORT std::string LogFileName(const std::string& dbname,
-                                      uint64_t number);
-STRATA_EXPORT std::string TableFileName(const std::string& dbname,
-                                        uint64_t number);
-STRATA_EXPORT std::string DescriptorFileName(const std::string& dbname,
-                                             uint64_t number);
-STRATA_EXPORT std::string CurrentFileName(const std::string& dbname);
-STRATA_EXPORT std::string LockFileName(const std::string& dbname);
-STRATA_EXPORT std::string TempFileName(const std::string& dbname,
-                                       uint64_t number);
-STRATA_EXPORT std::string InfoLogFileName(const std::string& dbname);
-STRATA_EXPORT std::string OldInfoLogFileName(const std::string& dbname,
-                                             uint64_t micros);
-STRATA_EXPORT std::string IdentityFileName(const std::string& dbname);
-STRATA_EXPORT std::string OptionsFileName(const std::string& dbname,
-                                          uint64_t number);
+std::string LogFileName(const std::string& dbname, uint64_t number);
+std::string TableFileName(const std::string& dbname, uint64_t number);
+std::string DescriptorFileName(const std::string& dbname, uint64_t number);
+std::string CurrentFileName(const std::string& dbname);
+std::string LockFileName(const std::string& dbname);
+std::string TempFileName(const std::string& dbname, uint64_t number);
+std::string InfoLogFileName(const std::string& dbname);
+std::string OldInfoLogFileName(const std::string& dbname, uint64_t micros);
+std::string IdentityFileName(const std::string& dbname);
+std::string OptionsFileName(const std::string& dbname, uint64_t number);
 
 // Recognizes a file name (without directory) of the layout above; on
 // success *number is its number (0 for files without one) and *type its
 // type. Anything else — a user's file in the directory — is false.
-STRATA_EXPORT bool ParseFileName(const std::string& filename, uint64_t* number,
-                                 FileType* type);
+bool ParseFileName(const std::string& filename, uint64_t* number,
+                   FileType* type);
 
 // Syncs the DB directory, so that the names created in it (and renames
 // into it) survive a power loss.
-STRATA_EXPORT Status SyncDBDirectory(Env* env, const std::string& dbname);
+Status SyncDBDirectory(Env* env, const std::string& dbname);
 
 // Writes contents to fname atomically: a temp file, synced, renamed over
 // fname, and the directory synced.
-STRATA_EXPORT Status WriteFileAtomically(Env* env, const std::string& dbname,
-                                         uint64_t temp_number,
-                                         const std::string& fname,
-                                         const Slice& contents);
+Status WriteFileAtomically(Env* env, const std::string& dbname,
+                           uint64_t temp_number, const std::string& fname,
+                           const Slice& contents);
 
 }  // namespace strata
 

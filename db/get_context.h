@@ -20,14 +20,13 @@
 #include "db/dbformat.h"
 #include "db/merge_helper.h"
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/merge_operator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
 namespace strata {
 
-class STRATA_EXPORT GetContext {
+class GetContext {
  public:
   // user_key must outlive the context; merge_operator may be null (a
   // merge operand then fails the lookup with InvalidArgument); value

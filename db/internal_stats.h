@@ -32,12 +32,10 @@
 #include <string>
 #include <vector>
 
-#include "strata/export.h"
-
 namespace strata {
 
 // The work of flushes and compactions into one level.
-struct STRATA_EXPORT LevelCompactionStats {
+struct LevelCompactionStats {
   uint64_t micros = 0;
   uint64_t bytes_read_level = 0;         // from the input level
   uint64_t bytes_read_output_level = 0;  // from the output level
@@ -55,17 +53,17 @@ struct STRATA_EXPORT LevelCompactionStats {
 
 // The state of one level when the report is made (the caller computes it
 // from the current version and the compaction picker).
-struct STRATA_EXPORT LevelSummary {
+struct LevelSummary {
   int files = 0;
   uint64_t bytes = 0;
   double score = 0;
 };
 
-struct STRATA_EXPORT LevelReportInput {
+struct LevelReportInput {
   std::vector<LevelSummary> levels;  // [L]: level L
 };
 
-class STRATA_EXPORT InternalStats {
+class InternalStats {
  public:
   InternalStats() = default;
 

@@ -22,7 +22,6 @@
 
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
-#include "strata/export.h"
 #include "strata/options.h"
 #include "table/internal_iterator.h"
 
@@ -30,9 +29,10 @@ namespace strata {
 
 class TableCache;
 
-STRATA_EXPORT InternalIterator* NewLevelIterator(
-    const ReadOptions& read_options, TableCache* table_cache,
-    const InternalKeyComparator* icmp, const std::vector<FileMetaData*>* files);
+InternalIterator* NewLevelIterator(const ReadOptions& read_options,
+                                   TableCache* table_cache,
+                                   const InternalKeyComparator* icmp,
+                                   const std::vector<FileMetaData*>* files);
 
 }  // namespace strata
 

@@ -28,12 +28,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "strata/export.h"
 #include "strata/options.h"
 
 namespace strata {
 
-struct STRATA_EXPORT CompactionPickerOptions {
+struct CompactionPickerOptions {
   int num_levels = 7;
   int level0_file_num_compaction_trigger = 4;
   uint64_t max_bytes_for_level_base = 256ull << 20;
@@ -54,7 +53,7 @@ struct STRATA_EXPORT CompactionPickerOptions {
   CompactionPickerOptions Sanitized() const;
 };
 
-class STRATA_EXPORT LevelTargets {
+class LevelTargets {
  public:
   // level_bytes[L] is the total file size of level L (missing levels are
   // empty); l0_files the number of L0 files (dynamic targets grow the

@@ -36,7 +36,6 @@
 
 #include "db/log_format.h"
 #include "env/file_reader.h"
-#include "strata/export.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -44,10 +43,10 @@
 namespace strata {
 namespace log {
 
-class STRATA_EXPORT Reader {
+class Reader {
  public:
   // Told about damage found while reading.
-  class STRATA_EXPORT Reporter {
+  class Reporter {
    public:
     virtual ~Reporter();
     // bytes were dropped because of status: a Corruption, or the IOError

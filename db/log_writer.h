@@ -26,14 +26,13 @@
 
 #include "db/log_format.h"
 #include "env/file_writer.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
 namespace strata {
 namespace log {
 
-class STRATA_EXPORT Writer {
+class Writer {
  public:
   // log_number names the log in the DB (its file number).
   Writer(std::unique_ptr<WritableFileWriter> dest, uint64_t log_number);

@@ -9,7 +9,6 @@
 #ifndef STRATA_DB_MEMTABLE_INSERTER_H_
 #define STRATA_DB_MEMTABLE_INSERTER_H_
 
-#include "strata/export.h"
 #include "strata/status.h"
 #include "strata/types.h"
 
@@ -22,14 +21,13 @@ class WriteBatch;
 // insert at the same time). ignore_duplicates: an entry already present
 // (the same key, sequence and type — a WAL replayed twice) is skipped;
 // otherwise it is Corruption.
-STRATA_EXPORT Status InsertBatchIntoMemTable(const WriteBatch* batch,
-                                             SequenceNumber first_sequence,
-                                             MemTable* mem, bool concurrent,
-                                             bool ignore_duplicates);
+Status InsertBatchIntoMemTable(const WriteBatch* batch,
+                               SequenceNumber first_sequence, MemTable* mem,
+                               bool concurrent, bool ignore_duplicates);
 
 // OK if every record of batch can be applied; Corruption for a malformed
 // batch, InvalidArgument for a column family other than 0.
-STRATA_EXPORT Status CheckBatchSupported(const WriteBatch* batch);
+Status CheckBatchSupported(const WriteBatch* batch);
 
 }  // namespace strata
 

@@ -33,7 +33,6 @@
 
 #include "db/dbformat.h"
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/merge_operator.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -45,14 +44,13 @@ namespace strata {
 // value) and stores the result in *result. Corruption naming the operator
 // and the key if the operator returns false; InvalidArgument if op is null
 // ("merge operator not set"). REQUIRES: !operands.empty()
-STRATA_EXPORT Status FullMerge(const MergeOperator* op, const Slice& user_key,
-                               const Slice* base_value,
-                               const std::vector<Slice>& operands,
-                               std::string* result);
+Status FullMerge(const MergeOperator* op, const Slice& user_key,
+                 const Slice* base_value, const std::vector<Slice>& operands,
+                 std::string* result);
 
 // The operands a read met for one key. Owns copies, so the read may move
 // past the entries they came from.
-class STRATA_EXPORT MergeContext {
+class MergeContext {
  public:
   // Adds an operand older than every one held: a Get or a forward scan
   // meets a key's versions newest first.
@@ -75,13 +73,13 @@ class STRATA_EXPORT MergeContext {
 // Finishes a read that met context's operands: merges them into
 // *base_value (null if the read stopped at a deletion or ran out of
 // versions) into *value. Errors as FullMerge's. REQUIRES: !context->empty()
-STRATA_EXPORT Status FinishMerge(const MergeOperator* op, const Slice& user_key,
-                                 const Slice* base_value, MergeContext* context,
-                                 std::string* value);
+Status FinishMerge(const MergeOperator* op, const Slice& user_key,
+                   const Slice* base_value, MergeContext* context,
+                   std::string* value);
 
 // Maps a sequence number to its snapshot stripe: 0 for [0, s1], ..., n
 // (the number of snapshots) for the newest stripe above sn.
-class STRATA_EXPORT SnapshotStripes {
+class SnapshotStripes {
  public:
   // REQUIRES: snapshots sorted ascending (duplicates allowed).
   explicit SnapshotStripes(std::vector<SequenceNumber> snapshots);
@@ -97,7 +95,7 @@ class STRATA_EXPORT SnapshotStripes {
 };
 
 // Compaction-side merging; see the file comment.
-class STRATA_EXPORT MergeHelper {
+class MergeHelper {
  public:
   // What MergeUntil did, for compaction statistics.
   struct Stats {

@@ -38,7 +38,6 @@
 #include "db/dbformat.h"
 #include "db/range_tombstone_fragmenter.h"
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
@@ -51,7 +50,7 @@ enum class RangeDelPositioning {
   kRandomAccess,       // no order
 };
 
-class STRATA_EXPORT RangeDelAggregator {
+class RangeDelAggregator {
  public:
   // For a read at read_seq. ucmp must outlive the aggregator.
   static RangeDelAggregator ForRead(const Comparator* ucmp,

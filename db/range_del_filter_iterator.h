@@ -16,14 +16,13 @@
 #include <memory>
 
 #include "db/range_del_aggregator.h"
-#include "strata/export.h"
 #include "table/internal_iterator.h"
 
 namespace strata {
 
 // Takes ownership of input and of the aggregator (a read-mode one holding
 // every source's tombstones).
-STRATA_EXPORT InternalIterator* NewRangeDelFilterIterator(
+InternalIterator* NewRangeDelFilterIterator(
     InternalIterator* input, std::unique_ptr<RangeDelAggregator> aggregator);
 
 }  // namespace strata

@@ -32,7 +32,6 @@
 
 #include "db/dbformat.h"
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
@@ -40,7 +39,7 @@
 namespace strata {
 
 // One input tombstone, owned.
-struct STRATA_EXPORT RangeTombstone {
+struct RangeTombstone {
   std::string begin;
   std::string end;  // exclusive
   SequenceNumber seq = 0;
@@ -50,7 +49,7 @@ struct STRATA_EXPORT RangeTombstone {
       : begin(std::move(b)), end(std::move(e)), seq(s) {}
 };
 
-class STRATA_EXPORT FragmentedRangeTombstoneList {
+class FragmentedRangeTombstoneList {
  public:
   // One fragment: [start, end) covered by seqs[0..num_seqs), descending.
   // The pointers stay valid for the list's life.

@@ -12,7 +12,6 @@
 #define STRATA_DB_STATS_ITERATOR_H_
 
 #include "strata/env.h"
-#include "strata/export.h"
 #include "strata/iterator.h"
 #include "strata/statistics.h"
 
@@ -20,8 +19,7 @@ namespace strata {
 
 // Takes ownership of base. env and statistics (non-null) must outlive the
 // result.
-STRATA_EXPORT Iterator* NewStatsIterator(Iterator* base, Env* env,
-                                         Statistics* statistics);
+Iterator* NewStatsIterator(Iterator* base, Env* env, Statistics* statistics);
 
 }  // namespace strata
 

@@ -20,7 +20,6 @@
 #include "port/port.h"
 #include "strata/cache.h"
 #include "strata/env.h"
-#include "strata/export.h"
 #include "strata/options.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
@@ -31,7 +30,7 @@ namespace strata {
 class InternalKeyComparator;
 class TableFactory;
 
-struct STRATA_EXPORT TableCacheOptions {
+struct TableCacheOptions {
   Env* env = nullptr;
   std::string dbname;  // table files are TableFileName(dbname, number)
   const TableFactory* table_factory = nullptr;
@@ -42,7 +41,7 @@ struct STRATA_EXPORT TableCacheOptions {
   int max_open_files = -1;
 };
 
-class STRATA_EXPORT TableCache {
+class TableCache {
  public:
   explicit TableCache(const TableCacheOptions& options);
   TableCache(const TableCache&) = delete;

@@ -32,7 +32,6 @@
 
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
-#include "strata/export.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -47,11 +46,10 @@ class VersionSet;
 
 // The index of the first file in files (sorted, disjoint) whose largest
 // key is >= key; files.size() if there is none.
-STRATA_EXPORT size_t FindFile(const InternalKeyComparator& icmp,
-                              const std::vector<FileMetaData*>& files,
-                              const Slice& key);
+size_t FindFile(const InternalKeyComparator& icmp,
+                const std::vector<FileMetaData*>& files, const Slice& key);
 
-class STRATA_EXPORT Version {
+class Version {
  public:
   // An empty version with num_levels levels (refs 0). icmp must outlive
   // it.

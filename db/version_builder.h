@@ -24,12 +24,11 @@
 #include "db/file_metadata.h"
 #include "db/version.h"
 #include "db/version_edit.h"
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace strata {
 
-class STRATA_EXPORT VersionBuilder {
+class VersionBuilder {
  public:
   VersionBuilder(const InternalKeyComparator* icmp, Version* base);
   VersionBuilder(const VersionBuilder&) = delete;

@@ -24,7 +24,6 @@
 
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
@@ -35,7 +34,7 @@ namespace config {
 constexpr int kMaxNumLevels = 64;
 }  // namespace config
 
-class STRATA_EXPORT VersionEdit {
+class VersionEdit {
  public:
   // (level, file number)
   using DeletedFileSet = std::set<std::pair<int, uint64_t>>;

@@ -35,14 +35,13 @@
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "strata/env.h"
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace strata {
 
 class TableCache;
 
-struct STRATA_EXPORT VersionSetOptions {
+struct VersionSetOptions {
   // Levels of the tree (Options::num_levels), at most
   // config::kMaxNumLevels.
   int num_levels = 7;
@@ -54,7 +53,7 @@ struct STRATA_EXPORT VersionSetOptions {
   EnvOptions env_options;
 };
 
-class STRATA_EXPORT VersionSet {
+class VersionSet {
  public:
   // icmp and table_cache must outlive the set.
   VersionSet(const std::string& dbname, Env* env,

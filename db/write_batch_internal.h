@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "strata/types.h"
@@ -23,7 +22,7 @@
 
 namespace strata {
 
-class STRATA_EXPORT WriteBatchInternal {
+class WriteBatchInternal {
  public:
   // The fixed64 sequence and fixed32 count in front of the records. An
   // enumerator, not a static constexpr member: MinGW imports such a member

@@ -19,8 +19,6 @@
 #include <cstdint>
 #include <string>
 
-#include "strata/export.h"
-
 namespace strata {
 
 enum class WriteStallCondition { kNormal, kDelayed, kStopped };
@@ -40,10 +38,10 @@ struct WriteStallInputs {
 // memtables, so that the default of 2 does not delay every flush), or
 // (with auto compactions) at level0_slowdown_writes_trigger L0 files.
 // *reason says which, for logs and statistics.
-STRATA_EXPORT WriteStallCondition ComputeWriteStall(const WriteStallInputs& in,
-                                                    std::string* reason);
+WriteStallCondition ComputeWriteStall(const WriteStallInputs& in,
+                                      std::string* reason);
 
-class STRATA_EXPORT WriteController {
+class WriteController {
  public:
   // rate: bytes per second while delayed (0: 16 MiB/s).
   explicit WriteController(uint64_t delayed_write_rate);

@@ -62,7 +62,6 @@
 
 #include "port/port.h"
 #include "port/thread_annotations.h"
-#include "strata/export.h"
 #include "strata/options.h"
 #include "strata/status.h"
 #include "strata/types.h"
@@ -70,7 +69,7 @@
 
 namespace strata {
 
-class STRATA_EXPORT WriteThread {
+class WriteThread {
  public:
   struct Options {
     // Members of a group insert their own batches at once
@@ -117,7 +116,7 @@ class STRATA_EXPORT WriteThread {
   class WriteGroup;
 
   // One pending write. Lives on the writing thread's stack.
-  class STRATA_EXPORT Writer {
+  class Writer {
    public:
     // batch may be null or empty: the write then completes with the
     // group's status without adding any update.
@@ -161,7 +160,7 @@ class STRATA_EXPORT WriteThread {
 
   // The writers committed together, in queue order, from leader() to
   // last_writer(). Owned by the leader; valid for the commit protocol.
-  class STRATA_EXPORT WriteGroup {
+  class WriteGroup {
    public:
     class Iterator {
      public:
@@ -230,7 +229,7 @@ class STRATA_EXPORT WriteThread {
   // What a group's leader asks of the DB (the seam that lets tests run the
   // write thread without a DB). Which calls may run at once in each mode:
   // see the thread-safety note at the top of this file.
-  class STRATA_EXPORT CommitEnv {
+  class CommitEnv {
    public:
     virtual ~CommitEnv();
 

@@ -13,11 +13,10 @@
 
 #include "port/port.h"
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
-class STRATA_EXPORT EnvLogger : public Logger {
+class EnvLogger : public Logger {
  public:
   EnvLogger(std::unique_ptr<WritableFile> file, Env* env);
   ~EnvLogger() override;
@@ -35,8 +34,8 @@ class STRATA_EXPORT EnvLogger : public Logger {
 };
 
 // Opens fname with env and wraps it in an EnvLogger.
-STRATA_EXPORT Status NewEnvLogger(Env* env, const std::string& fname,
-                                  std::shared_ptr<Logger>* result);
+Status NewEnvLogger(Env* env, const std::string& fname,
+                    std::shared_ptr<Logger>* result);
 
 }  // namespace strata
 

@@ -16,11 +16,10 @@
 #include <string>
 
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
-class STRATA_EXPORT SequentialFileReader {
+class SequentialFileReader {
  public:
   SequentialFileReader(std::unique_ptr<SequentialFile> file,
                        std::string file_name);
@@ -41,7 +40,7 @@ class STRATA_EXPORT SequentialFileReader {
   uint64_t offset_ = 0;  // direct I/O: the next byte to return
 };
 
-class STRATA_EXPORT RandomAccessFileReader {
+class RandomAccessFileReader {
  public:
   RandomAccessFileReader(std::unique_ptr<RandomAccessFile> file,
                          std::string file_name);
@@ -64,7 +63,7 @@ class STRATA_EXPORT RandomAccessFileReader {
 
 // Reads [offset, offset + n) of a direct-I/O file through an aligned
 // bounce buffer and copies what exists into scratch.
-STRATA_EXPORT Status AlignedRead(
+Status AlignedRead(
     uint64_t offset, size_t n, size_t alignment, Slice* result, char* scratch,
     const std::function<Status(uint64_t, size_t, Slice*, char*)>& read_aligned);
 

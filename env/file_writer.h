@@ -22,12 +22,11 @@
 #include <string>
 
 #include "strata/env.h"
-#include "strata/export.h"
 #include "util/aligned_buffer.h"
 
 namespace strata {
 
-class STRATA_EXPORT WritableFileWriter {
+class WritableFileWriter {
  public:
   WritableFileWriter(std::unique_ptr<WritableFile> file, std::string file_name,
                      const EnvOptions& options);

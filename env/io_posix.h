@@ -16,7 +16,6 @@
 
 #include "env/native_file.h"
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
@@ -24,12 +23,11 @@ namespace strata {
 //   ENOENT, ENOTDIR -> PathNotFound     ENOSPC, EDQUOT -> NoSpace
 //   EINVAL          -> InvalidArgument  anything else  -> IOError
 // The message names the path and the operation.
-STRATA_EXPORT Status PosixError(const std::string& path, const char* op,
-                                int err);
+Status PosixError(const std::string& path, const char* op, int err);
 
 // True if fd's writes are synchronous (O_DSYNC or O_SYNC), as the kernel
 // reports it.
-STRATA_EXPORT bool IsWriteThrough(int fd);
+bool IsWriteThrough(int fd);
 
 // ftruncate to size.
 Status TruncateFd(int fd, const std::string& fname, uint64_t size);
@@ -38,14 +36,14 @@ Status TruncateFd(int fd, const std::string& fname, uint64_t size);
 Status CloseFd(ScopedFd* fd, const std::string& fname, const char* op);
 
 // fdatasync (or fsync, with metadata), counted in IOStats::flushes.
-STRATA_EXPORT Status SyncFd(int fd, const std::string& fname, bool metadata);
+Status SyncFd(int fd, const std::string& fname, bool metadata);
 
 // The alignment direct I/O on fd needs: the logical block size of the device
 // holding it, or kDefaultPageSize when that cannot be found. Looked up once
 // per device.
-STRATA_EXPORT size_t GetDirectIOAlignment(int fd);
+size_t GetDirectIOAlignment(int fd);
 
-class STRATA_EXPORT PosixDirectory : public Directory {
+class PosixDirectory : public Directory {
  public:
   PosixDirectory(std::string name, ScopedFd fd);
   Status Fsync() override;

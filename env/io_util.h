@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <string>
 
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace strata {
@@ -52,20 +51,18 @@ struct IOStats {
 };
 
 // The process's counters.
-STRATA_EXPORT IOStats& GetIOStats();
+IOStats& GetIOStats();
 
 // OK if offset, length and buffer address of a direct (unbuffered) transfer
 // are all multiples of alignment; otherwise InvalidArgument naming the file,
 // the operation and the offending values, and the transfer is counted
 // (IOStats::misaligned_direct_io).
-STRATA_EXPORT Status CheckDirectIOAlignment(const std::string& fname,
-                                            const char* op, uint64_t offset,
-                                            size_t length, const void* buffer,
-                                            size_t alignment);
+Status CheckDirectIOAlignment(const std::string& fname, const char* op,
+                              uint64_t offset, size_t length,
+                              const void* buffer, size_t alignment);
 
 // "dir/name" with exactly one separator between them.
-STRATA_EXPORT std::string JoinPath(const std::string& dir,
-                                   const std::string& name);
+std::string JoinPath(const std::string& dir, const std::string& name);
 
 }  // namespace strata
 

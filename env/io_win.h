@@ -29,7 +29,6 @@
 
 #include "env/native_file.h"
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
@@ -40,33 +39,30 @@ namespace strata {
 //   sharing violation, access denied, ... -> IOError
 // The message names the path and the operation and carries the system's
 // text for the error, in UTF-8.
-STRATA_EXPORT Status WinError(const std::string& path, const char* op,
-                              unsigned long err);
+Status WinError(const std::string& path, const char* op, unsigned long err);
 
 // The alignment unbuffered I/O on the volume holding path needs:
 // max(page size, the volume's physical sector size). The sector size comes
 // from IOCTL_STORAGE_QUERY_PROPERTY (StorageAccessAlignmentProperty), else
 // IOCTL_DISK_GET_DRIVE_GEOMETRY, else 4096; it is asked once per volume
 // (IOStats::alignment_queries) and remembered.
-STRATA_EXPORT size_t WinDirectIOAlignment(const std::string& path);
+size_t WinDirectIOAlignment(const std::string& path);
 
 // Reads or writes exactly at offset through an OVERLAPPED structure; shared
 // by the file classes. A non-zero direct_alignment is checked first.
-STRATA_EXPORT Status WinPositionedRead(void* handle, const std::string& fname,
-                                       size_t direct_alignment, uint64_t offset,
-                                       size_t n, Slice* result, char* scratch);
-STRATA_EXPORT Status WinPositionedWrite(void* handle, const std::string& fname,
-                                        size_t direct_alignment,
-                                        uint64_t offset, const char* data,
-                                        size_t n);
+Status WinPositionedRead(void* handle, const std::string& fname,
+                         size_t direct_alignment, uint64_t offset, size_t n,
+                         Slice* result, char* scratch);
+Status WinPositionedWrite(void* handle, const std::string& fname,
+                          size_t direct_alignment, uint64_t offset,
+                          const char* data, size_t n);
 
 // True if handle was opened FILE_FLAG_WRITE_THROUGH, as the OS reports it
 // (FileModeInformation); false if it cannot tell.
-STRATA_EXPORT bool WinIsWriteThrough(void* handle);
+bool WinIsWriteThrough(void* handle);
 
 // FlushFileBuffers, counted (IOStats::flushes).
-STRATA_EXPORT Status WinFlushFileBuffers(void* handle,
-                                         const std::string& fname);
+Status WinFlushFileBuffers(void* handle, const std::string& fname);
 
 // Moves the end of file to size (FileEndOfFileInfo).
 Status WinSetEndOfFile(void* handle, const std::string& fname, uint64_t size);

@@ -23,11 +23,10 @@
 
 #include "env/native_file.h"
 #include "strata/env.h"
-#include "strata/export.h"
 
 namespace strata {
 
-class STRATA_EXPORT MmapWriter final : public WritableFile {
+class MmapWriter final : public WritableFile {
  public:
   // file: open for reading and writing. initial_size: its size when opened
   // (0 unless reopened).

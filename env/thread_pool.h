@@ -22,11 +22,10 @@
 
 #include "port/port.h"
 #include "port/thread_annotations.h"
-#include "strata/export.h"
 
 namespace strata {
 
-class STRATA_EXPORT ThreadPool {
+class ThreadPool {
  public:
   // name appears in thread names ("strata:<name><index>").
   explicit ThreadPool(std::string name, int num_threads = 1);

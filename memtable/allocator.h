@@ -12,11 +12,9 @@
 
 #include <cstddef>
 
-#include "strata/export.h"
-
 namespace strata {
 
-class STRATA_EXPORT Allocator {
+class Allocator {
  public:
   Allocator() = default;
   Allocator(const Allocator&) = delete;

@@ -43,14 +43,13 @@
 #include "memtable/allocator.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
-#include "strata/export.h"
 #include "util/arena.h"
 
 namespace strata {
 
 // A lock for critical sections of a few instructions, where sleeping in
 // the kernel would cost more than the section itself.
-class STRATA_EXPORT LOCKABLE SpinMutex {
+class LOCKABLE SpinMutex {
  public:
   SpinMutex() = default;
   SpinMutex(const SpinMutex&) = delete;
@@ -83,7 +82,7 @@ class SCOPED_LOCKABLE SpinLock {
   SpinMutex* const mu_;
 };
 
-class STRATA_EXPORT ConcurrentArena : public Allocator {
+class ConcurrentArena : public Allocator {
  public:
   // The chunk a shard takes at a time. Small enough that a memtable used
   // from every core of a large machine reserves little it never uses.

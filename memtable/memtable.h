@@ -52,14 +52,13 @@
 #include "db/dbformat.h"
 #include "memtable/concurrent_arena.h"
 #include "memtable/inline_skiplist.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
 
 namespace strata {
 
-class STRATA_EXPORT MemTable {
+class MemTable {
  public:
   explicit MemTable(const InternalKeyComparator& comparator);
   // arena_block_size: the chunk the arena takes at a time (the DB uses an

@@ -26,13 +26,12 @@
 
 #include "db/dbformat.h"
 #include "memtable/memtable.h"
-#include "strata/export.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
 
 namespace strata {
 
-class STRATA_EXPORT MemTableListVersion {
+class MemTableListVersion {
  public:
   MemTableListVersion(const MemTableListVersion&) = delete;
   MemTableListVersion& operator=(const MemTableListVersion&) = delete;
@@ -59,7 +58,7 @@ class STRATA_EXPORT MemTableListVersion {
   int refs_ = 0;
 };
 
-class STRATA_EXPORT MemTableList {
+class MemTableList {
  public:
   MemTableList();
   MemTableList(const MemTableList&) = delete;

@@ -14,17 +14,15 @@
 #ifndef STRATA_PORT_JEMALLOC_H_
 #define STRATA_PORT_JEMALLOC_H_
 
-#include "strata/export.h"
-
 namespace strata {
 namespace port {
 
 // True once the start-up routine has initialized jemalloc.
-STRATA_EXPORT bool JemallocStarted();
+bool JemallocStarted();
 
 // True if jemalloc was already initialized when strata's own static
 // constructors ran — the proof that the .CRT$XCT routine ran first.
-STRATA_EXPORT bool JemallocStartedBeforeStaticConstructors();
+bool JemallocStartedBeforeStaticConstructors();
 
 }  // namespace port
 }  // namespace strata

@@ -31,7 +31,6 @@
 #include <string>
 
 #include "port/thread_annotations.h"
-#include "strata/export.h"
 
 #if defined(STRATA_PLATFORM_POSIX)
 #include "port/port_posix.h"
@@ -49,7 +48,7 @@ class CondVar;
 // A mutual-exclusion lock, not recursive. A call that the platform refuses
 // (misuse or corrupted memory) aborts the process: there is no Status to
 // return.
-class STRATA_EXPORT LOCKABLE Mutex {
+class LOCKABLE Mutex {
  public:
   // adaptive: spin briefly before sleeping, for short, hot critical
   // sections, where the platform lets the caller choose (glibc's adaptive
@@ -91,7 +90,7 @@ class STRATA_EXPORT LOCKABLE Mutex {
 };
 
 // A condition variable tied to one Mutex for its whole life.
-class STRATA_EXPORT CondVar {
+class CondVar {
  public:
   explicit CondVar(Mutex* mu);
   ~CondVar();
@@ -116,7 +115,7 @@ class STRATA_EXPORT CondVar {
 };
 
 // Many readers or one writer. Not recursive, in either mode.
-class STRATA_EXPORT LOCKABLE RWMutex {
+class LOCKABLE RWMutex {
  public:
   RWMutex();
   ~RWMutex();
@@ -145,33 +144,33 @@ inline void InitOnce(OnceType* once, void (*initializer)()) {
 // header). When a thread whose value is non-null exits, the slot is
 // cleared and destructor is called with the value, on that thread. False
 // if the system has no slot left.
-STRATA_EXPORT bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
-STRATA_EXPORT void ThreadKeyDelete(ThreadKey key);
+bool ThreadKeyCreate(ThreadKey* key, void (*destructor)(void*));
+void ThreadKeyDelete(ThreadKey key);
 
 // A number identifying the calling thread (for logs).
-STRATA_EXPORT uint64_t CurrentThreadId();
+uint64_t CurrentThreadId();
 
 // Names the calling thread for debuggers and process monitors, truncated
 // to what the platform allows. Best effort: a no-op where the system
 // cannot name threads.
-STRATA_EXPORT void SetCurrentThreadName(const std::string& name);
+void SetCurrentThreadName(const std::string& name);
 
-STRATA_EXPORT size_t GetPageSize();
+size_t GetPageSize();
 
 // The CPU the calling thread is running on, or -1 where the platform cannot
 // tell. A hint only: the thread may migrate at any moment, so callers use
 // it to spread load (per-core shards), never for correctness.
-STRATA_EXPORT int PhysicalCoreID();
+int PhysicalCoreID();
 
 // Huge-page regions: big blocks the memtable's arena carves its chunks
 // from. REQUIRES: n is a multiple of kHugePageSize. A region is aligned to
 // kHugePageRegionAlignment; nullptr when the system has no memory to give.
 // Release with FreeHugePageRegion(p, n). How a platform backs a region is
 // said where it is defined.
-STRATA_EXPORT char* AllocateHugePageRegion(size_t n);
-STRATA_EXPORT void FreeHugePageRegion(char* p, size_t n);
+char* AllocateHugePageRegion(size_t n);
+void FreeHugePageRegion(char* p, size_t n);
 // Whether regions get huge pages here (and so are worth their tail).
-STRATA_EXPORT bool HugePagesAvailable();
+bool HugePagesAvailable();
 
 }  // namespace port
 }  // namespace strata

@@ -9,8 +9,6 @@
 #ifndef STRATA_PORT_PORT_DIRENT_H_
 #define STRATA_PORT_PORT_DIRENT_H_
 
-#include "strata/export.h"
-
 #if defined(STRATA_PLATFORM_WINDOWS)
 
 namespace strata {
@@ -23,10 +21,10 @@ struct dirent {
 
 struct DIR;
 
-STRATA_EXPORT DIR* opendir(const char* name);
+DIR* opendir(const char* name);
 // The next entry, or nullptr at the end.
-STRATA_EXPORT dirent* readdir(DIR* dirp);
-STRATA_EXPORT int closedir(DIR* dirp);
+dirent* readdir(DIR* dirp);
+int closedir(DIR* dirp);
 
 }  // namespace port
 }  // namespace strata

@@ -14,8 +14,6 @@
 #include <cstddef>
 #include <string>
 
-#include "strata/export.h"
-
 #if defined(_MSC_VER)
 #include <intrin.h>
 #endif
@@ -60,8 +58,8 @@ constexpr size_t kHugePageRegionAlignment = 64 << 10;
 // section (DLL_THREAD_DETACH), which the loader calls on every exiting
 // thread — in an EXE, a static link or a DLL.
 using ThreadKey = unsigned long;  // DWORD
-STRATA_EXPORT void* ThreadKeyGet(ThreadKey key);
-STRATA_EXPORT void ThreadKeySet(ThreadKey key, void* value);
+void* ThreadKeyGet(ThreadKey key);
+void ThreadKeySet(ThreadKey key, void* value);
 
 inline void AsmVolatilePause() {
 #if defined(_MSC_VER)
@@ -82,12 +80,12 @@ inline void Prefetch(const void* p) {
 }
 
 // UTF-8 <-> UTF-16 for the W APIs. Invalid sequences become U+FFFD.
-STRATA_EXPORT std::wstring Utf8ToWide(const std::string& utf8);
-STRATA_EXPORT std::string WideToUtf8(const std::wstring& wide);
+std::wstring Utf8ToWide(const std::string& utf8);
+std::string WideToUtf8(const std::wstring& wide);
 
 // A UTF-8 path as the W APIs want it: UTF-16, '/' turned into '\', and the
 // \\?\ prefix on an absolute path too long for MAX_PATH.
-STRATA_EXPORT std::wstring ToWinPath(const std::string& path);
+std::wstring ToWinPath(const std::string& path);
 
 }  // namespace port
 }  // namespace strata

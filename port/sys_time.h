@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <ctime>
 
-#include "strata/export.h"
-
 namespace strata {
 namespace port {
 
@@ -17,10 +15,10 @@ struct TimeVal {
   int64_t tv_usec;  // microseconds within the second
 };
 
-STRATA_EXPORT void GetTimeOfDay(TimeVal* tv);
+void GetTimeOfDay(TimeVal* tv);
 
 // The local calendar time of *timep, thread-safe (localtime_r/localtime_s).
-STRATA_EXPORT void LocalTimeR(const time_t* timep, struct tm* result);
+void LocalTimeR(const time_t* timep, struct tm* result);
 
 }  // namespace port
 }  // namespace strata

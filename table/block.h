@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "strata/export.h"
 #include "strata/status.h"
 #include "table/format.h"
 #include "table/internal_iterator.h"
@@ -27,7 +26,7 @@ namespace strata {
 
 class Comparator;
 
-class STRATA_EXPORT Block {
+class Block {
  public:
   explicit Block(BlockContents&& contents);
   Block(const Block&) = delete;

@@ -27,7 +27,6 @@
 #include <utility>
 #include <vector>
 
-#include "strata/export.h"
 #include "strata/table.h"
 #include "table/block_builder.h"
 #include "table/filter_block.h"
@@ -37,7 +36,7 @@
 
 namespace strata {
 
-class STRATA_EXPORT BlockBasedTableBuilder : public TableBuilder {
+class BlockBasedTableBuilder : public TableBuilder {
  public:
   // Neither options' pointers nor file are owned; they must outlive the
   // builder. A compression this build lacks makes status() NotSupported

@@ -11,12 +11,11 @@
 #include <cstdint>
 #include <memory>
 
-#include "strata/export.h"
 #include "strata/table.h"
 
 namespace strata {
 
-class STRATA_EXPORT BlockBasedTableFactory : public TableFactory {
+class BlockBasedTableFactory : public TableFactory {
  public:
   explicit BlockBasedTableFactory(const BlockBasedTableOptions& table_options);
 

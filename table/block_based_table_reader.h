@@ -39,7 +39,6 @@
 
 #include "strata/cache.h"
 #include "strata/comparator.h"
-#include "strata/export.h"
 #include "strata/table.h"
 #include "table/format.h"
 #include "table/pinned_value.h"
@@ -55,7 +54,7 @@ class Statistics;
 // Orders table keys as icmp does, and keys too short to be internal keys
 // (which only a damaged block holds) bytewise, so that a search through
 // damaged data never reads outside a key.
-class STRATA_EXPORT TableKeyComparator : public Comparator {
+class TableKeyComparator : public Comparator {
  public:
   explicit TableKeyComparator(const InternalKeyComparator* icmp)
       : icmp_(icmp) {}
@@ -69,7 +68,7 @@ class STRATA_EXPORT TableKeyComparator : public Comparator {
   const InternalKeyComparator* const icmp_;
 };
 
-class STRATA_EXPORT BlockBasedTable : public TableReader {
+class BlockBasedTable : public TableReader {
  public:
   // Opens the table of file (file_size bytes). table_options.block_cache
   // is the cache to use as is (null, or no_block_cache: none); the factory

@@ -21,12 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 
 namespace strata {
 
-class STRATA_EXPORT BlockBuilder {
+class BlockBuilder {
  public:
   // REQUIRES: restart_interval >= 1.
   explicit BlockBuilder(int restart_interval);

@@ -15,7 +15,6 @@
 #include <cstring>
 #include <memory>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
@@ -32,7 +31,7 @@ Status BlockCorruption(const char* file_name, uint64_t block_offset,
 
 // A key rebuilt entry by entry (shared prefix kept, the rest replaced):
 // in place up to kInline bytes, on the heap beyond.
-class STRATA_EXPORT BlockKey {
+class BlockKey {
  public:
   BlockKey() = default;
   BlockKey(const BlockKey&) = delete;
@@ -61,7 +60,7 @@ class STRATA_EXPORT BlockKey {
   size_t capacity_ = kInline;
 };
 
-class STRATA_EXPORT BlockIter final : public InternalIterator {
+class BlockIter final : public InternalIterator {
  public:
   // Iterates block in the order of cmp (the order it was built in).
   // Corruption messages name file_name (may be null) and block_offset,

@@ -15,7 +15,6 @@
 #include <memory>
 #include <string>
 
-#include "strata/export.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -23,21 +22,19 @@
 namespace strata {
 
 // "NoCompression", "Snappy", "Zlib"; "Unknown" for other values.
-STRATA_EXPORT const char* CompressionTypeName(CompressionType type);
+const char* CompressionTypeName(CompressionType type);
 
 // Whether type is a known codec compiled into this build (kNoCompression
 // always is).
-STRATA_EXPORT bool CompressionSupported(CompressionType type);
+bool CompressionSupported(CompressionType type);
 
 // Compresses raw with type into *out (replacing it). NotSupported for a
 // codec not built in, InvalidArgument for an unknown type.
-STRATA_EXPORT Status CompressBlock(CompressionType type, const Slice& raw,
-                                   std::string* out);
+Status CompressBlock(CompressionType type, const Slice& raw, std::string* out);
 
 // Whether a block compressed from raw_size bytes to compressed_size bytes
 // is worth storing compressed: it must save at least raw_size / 8.
-STRATA_EXPORT bool GoodCompressionRatio(size_t compressed_size,
-                                        size_t raw_size);
+bool GoodCompressionRatio(size_t compressed_size, size_t raw_size);
 
 // The largest block a table may claim to decompress to.
 enum : size_t { kMaxUncompressedBlockSize = size_t{1} << 30 };
@@ -46,10 +43,8 @@ enum : size_t { kMaxUncompressedBlockSize = size_t{1} << 30 };
 // malformed stream, or a claimed uncompressed size above
 // kMaxUncompressedBlockSize, is Corruption; a codec not built in is
 // NotSupported. On success *out holds *out_size bytes.
-STRATA_EXPORT Status UncompressBlock(CompressionType type,
-                                     const Slice& compressed,
-                                     std::unique_ptr<char[]>* out,
-                                     size_t* out_size);
+Status UncompressBlock(CompressionType type, const Slice& compressed,
+                       std::unique_ptr<char[]>* out, size_t* out_size);
 
 }  // namespace strata
 

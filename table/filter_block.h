@@ -12,7 +12,6 @@
 #include <memory>
 #include <string>
 
-#include "strata/export.h"
 #include "strata/filter_policy.h"
 #include "strata/slice.h"
 #include "strata/slice_transform.h"
@@ -20,7 +19,7 @@
 
 namespace strata {
 
-class STRATA_EXPORT FullFilterBlockBuilder {
+class FullFilterBlockBuilder {
  public:
   // policy must not be null; prefix_extractor may be. Neither is owned.
   FullFilterBlockBuilder(const FilterPolicy* policy,
@@ -51,7 +50,7 @@ class STRATA_EXPORT FullFilterBlockBuilder {
   std::string result_;
 };
 
-class STRATA_EXPORT FullFilterBlockReader {
+class FullFilterBlockReader {
  public:
   // Takes the block's contents. whole_key_filtering and prefix_extractor
   // describe how the table was built (its properties): queries the filter

@@ -26,7 +26,6 @@
 #include <memory>
 #include <string>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "util/coding.h"
@@ -38,7 +37,7 @@ class RandomAccessFileReader;
 // The bytes of one block, uncompressed, trailer removed. data points into
 // allocation when that is set, else into memory that outlives the
 // contents (an mmap'ed file).
-struct STRATA_EXPORT BlockContents {
+struct BlockContents {
   Slice data;
   std::unique_ptr<char[]> allocation;
 
@@ -74,7 +73,7 @@ constexpr char kRangeDelBlockName[] = "strata.range_del";
 // Where a block lives in the file: the offset of its first byte and its
 // stored size (without the trailer). Encoded as varint64 offset, varint64
 // size.
-class STRATA_EXPORT BlockHandle {
+class BlockHandle {
  public:
   enum : size_t { kMaxEncodedLength = 2 * kMaxVarint64Length };
 
@@ -96,7 +95,7 @@ class STRATA_EXPORT BlockHandle {
   uint64_t size_ = 0;
 };
 
-class STRATA_EXPORT Footer {
+class Footer {
  public:
   enum : size_t {
     kHandlesLength = 2 * BlockHandle::kMaxEncodedLength,
@@ -119,16 +118,14 @@ class STRATA_EXPORT Footer {
 };
 
 // "<file_name>: block at <offset>": how every error about a block begins.
-STRATA_EXPORT std::string BlockLocation(const std::string& file_name,
-                                        uint64_t offset);
+std::string BlockLocation(const std::string& file_name, uint64_t offset);
 
 // The masked crc32c a block trailer stores for n stored bytes and type.
-STRATA_EXPORT uint32_t ComputeBlockChecksum(const char* data, size_t n,
-                                            char type);
+uint32_t ComputeBlockChecksum(const char* data, size_t n, char type);
 
 // Reads and decodes the footer of a table of file_size bytes.
-STRATA_EXPORT Status ReadFooter(const RandomAccessFileReader* file,
-                                uint64_t file_size, Footer* footer);
+Status ReadFooter(const RandomAccessFileReader* file, uint64_t file_size,
+                  Footer* footer);
 
 // Reads the block at handle of a table of file_size bytes: its stored
 // bytes and trailer, checks the checksum if verify_checksum, and
@@ -145,11 +142,10 @@ STRATA_EXPORT Status ReadFooter(const RandomAccessFileReader* file,
 // up to kBlockReadStackBuffer bytes is read into the stack and
 // decompressed from there, saving an allocation; one stored uncompressed
 // after all is then copied out.
-STRATA_EXPORT Status ReadBlock(const RandomAccessFileReader* file,
-                               uint64_t file_size, const BlockHandle& handle,
-                               bool verify_checksum, BlockContents* contents,
-                               bool file_in_memory = false,
-                               bool likely_compressed = false);
+Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
+                 const BlockHandle& handle, bool verify_checksum,
+                 BlockContents* contents, bool file_in_memory = false,
+                 bool likely_compressed = false);
 
 }  // namespace strata
 

@@ -9,13 +9,12 @@
 #ifndef STRATA_TABLE_INTERNAL_ITERATOR_H_
 #define STRATA_TABLE_INTERNAL_ITERATOR_H_
 
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
 namespace strata {
 
-class STRATA_EXPORT InternalIterator {
+class InternalIterator {
  public:
   InternalIterator() = default;
   InternalIterator(const InternalIterator&) = delete;
@@ -44,8 +43,8 @@ class STRATA_EXPORT InternalIterator {
 };
 
 // Iterators over nothing, with status OK / with the given status.
-STRATA_EXPORT InternalIterator* NewEmptyInternalIterator();
-STRATA_EXPORT InternalIterator* NewErrorInternalIterator(const Status& status);
+InternalIterator* NewEmptyInternalIterator();
+InternalIterator* NewErrorInternalIterator(const Status& status);
 
 }  // namespace strata
 

@@ -15,7 +15,6 @@
 
 #include <vector>
 
-#include "strata/export.h"
 #include "table/internal_iterator.h"
 
 namespace strata {
@@ -24,8 +23,8 @@ class Comparator;
 
 // Takes ownership of children. With one child, returns it; with none, an
 // empty iterator.
-STRATA_EXPORT InternalIterator* NewMergingIterator(
-    const Comparator* comparator, std::vector<InternalIterator*> children);
+InternalIterator* NewMergingIterator(const Comparator* comparator,
+                                     std::vector<InternalIterator*> children);
 
 }  // namespace strata
 

@@ -15,7 +15,6 @@
 
 #include <functional>
 
-#include "strata/export.h"
 #include "strata/slice_transform.h"
 #include "table/internal_iterator.h"
 
@@ -26,9 +25,9 @@ using PrefixMayMatchFunction = std::function<bool(const Slice& prefix)>;
 
 // Takes ownership of base; prefix_extractor (not owned) must outlive the
 // iterator. Seek targets are internal keys.
-STRATA_EXPORT InternalIterator* NewPrefixCheckIterator(
-    InternalIterator* base, const SliceTransform* prefix_extractor,
-    PrefixMayMatchFunction may_match);
+InternalIterator* NewPrefixCheckIterator(InternalIterator* base,
+                                         const SliceTransform* prefix_extractor,
+                                         PrefixMayMatchFunction may_match);
 
 }  // namespace strata
 

@@ -12,7 +12,6 @@
 
 #include <cstdint>
 
-#include "strata/export.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -23,7 +22,7 @@ class InternalKeyComparator;
 class SliceTransform;
 struct TableProperties;
 
-struct STRATA_EXPORT TableBuilderOptions {
+struct TableBuilderOptions {
   // The order of the internal keys added; must outlive the builder.
   const InternalKeyComparator* icmp = nullptr;
   // A codec not built in makes the builder's status NotSupported.
@@ -34,7 +33,7 @@ struct STRATA_EXPORT TableBuilderOptions {
   uint64_t creation_time = 0;
 };
 
-class STRATA_EXPORT TableBuilder {
+class TableBuilder {
  public:
   TableBuilder() = default;
   TableBuilder(const TableBuilder&) = delete;

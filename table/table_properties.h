@@ -9,13 +9,12 @@
 #include <cstdint>
 #include <string>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
 namespace strata {
 
-struct STRATA_EXPORT TableProperties {
+struct TableProperties {
   uint64_t num_entries = 0;
   uint64_t num_deletions = 0;  // deletion and single-deletion entries
   uint64_t num_range_deletions = 0;
@@ -43,10 +42,8 @@ struct STRATA_EXPORT TableProperties {
 // The properties block's contents and back. Decoding untrusted contents
 // fails with Corruption; unknown property names are ignored (a newer
 // writer may add some).
-STRATA_EXPORT void EncodeTableProperties(const TableProperties& props,
-                                         std::string* out);
-STRATA_EXPORT Status DecodeTableProperties(const Slice& contents,
-                                           TableProperties* props);
+void EncodeTableProperties(const TableProperties& props, std::string* out);
+Status DecodeTableProperties(const Slice& contents, TableProperties* props);
 
 }  // namespace strata
 

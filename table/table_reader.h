@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <memory>
 
-#include "strata/export.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -30,7 +29,7 @@ class SliceTransform;
 class Statistics;
 struct TableProperties;
 
-struct STRATA_EXPORT TableReaderOptions {
+struct TableReaderOptions {
   // The order of the table's internal keys; must outlive the reader.
   const InternalKeyComparator* icmp = nullptr;
   // The DB's prefix extractor (may be null); its prefix filter is used
@@ -47,7 +46,7 @@ struct STRATA_EXPORT TableReaderOptions {
 using GetEntryFunction = bool (*)(void* arg, const Slice& internal_key,
                                   const Slice& value);
 
-class STRATA_EXPORT TableReader {
+class TableReader {
  public:
   TableReader() = default;
   TableReader(const TableReader&) = delete;

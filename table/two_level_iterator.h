@@ -12,7 +12,6 @@
 
 #include <functional>
 
-#include "strata/export.h"
 #include "table/internal_iterator.h"
 
 namespace strata {
@@ -25,8 +24,8 @@ using BlockIteratorFunction =
 
 // Takes ownership of index_iter. Seek(target) seeks the index to target
 // (index keys are >= every key of their block) and then the block.
-STRATA_EXPORT InternalIterator* NewTwoLevelIterator(
-    InternalIterator* index_iter, BlockIteratorFunction block_function);
+InternalIterator* NewTwoLevelIterator(InternalIterator* index_iter,
+                                      BlockIteratorFunction block_function);
 
 }  // namespace strata
 

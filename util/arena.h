@@ -18,11 +18,9 @@
 #include <memory>
 #include <vector>
 
-#include "strata/export.h"
-
 namespace strata {
 
-class STRATA_EXPORT Arena {
+class Arena {
  public:
   static constexpr size_t kBlockSize = 4096;
 

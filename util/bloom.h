@@ -28,7 +28,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "strata/export.h"
 #include "strata/filter_policy.h"
 #include "strata/slice.h"
 
@@ -46,18 +45,17 @@ constexpr double kBloomMaxBitsPerKey = 100.0;
 // The filter's hash of a key. Stable across versions and platforms (it is
 // stored, unlike util/hash.h's Hash64); specified byte-exactly in
 // docs/formats/table.md, "Filter bits" and pinned by tests.
-STRATA_EXPORT uint64_t BloomHash(const Slice& key);
+uint64_t BloomHash(const Slice& key);
 
 // The number of probes per key for a bits-per-key budget in thousandths of
 // a bit: round(ln 2 * bits_per_key), clamped to [1, kBloomMaxProbes].
-STRATA_EXPORT int BloomNumProbes(uint32_t millibits_per_key);
+int BloomNumProbes(uint32_t millibits_per_key);
 
 // The number of 64-byte lines for num_keys keys: ceil(num_keys * bits /
 // 512), at least 1 (and at most 2^32 - 1, far beyond any table).
-STRATA_EXPORT uint32_t BloomNumLines(uint64_t num_keys,
-                                     uint32_t millibits_per_key);
+uint32_t BloomNumLines(uint64_t num_keys, uint32_t millibits_per_key);
 
-class STRATA_EXPORT BloomFilterPolicy : public FilterPolicy {
+class BloomFilterPolicy : public FilterPolicy {
  public:
   // bits_per_key < 1 (or NaN): the builders append no bytes, i.e. no
   // filter; above kBloomMaxBitsPerKey it is clamped.

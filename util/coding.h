@@ -16,7 +16,6 @@
 #include <cstring>
 #include <string>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 
 namespace strata {
@@ -52,32 +51,31 @@ inline uint64_t DecodeFixed64(const char* ptr) {
          (static_cast<uint64_t>(DecodeFixed32(ptr + 4)) << 32);
 }
 
-STRATA_EXPORT void PutFixed32(std::string* dst, uint32_t value);
-STRATA_EXPORT void PutFixed64(std::string* dst, uint64_t value);
+void PutFixed32(std::string* dst, uint32_t value);
+void PutFixed64(std::string* dst, uint64_t value);
 
 // Consume a fixed-width value from the front of *input. False (input
 // unchanged) if it is too short.
-STRATA_EXPORT bool GetFixed32(Slice* input, uint32_t* value);
-STRATA_EXPORT bool GetFixed64(Slice* input, uint64_t* value);
+bool GetFixed32(Slice* input, uint32_t* value);
+bool GetFixed64(Slice* input, uint64_t* value);
 
 // ---- Varint -----------------------------------------------------------------
 
 // Write a varint at dst; return the byte after it.
 // REQUIRES: dst has room for kMaxVarint32Length / kMaxVarint64Length bytes.
-STRATA_EXPORT char* EncodeVarint32(char* dst, uint32_t value);
-STRATA_EXPORT char* EncodeVarint64(char* dst, uint64_t value);
+char* EncodeVarint32(char* dst, uint32_t value);
+char* EncodeVarint64(char* dst, uint64_t value);
 
-STRATA_EXPORT void PutVarint32(std::string* dst, uint32_t value);
-STRATA_EXPORT void PutVarint64(std::string* dst, uint64_t value);
+void PutVarint32(std::string* dst, uint32_t value);
+void PutVarint64(std::string* dst, uint64_t value);
 
 // Bytes the varint encoding of value takes.
-STRATA_EXPORT int VarintLength(uint64_t value);
+int VarintLength(uint64_t value);
 
 // Decode a varint from [p, limit). Return the byte after it, or nullptr if
 // the encoding is truncated or longer than the type allows.
-STRATA_EXPORT const char* GetVarint32PtrFallback(const char* p,
-                                                 const char* limit,
-                                                 uint32_t* value);
+const char* GetVarint32PtrFallback(const char* p, const char* limit,
+                                   uint32_t* value);
 inline const char* GetVarint32Ptr(const char* p, const char* limit,
                                   uint32_t* value) {
   // Fast path: one byte, by far the most common case (small lengths).
@@ -90,9 +88,8 @@ inline const char* GetVarint32Ptr(const char* p, const char* limit,
   }
   return GetVarint32PtrFallback(p, limit, value);
 }
-STRATA_EXPORT const char* GetVarint64PtrFallback(const char* p,
-                                                 const char* limit,
-                                                 uint64_t* value);
+const char* GetVarint64PtrFallback(const char* p, const char* limit,
+                                   uint64_t* value);
 inline const char* GetVarint64Ptr(const char* p, const char* limit,
                                   uint64_t* value) {
   if (p < limit) {
@@ -107,21 +104,20 @@ inline const char* GetVarint64Ptr(const char* p, const char* limit,
 
 // Consume a varint from the front of *input. False (input unchanged) if it
 // is malformed.
-STRATA_EXPORT bool GetVarint32(Slice* input, uint32_t* value);
-STRATA_EXPORT bool GetVarint64(Slice* input, uint64_t* value);
+bool GetVarint32(Slice* input, uint32_t* value);
+bool GetVarint64(Slice* input, uint64_t* value);
 
 // ---- Length-prefixed slices -------------------------------------------------
 
-STRATA_EXPORT void PutLengthPrefixedSlice(std::string* dst, const Slice& value);
+void PutLengthPrefixedSlice(std::string* dst, const Slice& value);
 
 // Consume a length-prefixed slice from *input; *result points into the
 // input's bytes. False (input unchanged) if the length or bytes are missing.
-STRATA_EXPORT bool GetLengthPrefixedSlice(Slice* input, Slice* result);
+bool GetLengthPrefixedSlice(Slice* input, Slice* result);
 
 // Decode a length-prefixed slice at [p, limit); nullptr if malformed.
-STRATA_EXPORT const char* GetLengthPrefixedSlicePtr(const char* p,
-                                                    const char* limit,
-                                                    Slice* result);
+const char* GetLengthPrefixedSlicePtr(const char* p, const char* limit,
+                                      Slice* result);
 
 }  // namespace strata
 

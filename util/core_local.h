@@ -18,12 +18,11 @@
 #include <memory>
 
 #include "port/port.h"
-#include "strata/export.h"
 
 namespace strata {
 
-STRATA_EXPORT size_t CoreShardCount();
-STRATA_EXPORT size_t CurrentCoreHint();
+size_t CoreShardCount();
+size_t CurrentCoreHint();
 
 template <typename T>
 class CoreLocalArray {

@@ -13,25 +13,21 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "strata/export.h"
-
 namespace strata {
 namespace crc32c {
 
 // The two implementations, for tests and benchmarks.
-STRATA_EXPORT uint32_t ExtendPortable(uint32_t init_crc, const char* data,
-                                      size_t n);
+uint32_t ExtendPortable(uint32_t init_crc, const char* data, size_t n);
 // True if the running CPU has a CRC32C instruction strata uses.
-STRATA_EXPORT bool IsHardwareAccelerated();
+bool IsHardwareAccelerated();
 // REQUIRES: IsHardwareAccelerated().
-STRATA_EXPORT uint32_t ExtendHardware(uint32_t init_crc, const char* data,
-                                      size_t n);
+uint32_t ExtendHardware(uint32_t init_crc, const char* data, size_t n);
 
 namespace internal {
 // Set during static initialization from IsHardwareAccelerated(). Until
 // then it is false and Extend uses the portable code, which gives the same
 // results: a checksum computed by another static initializer is still right.
-extern STRATA_EXPORT const bool g_use_hardware;
+extern const bool g_use_hardware;
 }  // namespace internal
 
 // The CRC of concat(A, data[0, n-1]) given init_crc, the CRC of A.

@@ -8,13 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "strata/export.h"
 #include "strata/slice.h"
 
 namespace strata {
 
-STRATA_EXPORT uint64_t Hash64(const char* data, size_t n, uint64_t seed);
-STRATA_EXPORT uint32_t Hash(const char* data, size_t n, uint32_t seed);
+uint64_t Hash64(const char* data, size_t n, uint64_t seed);
+uint32_t Hash(const char* data, size_t n, uint32_t seed);
 
 inline uint32_t GetSliceHash(const Slice& s) {
   return Hash(s.data(), s.size(), 397);

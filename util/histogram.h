@@ -17,11 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "strata/export.h"
-
 namespace strata {
 
-class STRATA_EXPORT Histogram {
+class Histogram {
  public:
   Histogram();
 

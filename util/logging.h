@@ -9,21 +9,20 @@
 #include <string>
 
 #include "strata/env.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 
 namespace strata {
 
-STRATA_EXPORT void AppendNumberTo(std::string* str, uint64_t num);
-STRATA_EXPORT std::string NumberToString(uint64_t num);
+void AppendNumberTo(std::string* str, uint64_t num);
+std::string NumberToString(uint64_t num);
 
 // Printable bytes as they are; others as \xNN.
-STRATA_EXPORT void AppendEscapedStringTo(std::string* str, const Slice& value);
-STRATA_EXPORT std::string EscapeString(const Slice& value);
+void AppendEscapedStringTo(std::string* str, const Slice& value);
+std::string EscapeString(const Slice& value);
 
 // Parses a decimal number at the front of *in and removes it. False if
 // there are no digits or the number overflows uint64_t.
-STRATA_EXPORT bool ConsumeDecimalNumber(Slice* in, uint64_t* val);
+bool ConsumeDecimalNumber(Slice* in, uint64_t* val);
 
 namespace internal {
 // The part of a path after its last '/' or '\'.

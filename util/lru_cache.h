@@ -37,7 +37,6 @@
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "strata/cache.h"
-#include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
 
@@ -171,7 +170,7 @@ class alignas(port::kCacheLineSize) LRUCacheShard {
   LRUHandleTable table_ GUARDED_BY(mutex_);
 };
 
-class STRATA_EXPORT LRUCache final : public Cache {
+class LRUCache final : public Cache {
  public:
   // REQUIRES: options are valid (NewLRUCache checks them). A negative
   // num_shard_bits picks DefaultCacheShardBits(capacity).
@@ -221,7 +220,7 @@ class STRATA_EXPORT LRUCache final : public Cache {
 
 // The shard count NewLRUCache picks for num_shard_bits -1: one shard per
 // 512 KiB of capacity, at most 64.
-STRATA_EXPORT int DefaultCacheShardBits(size_t capacity);
+int DefaultCacheShardBits(size_t capacity);
 
 }  // namespace strata
 

@@ -27,11 +27,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "strata/export.h"
-
 namespace strata {
 
-class STRATA_EXPORT ThreadLocalPtr {
+class ThreadLocalPtr {
  public:
   // Called with a non-null value that is being dropped.
   using UnrefHandler = void (*)(void* ptr);
