@@ -79,12 +79,18 @@ class DyingFile : public WritableFile {
 thread_local Env::Priority g_job_pool = Env::TOTAL;
 
 // Ends the process inside the writing of the n-th table file written on
-// one pool: flush outputs (HIGH) or compaction outputs (LOW). Its jobs run
-// wrapped, so that a file's creation knows which pool writes it.
+// one pool, flush outputs (HIGH) or compaction outputs (LOW), counted once
+// every writer is Ready (so that each has acknowledged writes by then).
+// Its jobs run wrapped, so that a file's creation knows its pool.
 class DieAtTableEnv : public EnvWrapper {
  public:
-  DieAtTableEnv(Env* target, Priority pool, int n, bool at_append)
-      : EnvWrapper(target), pool_(pool), n_(n), at_append_(at_append) {}
+  DieAtTableEnv(Env* target, Priority pool, int n, bool at_append, int writers)
+      : EnvWrapper(target),
+        pool_(pool),
+        n_(n),
+        at_append_(at_append),
+        unready_(writers) {}
+  void Ready() { unready_--; }
   void Schedule(void (*function)(void*), void* arg, Priority pri, void* tag,
                 void (*unschedule)(void*)) override {
     target()->Schedule(&RunJob, new Job{function, arg, unschedule, pri}, pri,
@@ -94,7 +100,7 @@ class DieAtTableEnv : public EnvWrapper {
                          const EnvOptions& options) override {
     Status s = target()->NewWritableFile(f, r, options);
     if (s.ok() && f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0 &&
-        g_job_pool == pool_ && ++tables_ == n_) {
+        g_job_pool == pool_ && unready_.load() <= 0 && ++tables_ == n_) {
       *r = std::make_unique<DyingFile>(std::move(*r), at_append_);
     }
     return s;
@@ -121,6 +127,7 @@ class DieAtTableEnv : public EnvWrapper {
   const Priority pool_;
   const int n_;
   const bool at_append_;
+  std::atomic<int> unready_;
   std::atomic<int> tables_{0};
 };
 
@@ -169,14 +176,14 @@ STRATA_TEST_CHILD(CrashWriter) {
   Options options = ModeOptions(args.at(5));
   options.create_if_missing = true;
   options.write_buffer_size = std::stoul(args.at(4));
-  std::unique_ptr<Env> dying_env;
+  std::unique_ptr<DieAtTableEnv> dying_env;
   if (args.size() > 6 && args.at(6) == "tree") {
     UseBusyTreeOptions(&options);
     const std::string& die = args.at(7);
     if (die != "0") {
       dying_env = std::make_unique<DieAtTableEnv>(
           env, die[0] == 'c' ? Env::LOW : Env::HIGH, std::stoi(die.substr(1)),
-          die.back() == 'a');
+          die.back() == 'a', std::stoi(args.at(2)));
       options.env = dying_env.get();
     }
   }
@@ -186,6 +193,8 @@ STRATA_TEST_CHILD(CrashWriter) {
   wo.sync = args.at(3) == "1";
   WriteAndAcknowledgeForever(
       std::stoi(args.at(2)), args.at(1), [&](int t, int i) {
+        // Writes 0..99 of this writer are acknowledged.
+        if (i == 100 && dying_env != nullptr) dying_env->Ready();
         return db->Put(wo, Key(t, i), std::string(50 + i % 200, 'v'));
       });
   return 0;
@@ -299,7 +308,8 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
     std::vector<int> acked(threads);
     for (int t = 0; t < threads; t++) {
       acked[t] = LastAck(env, AckName(dir.path(), t));
-      ASSERT_GT(acked[t], 0) << "the writer never got going";
+      ASSERT_GT(acked[t], 0)
+          << "round " << round << ": writer " << t << " never got going";
     }
     Options options = ModeOptions(test::WriteModeName(write_mode));
     if (mode != Mode::kPlain) UseBusyTreeOptions(&options);
