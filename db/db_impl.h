@@ -93,7 +93,7 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
 
   // The write thread, for tests that hook into it (TEST_Set*Callback).
   WriteThread* TEST_write_thread() { return &write_thread_; }
-  // Test hooks; set them before any write starts. Both run with mutex_
+  // Test hooks; set them before any write starts. They run with mutex_
   // held, so they must not call into the DB.
   // Called each time a memtable switch or Close finds announced memtable
   // inserts still running and is about to wait for them (a test can then
@@ -104,6 +104,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Called with a memtable's ApproximateMemoryUsage() as it is retired.
   void TEST_SetMemTableSwitchCallback(std::function<void(size_t)> cb) {
     memtable_switch_callback_ = std::move(cb);
+  }
+  // Called each time a write group is about to wait for writes stopped by
+  // a stall (at the L0 or memtable stop trigger) to resume.
+  void TEST_SetWriteStopWaitCallback(std::function<void()> cb) {
+    write_stop_wait_callback_ = std::move(cb);
   }
 
   // OK, or InvalidArgument for options no DB can run with (NotSupported
@@ -323,6 +328,7 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
 
   std::function<void()> memtable_writes_wait_callback_;
   std::function<void(size_t)> memtable_switch_callback_;
+  std::function<void()> write_stop_wait_callback_;
 };
 
 }  // namespace strata

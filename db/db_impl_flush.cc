@@ -196,6 +196,7 @@ Status DBImpl::WaitForWriteRoom(WriteThread::WriteGroup* group, bool full) {
       break;
     }
     if (c == WriteStallCondition::kStopped) {
+      if (write_stop_wait_callback_) write_stop_wait_callback_();
       bg_cv_.Wait();
     } else {
       uint64_t bytes = 0;

@@ -178,6 +178,12 @@ bool BlockIter::FindRestartBefore(const Slice& target, uint32_t* index) {
 bool BlockIter::ParseNext() {
   current_ = next_;
   if (current_ >= restarts_) {
+    // Past the last entry: a restart point never met at an entry
+    // boundary lies inside an entry.
+    if (restart_index_ + 1 < num_restarts_) {
+      Corrupt("entry straddles a restart point", Restart(restart_index_ + 1));
+      return false;
+    }
     MakeInvalid();
     return false;
   }

@@ -75,25 +75,59 @@ class DyingFile : public WritableFile {
   const bool at_append_;
 };
 
-// Ends the process inside the writing of its n-th table file (a flush's
-// or a compaction's output).
+// The pool of the background job running on this thread (TOTAL: none).
+thread_local Env::Priority g_job_pool = Env::TOTAL;
+
+// Ends the process inside the writing of the n-th table file written on
+// one pool, flush outputs (HIGH) or compaction outputs (LOW), counted once
+// every writer is Ready (so that each has acknowledged writes by then).
+// Its jobs run wrapped, so that a file's creation knows its pool.
 class DieAtTableEnv : public EnvWrapper {
  public:
-  DieAtTableEnv(Env* target, int n, bool at_append)
-      : EnvWrapper(target), n_(n), at_append_(at_append) {}
+  DieAtTableEnv(Env* target, Priority pool, int n, bool at_append, int writers)
+      : EnvWrapper(target),
+        pool_(pool),
+        n_(n),
+        at_append_(at_append),
+        unready_(writers) {}
+  void Ready() { unready_--; }
+  void Schedule(void (*function)(void*), void* arg, Priority pri, void* tag,
+                void (*unschedule)(void*)) override {
+    target()->Schedule(&RunJob, new Job{function, arg, unschedule, pri}, pri,
+                       tag, &DropJob);
+  }
   Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
                          const EnvOptions& options) override {
     Status s = target()->NewWritableFile(f, r, options);
     if (s.ok() && f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0 &&
-        ++tables_ == n_) {
+        g_job_pool == pool_ && unready_.load() <= 0 && ++tables_ == n_) {
       *r = std::make_unique<DyingFile>(std::move(*r), at_append_);
     }
     return s;
   }
 
  private:
+  struct Job {
+    void (*function)(void*);
+    void* arg;
+    void (*unschedule)(void*);
+    Priority pool;
+  };
+  static void RunJob(void* j) {
+    std::unique_ptr<Job> job(static_cast<Job*>(j));
+    g_job_pool = job->pool;
+    job->function(job->arg);
+    g_job_pool = TOTAL;
+  }
+  static void DropJob(void* j) {
+    std::unique_ptr<Job> job(static_cast<Job*>(j));
+    if (job->unschedule != nullptr) job->unschedule(job->arg);
+  }
+
+  const Priority pool_;
   const int n_;
   const bool at_append_;
+  std::atomic<int> unready_;
   std::atomic<int> tables_{0};
 };
 
@@ -133,7 +167,8 @@ void WriteAndAcknowledgeForever(
 
 // args: db, ack directory, threads, sync (0/1), write_buffer_size, write
 // mode, and optionally "tree" (UseBusyTreeOptions) and the table to die in
-// ("<n>" dies at its first Sync, "<n>a" at its first Append; "0": never).
+// ("f<n>": the n-th flush output, "c<n>": the n-th compaction output, at
+// its first Sync, or at its first Append with a trailing "a"; "0": never).
 // Writes forever; each thread appends its index to its ack file after
 // each acknowledged Put.
 STRATA_TEST_CHILD(CrashWriter) {
@@ -141,13 +176,14 @@ STRATA_TEST_CHILD(CrashWriter) {
   Options options = ModeOptions(args.at(5));
   options.create_if_missing = true;
   options.write_buffer_size = std::stoul(args.at(4));
-  std::unique_ptr<Env> dying_env;
+  std::unique_ptr<DieAtTableEnv> dying_env;
   if (args.size() > 6 && args.at(6) == "tree") {
     UseBusyTreeOptions(&options);
     const std::string& die = args.at(7);
     if (die != "0") {
-      dying_env = std::make_unique<DieAtTableEnv>(env, std::stoi(die),
-                                                  die.back() == 'a');
+      dying_env = std::make_unique<DieAtTableEnv>(
+          env, die[0] == 'c' ? Env::LOW : Env::HIGH, std::stoi(die.substr(1)),
+          die.back() == 'a', std::stoi(args.at(2)));
       options.env = dying_env.get();
     }
   }
@@ -157,6 +193,8 @@ STRATA_TEST_CHILD(CrashWriter) {
   wo.sync = args.at(3) == "1";
   WriteAndAcknowledgeForever(
       std::stoi(args.at(2)), args.at(1), [&](int t, int i) {
+        // Writes 0..99 of this writer are acknowledged.
+        if (i == 100 && dying_env != nullptr) dying_env->Ready();
         return db->Put(wo, Key(t, i), std::string(50 + i % 200, 'v'));
       });
   return 0;
@@ -230,7 +268,6 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
   Env* env = Env::Default();
   test::TempDir dir(env);
   const std::string dbname = dir.File("db");
-  int died_in_compaction = 0;
   for (int round = 0; round < rounds; round++) {
     // Each round starts a fresh ack set; keys of earlier rounds are
     // rewritten with the same values, so the checks still hold.
@@ -241,20 +278,27 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
                                      sync ? "1" : "0",
                                      std::to_string(write_buffer_size),
                                      test::WriteModeName(write_mode)};
+    // Dying rounds: two in flush outputs, then four in compaction outputs,
+    // each in a later one; odd rounds die mid-write, even ones just before
+    // the table is synced and installed.
+    const bool dies_in_compaction = mode == Mode::kDieInTable && round >= 2;
     if (mode != Mode::kPlain) {
       args.push_back("tree");
-      // Tables 3, 7, 11, ...: early ones are flushes, later ones mostly
-      // compaction outputs; odd rounds die mid-write, even ones just
-      // before the table is synced and installed.
-      args.push_back(mode == Mode::kBusyTree ? "0"
-                                             : std::to_string(3 + 4 * round) +
-                                                   (round % 2 == 1 ? "a" : ""));
+      std::string die = "0";
+      if (mode == Mode::kDieInTable) {
+        die = dies_in_compaction ? "c" + std::to_string(round - 1)
+                                 : "f" + std::to_string(2 + 2 * round);
+        if (round % 2 == 1) die += "a";
+      }
+      args.push_back(die);
     }
     std::unique_ptr<test::Subprocess> child;
     ASSERT_TRUE(test::Subprocess::Start("CrashWriter", args, &child).ok());
     if (mode == Mode::kDieInTable) {
       EXPECT_EQ(DyingFile::kDiedOnPurpose, child->Wait());
-      if (CompactionInFlight(env, dbname)) died_in_compaction++;
+      if (dies_in_compaction) {
+        EXPECT_TRUE(CompactionInFlight(env, dbname)) << "round " << round;
+      }
     } else {
       // Until every thread has acknowledged a few hundred writes.
       KillOnceAcknowledged(child.get(), env, dir.path(), threads,
@@ -264,7 +308,8 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
     std::vector<int> acked(threads);
     for (int t = 0; t < threads; t++) {
       acked[t] = LastAck(env, AckName(dir.path(), t));
-      ASSERT_GT(acked[t], 0) << "the writer never got going";
+      ASSERT_GT(acked[t], 0)
+          << "round " << round << ": writer " << t << " never got going";
     }
     Options options = ModeOptions(test::WriteModeName(write_mode));
     if (mode != Mode::kPlain) UseBusyTreeOptions(&options);
@@ -288,9 +333,6 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
             << "hole before " << Key(t, j);
       }
     }
-  }
-  if (mode == Mode::kDieInTable) {
-    EXPECT_GE(died_in_compaction, 1) << "no round died inside a compaction";
   }
 }
 

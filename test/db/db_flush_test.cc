@@ -53,12 +53,15 @@ TEST(DBFlushTest, FlushedDataIsReadFromTablesAndSurvivesReopen) {
 TEST(DBFlushTest, FlushDeletesObsoleteWALsAndManifests) {
   DBHolder h;
   h.options().write_buffer_size = 64 << 10;
+  h.options().disable_auto_compactions = true;  // the tables stay
   ASSERT_TRUE(h.Open().ok());
   for (int round = 0; round < 3; round++) {
     for (int i = 0; i < 2000; i++) {
       ASSERT_TRUE(h.Put("k" + std::to_string(i), std::string(50, 'x')).ok());
     }
     ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+    // Flush returns once the table is in; the deletions follow it.
+    ASSERT_TRUE(Settle(h.db()).ok());
     const test::DBFiles f = ListDBFiles(h.env(), h.name());
     // Everything is in tables: only the WAL being written is left.
     EXPECT_EQ(1u, f.logs.size());
@@ -179,6 +182,7 @@ TEST(DBFlushTest, StrayTablesAreDeletedAfterAFlush) {
   ASSERT_TRUE(WriteStringToFile(h.env(), "partial", stray, false).ok());
   ASSERT_TRUE(h.Put("a", "1").ok());
   ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(Settle(h.db()).ok());  // the deletions after the flush
   EXPECT_TRUE(h.env()->FileExists(stray).IsNotFound());
   EXPECT_EQ(1u, ListDBFiles(h.env(), h.name()).tables.size());
   EXPECT_EQ("1", h.Get("a"));

@@ -3,11 +3,14 @@
 // file and offset, or the state the mode promises — and a recovered DB
 // keeps later writes across further reopens.
 
+#include <atomic>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/write_thread.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "test/db/db_test_util.h"
@@ -191,22 +194,48 @@ TEST_F(DBRecoveryTest, GarbageWalIsCorruptionNotACrash) {
 }
 
 TEST_F(DBRecoveryTest, RecoveryAcrossSeveralWALs) {
-  h_.options().write_buffer_size = 64 << 10;
-  ASSERT_TRUE(h_.Open().ok());
+  // The first flush is held at a gate until Close begins, and no flush
+  // starts once the DB is closing: whatever the background threads would
+  // have done, the first memtable ends in a table and every later one in
+  // its WAL, so that the reopen replays several WALs.
+  test::TableGateEnv gate(Env::Default());
+  test::DBHolder h(&gate);
+  h.options().write_buffer_size = 64 << 10;
+  h.options().max_write_buffer_number = 16;  // no stall behind the gate
+  ASSERT_TRUE(h.Open().ok());
+  DBImpl* const db = static_cast<DBImpl*>(h.db());
+  std::atomic<int> switches{0};
+  db->TEST_SetMemTableSwitchCallback([&switches](size_t) { switches++; });
+  // Close's barrier (a writer without a batch) lets the held flush end.
+  db->TEST_write_thread()->TEST_SetJoinCallback(
+      [&gate](WriteThread::Writer* w) {
+        if (w->batch == nullptr) gate.Open(true);
+      });
+  gate.Open(false);
   std::map<std::string, std::string> model;
+  bool held = false;
   for (int i = 0; i < 2000; i++) {
     const std::string k = Key(i % 300),
                       v = std::string(200, 'v') + std::to_string(i);
-    ASSERT_TRUE(h_.Put(k, v).ok());
+    ASSERT_TRUE(h.Put(k, v).ok());
     model[k] = v;
+    if (!held && switches.load() > 0) {
+      gate.AwaitWaiter();  // the flush of the first memtable alone
+      held = true;
+    }
   }
-  // The data crossed several memtables and WALs; flushes moved most of
-  // it to tables (WALs below the log number are gone), the rest is
-  // replayed from the WALs still live.
-  EXPECT_GT(test::ListDBFiles(h_.env(), h_.name()).tables.size(), 3u);
+  const int retired = switches.load();
+  ASSERT_GE(retired, 3) << "the data should fill several memtables";
+  ASSERT_TRUE(db->Close().ok());
+  const test::DBFiles files = test::ListDBFiles(&gate, h.name());
+  EXPECT_EQ(1u, files.tables.size());
+  // The WALs of the memtables retired after the first, and the active one's.
+  EXPECT_EQ(static_cast<size_t>(retired), files.logs.size());
+  h.Close();
   for (int round = 0; round < 3; round++) {
-    ASSERT_TRUE(h_.Reopen().ok());
-    ASSERT_EQ(model, h_.Contents());
+    ASSERT_TRUE(h.Open().ok());
+    ASSERT_EQ(model, h.Contents());
+    h.Close();
   }
 }
 

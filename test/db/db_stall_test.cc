@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "db/db_impl.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/statistics.h"
@@ -55,6 +56,31 @@ class LowPoolBlocker {
   bool released_ = false;
 };
 
+// Counts the write groups of db that begin to wait out stopped writes.
+// REQUIRES: created before any write; outlives every write to db.
+class StopWaits {
+ public:
+  explicit StopWaits(DB* db) {
+    static_cast<DBImpl*>(db)->TEST_SetWriteStopWaitCallback([this] {
+      std::lock_guard<std::mutex> l(mu_);
+      waits_++;
+      cv_.notify_all();
+    });
+  }
+
+  // Until a group waits (false after a generous timeout).
+  bool Await() {
+    std::unique_lock<std::mutex> l(mu_);
+    return cv_.wait_for(l, std::chrono::seconds(60),
+                        [this] { return waits_ > 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int waits_ = 0;
+};
+
 TEST(DBStallTest, Level0StallsWritesUntilCompactionsCatchUp) {
   DBHolder h;
   h.options().level0_file_num_compaction_trigger = 2;
@@ -62,6 +88,7 @@ TEST(DBStallTest, Level0StallsWritesUntilCompactionsCatchUp) {
   h.options().level0_stop_writes_trigger = 4;
   h.options().statistics = CreateDBStatistics();
   ASSERT_TRUE(h.Open().ok());
+  StopWaits stops(h.db());
   LowPoolBlocker blocker(h.env());
   for (int i = 0; i < 4; i++) {
     ASSERT_TRUE(h.Put(Key(i), "v").ok());
@@ -77,8 +104,8 @@ TEST(DBStallTest, Level0StallsWritesUntilCompactionsCatchUp) {
     EXPECT_TRUE(h.Put("y", "v").ok());
     done = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_FALSE(done.load()) << "a write went through a stopped L0";
+  EXPECT_TRUE(stops.Await()) << "a write went through a stopped L0";
+  EXPECT_FALSE(done.load());
   blocker.Release();  // the compaction runs, L0 drains, the writer goes on
   writer.join();
   EXPECT_TRUE(done.load());
@@ -94,6 +121,7 @@ TEST(DBStallTest, CloseEndsAWriteStoppedOnL0) {
   h.options().level0_slowdown_writes_trigger = 3;
   h.options().level0_stop_writes_trigger = 4;
   ASSERT_TRUE(h.Open().ok());
+  StopWaits stops(h.db());
   LowPoolBlocker blocker(h.env());
   for (int i = 0; i < 4; i++) {
     ASSERT_TRUE(h.Put(Key(i), "v").ok());
@@ -107,8 +135,12 @@ TEST(DBStallTest, CloseEndsAWriteStoppedOnL0) {
   });
   // The write must be stopped on L0 before Close begins (else Close
   // would turn it away at the door, and this would test nothing).
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  ASSERT_FALSE(put_done.load()) << put.ToString();
+  if (!stops.Await()) {
+    blocker.Release();
+    writer.join();
+    FAIL() << "the write was not stopped: " << put.ToString();
+  }
+  EXPECT_FALSE(put_done.load());
   Status closed;
   std::thread closer([&] { closed = h.db()->Close(); });
   // Close gives up the stopped write (no compaction may start any more);

@@ -118,7 +118,9 @@ void FlushWaitsForParkedInsert(bool earlier_write) {
   EXPECT_EQ(0u, IntProperty(h.db(), "strata.num-entries-active-mem-table"));
   EXPECT_EQ(0u, IntProperty(h.db(), "strata.num-immutable-mem-table"));
   EXPECT_EQ("value", h.Get("parked"));
-  // Nor is it left in a WAL: the live ones are empty.
+  // Nor is it left in a WAL: the live ones are empty. (The flush job
+  // deletes the obsolete ones after Flush returns.)
+  ASSERT_TRUE(static_cast<DBImpl*>(h.db())->WaitForBackgroundWork().ok());
   for (uint64_t log : test::ListDBFiles(h.env(), h.name()).logs) {
     const std::string name = LogFileName(h.name(), log);
     uint64_t size = 1;

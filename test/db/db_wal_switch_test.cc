@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "db/filename.h"
@@ -23,6 +22,7 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "strata/env.h"
+#include "test/db/compaction_test_util.h"
 #include "test/db/db_test_util.h"
 #include "test/util/fault_injection_env.h"
 
@@ -32,6 +32,7 @@ namespace {
 using test::DBFiles;
 using test::DBHolder;
 using test::ListDBFiles;
+using test::Settle;
 using test::TableGateEnv;
 
 bool DefersSync(WALRecoveryMode mode) {
@@ -328,10 +329,9 @@ TEST_P(DBWALSwitchTest, FlushDeletesRetiredWALs) {
   std::vector<std::vector<std::string>> in_wal;
   FillUntilLogs(3, &in_wal);
   gate_.Open(true);
-  // Polled, not slept: both flushes run on the background thread.
-  while (ListDBFiles(&gate_, h_.name()).logs.size() > 1) {
-    std::this_thread::yield();
-  }
+  // Both flushes, and the deletions after them, run in the background.
+  ASSERT_TRUE(Settle(h_.db()).ok());
+  EXPECT_EQ(1u, ListDBFiles(&gate_, h_.name()).logs.size());
   ASSERT_TRUE(h_.db()->SyncWAL().ok());
   ASSERT_TRUE(h_.Reopen().ok());
   for (const auto& keys : in_wal) ExpectKeys(&h_, keys, true);

@@ -8,21 +8,50 @@
 
 #include "gtest/gtest.h"
 #include "strata/env.h"
+#include "util/thread_local.h"
 
 namespace strata {
 namespace {
 
-// Polls cond every 10 ms for up to a minute; true once it holds.
-template <typename Cond>
-bool WaitFor(Cond cond) {
-  for (int i = 0; i < 6000 && !cond(); i++) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+// A mutex and a condition variable whose waits are bounded: a test
+// waiting for a state that never comes fails instead of hanging.
+class Monitor {
+ protected:
+  template <typename Condition>
+  bool WaitUntil(Condition condition) {
+    std::unique_lock<std::mutex> l(mu_);
+    return cv_.wait_for(l, std::chrono::seconds(60), condition);
   }
-  return cond();
-}
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+};
+
+// A count that jobs raise and the test waits on.
+class Counter : private Monitor {
+ public:
+  static void Bump(void* arg) { static_cast<Counter*>(arg)->Add(); }
+
+  void Add() {
+    std::lock_guard<std::mutex> l(mu_);
+    n_++;
+    cv_.notify_all();
+  }
+  // Until the count reaches n (false after a generous timeout).
+  bool WaitFor(int n) {
+    return WaitUntil([&] { return n_ >= n; });
+  }
+  int value() {
+    std::lock_guard<std::mutex> l(mu_);
+    return n_;
+  }
+
+ private:
+  int n_ = 0;
+};
 
 // Blocks jobs until released, and counts how many run at once.
-class Gate {
+class Gate : private Monitor {
  public:
   static void Enter(void* arg) { static_cast<Gate*>(arg)->Run(); }
 
@@ -37,16 +66,12 @@ class Gate {
     cv_.notify_all();
   }
 
-  // Waits until n jobs are inside at once (false after a generous timeout).
+  // Until n jobs are inside at once (false after a generous timeout).
   bool WaitRunning(int n) {
-    std::unique_lock<std::mutex> l(mu_);
-    return cv_.wait_for(l, std::chrono::seconds(60),
-                        [&] { return running_ >= n; });
+    return WaitUntil([&] { return running_ >= n; });
   }
   bool WaitDone(int n) {
-    std::unique_lock<std::mutex> l(mu_);
-    return cv_.wait_for(l, std::chrono::seconds(60),
-                        [&] { return done_ >= n; });
+    return WaitUntil([&] { return done_ >= n; });
   }
   void Open() {
     std::lock_guard<std::mutex> l(mu_);
@@ -63,8 +88,6 @@ class Gate {
   }
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
   bool open_ = false;
   int running_ = 0;
   int max_running_ = 0;
@@ -72,16 +95,16 @@ class Gate {
 };
 
 TEST(ThreadPoolTest, RunsEveryJob) {
-  std::atomic<int> count{0};
+  Counter count;
   {
     ThreadPool pool("t", 2);
     for (int i = 0; i < 100; i++) {
-      pool.Schedule([](void* arg) { (*static_cast<std::atomic<int>*>(arg))++; },
-                    &count, nullptr, nullptr);
+      pool.Schedule(&Counter::Bump, &count, nullptr, nullptr);
     }
-    WaitFor([&] { return count.load() >= 100; });
+    // Destruction drops queued jobs: wait for all of them first.
+    EXPECT_TRUE(count.WaitFor(100));
   }
-  EXPECT_EQ(100, count.load());
+  EXPECT_EQ(100, count.value());
 }
 
 TEST(ThreadPoolTest, ThreadCountBoundsParallelism) {
@@ -90,9 +113,12 @@ TEST(ThreadPoolTest, ThreadCountBoundsParallelism) {
   for (int i = 0; i < 3; i++)
     pool.Schedule(&Gate::Enter, &gate, nullptr, nullptr);
   ASSERT_TRUE(gate.WaitRunning(1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(1, gate.running());  // one thread: one job at a time
+  // Threads start in Schedule, so a second one would exist by now; and
+  // with one job inside the gate and two queued, all three are accounted
+  // for.
+  EXPECT_EQ(1, pool.TEST_LiveThreads());
   EXPECT_EQ(2u, pool.GetQueueLen());
+  EXPECT_EQ(1, gate.running());
 
   pool.SetBackgroundThreads(3);
   EXPECT_EQ(3, pool.GetBackgroundThreads());
@@ -104,17 +130,32 @@ TEST(ThreadPoolTest, ThreadCountBoundsParallelism) {
 }
 
 TEST(ThreadPoolTest, ShrinkingLetsExtraThreadsExit) {
+  // Each job marks its thread so that the thread's exit is counted: a
+  // ThreadLocalPtr hands a thread's value to its handler as the thread
+  // exits, after it has left the pool. (Declared before the pool, so that
+  // the last thread's exit finds it alive.)
+  struct Shrink {
+    Gate gate;
+    Counter exits;
+    ThreadLocalPtr marks{[](void* s) { static_cast<Shrink*>(s)->exits.Add(); }};
+  } shrink;
+  auto mark_and_enter = [](void* arg) {
+    Shrink* s = static_cast<Shrink*>(arg);
+    s->marks.Reset(s);
+    s->gate.Run();
+  };
   ThreadPool pool("t", 4);
-  Gate gate;
-  for (int i = 0; i < 4; i++)
-    pool.Schedule(&Gate::Enter, &gate, nullptr, nullptr);
-  ASSERT_TRUE(gate.WaitRunning(4));
+  for (int i = 0; i < 4; i++) {
+    pool.Schedule(mark_and_enter, &shrink, nullptr, nullptr);
+  }
+  ASSERT_TRUE(shrink.gate.WaitRunning(4));  // on four threads at once
   EXPECT_EQ(4, pool.TEST_LiveThreads());
   pool.SetBackgroundThreads(1);
-  gate.Open();
-  ASSERT_TRUE(gate.WaitDone(4));
-  WaitFor([&] { return pool.TEST_LiveThreads() <= 1; });
+  shrink.gate.Open();
+  ASSERT_TRUE(shrink.exits.WaitFor(3))
+      << "threads left: " << pool.TEST_LiveThreads();
   EXPECT_EQ(1, pool.TEST_LiveThreads());
+  EXPECT_EQ(3, shrink.exits.value());
   pool.IncBackgroundThreadsIfNeeded(2);
   EXPECT_EQ(2, pool.GetBackgroundThreads());
   pool.IncBackgroundThreadsIfNeeded(1);  // never lowers
@@ -128,40 +169,48 @@ TEST(ThreadPoolTest, UnScheduleRemovesWaitingJobsOnly) {
   ThreadPool pool("t", 1);
   Gate gate;
   int tag_a = 0, tag_b = 0;
-  std::atomic<int> ran{0};
-  auto count = [](void* arg) { (*static_cast<std::atomic<int>*>(arg))++; };
+  Counter ran, last;
   auto unsched = [](void*) { g_unscheduled++; };
   pool.Schedule(&Gate::Enter, &gate, &tag_a, nullptr);  // running: stays
   ASSERT_TRUE(gate.WaitRunning(1));
-  pool.Schedule(count, &ran, &tag_a, unsched);
-  pool.Schedule(count, &ran, &tag_a, unsched);
-  pool.Schedule(count, &ran, &tag_b, unsched);
+  pool.Schedule(&Counter::Bump, &ran, &tag_a, unsched);
+  pool.Schedule(&Counter::Bump, &ran, &tag_a, unsched);
+  pool.Schedule(&Counter::Bump, &ran, &tag_b, unsched);
+  pool.Schedule(&Counter::Bump, &last, nullptr, nullptr);
   EXPECT_EQ(2, pool.UnSchedule(&tag_a));
   EXPECT_EQ(2, g_unscheduled);
   EXPECT_EQ(0, pool.UnSchedule(&tag_a));
   gate.Open();
-  WaitFor([&] { return ran.load() >= 1; });
-  EXPECT_EQ(1, ran.load());  // only tag_b's job ran
+  // One thread runs the queue in order: once the last job ran, every job
+  // left before it did.
+  ASSERT_TRUE(last.WaitFor(1));
+  EXPECT_EQ(1, ran.value());  // only tag_b's job ran
 }
 
 TEST(ThreadPoolTest, DestructionDropsQueuedJobs) {
+  // The queued job's unschedule function opens the gate: the running job
+  // can only finish once the destructor has dropped the queue.
+  struct Queued {
+    Counter ran;
+    Counter dropped;
+  } queued;
   Gate gate;
-  g_unscheduled = 0;
-  std::atomic<int> ran{0};
   auto* pool = new ThreadPool("t", 1);
   pool->Schedule(&Gate::Enter, &gate, nullptr, nullptr);
   ASSERT_TRUE(gate.WaitRunning(1));
-  pool->Schedule([](void* a) { (*static_cast<std::atomic<int>*>(a))++; }, &ran,
-                 nullptr, [](void*) { g_unscheduled++; });
+  pool->Schedule([](void* a) { static_cast<Queued*>(a)->ran.Add(); }, &queued,
+                 nullptr,
+                 [](void* a) { static_cast<Queued*>(a)->dropped.Add(); });
   std::thread opener([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // A destructor that ran the job instead would otherwise hang.
+    EXPECT_TRUE(queued.dropped.WaitFor(1));
     gate.Open();
   });
   // Drops the queued job and waits for the running one.
   delete pool;
   opener.join();
-  EXPECT_EQ(0, ran.load());
-  EXPECT_EQ(1, g_unscheduled);
+  EXPECT_EQ(0, queued.ran.value());
+  EXPECT_EQ(1, queued.dropped.value());
   EXPECT_TRUE(gate.WaitDone(1));
 }
 
@@ -172,17 +221,16 @@ TEST(ThreadPoolTest, EnvPoolsAreSeparatePerPriority) {
   env->Schedule(&Gate::Enter, &low_gate, Env::LOW);
   ASSERT_TRUE(low_gate.WaitRunning(1));
   // LOW's only thread is busy; HIGH and BOTTOM still run their jobs.
-  std::atomic<int> ran{0};
-  auto count = [](void* arg) { (*static_cast<std::atomic<int>*>(arg))++; };
-  env->Schedule(count, &ran, Env::HIGH);
-  env->Schedule(count, &ran, Env::BOTTOM);
-  WaitFor([&] { return ran.load() >= 2; });
-  EXPECT_EQ(2, ran.load());
-  env->Schedule(count, &ran, Env::LOW);
+  Counter ran;
+  env->Schedule(&Counter::Bump, &ran, Env::HIGH);
+  env->Schedule(&Counter::Bump, &ran, Env::BOTTOM);
+  EXPECT_TRUE(ran.WaitFor(2));
+  env->Schedule(&Counter::Bump, &ran, Env::LOW);
   EXPECT_EQ(1u, env->GetThreadPoolQueueLen(Env::LOW));
+  EXPECT_EQ(2, ran.value());
   low_gate.Open();
-  WaitFor([&] { return ran.load() >= 3; });
-  EXPECT_EQ(3, ran.load());
+  EXPECT_TRUE(ran.WaitFor(3));
+  EXPECT_EQ(3, ran.value());
 }
 
 TEST(ThreadPoolTest, StartThreadAndWaitForJoin) {
@@ -191,6 +239,8 @@ TEST(ThreadPoolTest, StartThreadAndWaitForJoin) {
   for (int i = 0; i < 4; i++) {
     env->StartThread(
         [](void* arg) {
+          // Keeps the threads running while WaitForJoin starts, so that
+          // returning early would show; the outcome does not depend on it.
           std::this_thread::sleep_for(std::chrono::milliseconds(20));
           (*static_cast<std::atomic<int>*>(arg))++;
         },

@@ -289,15 +289,51 @@ TEST(BloomMalformedTest, UnreadableContentsMatchEverything) {
   }
 }
 
+// The verdict docs/formats/table.md ("Reading, and malformed contents" and
+// "Probes") prescribes, computed from the spec's numbers alone: "may
+// match" unless the contents are a well-formed filter; then whether the k
+// probed bits of the key's line are all set. *well_formed: which case.
+bool SpecMayMatch(const std::string& contents, const std::string& key,
+                  bool* well_formed) {
+  *well_formed = false;
+  if (contents.size() < 6) return true;
+  const char* const meta = contents.data() + contents.size() - 6;
+  const uint64_t lines = DecodeFixed32(meta);
+  const int probes = static_cast<uint8_t>(meta[4]);
+  if (static_cast<uint8_t>(meta[5]) != 1 || probes < 1 || probes > 30 ||
+      lines == 0 || contents.size() != lines * 64 + 6) {
+    return true;
+  }
+  *well_formed = true;
+  const uint64_t h = BloomHash(key);
+  const uint64_t line = ((h >> 32) * lines) >> 32;
+  uint32_t a = static_cast<uint32_t>(h);
+  for (int i = 0; i < probes; i++, a *= 0x2545f491u) {
+    const uint32_t bit = a >> 23;
+    const uint8_t byte = static_cast<uint8_t>(contents[line * 64 + bit / 8]);
+    if (((byte >> (bit % 8)) & 1) == 0) return false;
+  }
+  return true;
+}
+
 TEST(BloomMalformedTest, RandomBytesNeverReadOutOfBounds) {
-  // Random contents, many with a plausible trailer: the reader must stay
-  // inside them (AddressSanitizer checks) whatever it answers.
+  // Random contents, many with a plausible trailer and some well formed:
+  // the reader stays inside them (AddressSanitizer checks) and answers
+  // what the format says, "may match" for every key of a malformed one.
   const BloomFilterPolicy policy(10);
   Random64 rnd(301);
+  int malformed = 0, matched = 0, refused = 0;
   for (int trial = 0; trial < 2000; trial++) {
     const size_t lines = rnd.Uniform(4);
-    std::string bytes(lines * kBloomLineBytes + rnd.Uniform(3), '\0');
-    for (char& c : bytes) c = static_cast<char>(rnd.Next());
+    std::string bytes(
+        lines * kBloomLineBytes + (rnd.OneIn(2) ? 0 : rnd.Uniform(3)), '\0');
+    // Half the time dense bits, so that filters of many probes match too.
+    const bool dense = rnd.OneIn(2);
+    for (char& c : bytes) {
+      uint64_t r = rnd.Next();
+      if (dense) r |= rnd.Next() | rnd.Next();
+      c = static_cast<char>(r);
+    }
     if (rnd.OneIn(2)) {
       PutFixed32(&bytes, static_cast<uint32_t>(
                              rnd.OneIn(2) ? lines : rnd.Uniform(1u << 31)));
@@ -306,8 +342,25 @@ TEST(BloomMalformedTest, RandomBytesNeverReadOutOfBounds) {
     }
     const ExactBuffer buffer(bytes);
     std::unique_ptr<FilterBitsReader> reader(policy.NewReader(buffer.slice()));
-    for (int i = 0; i < 20; i++) reader->MayMatch(std::to_string(rnd.Next()));
+    for (int i = 0; i < 20; i++) {
+      const std::string key = std::to_string(rnd.Next());
+      bool well_formed = false;
+      const bool expected = SpecMayMatch(bytes, key, &well_formed);
+      ASSERT_EQ(expected, reader->MayMatch(key))
+          << "trial " << trial << ", contents " << Hex(bytes);
+      if (!well_formed) {
+        malformed++;
+      } else if (expected) {
+        matched++;
+      } else {
+        refused++;
+      }
+    }
   }
+  // Each kind of answer was checked many times.
+  EXPECT_GT(malformed, 10000);
+  EXPECT_GT(matched, 500);
+  EXPECT_GT(refused, 500);
 }
 
 // ---- False-positive rate ----------------------------------------------------
