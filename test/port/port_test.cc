@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -81,50 +83,63 @@ TEST(PortTest, CondVarTimedWaitTimesOut) {
 TEST(PortTest, CondVarTimedWaitReturnsEarlyWhenSignalled) {
   Mutex mu;
   CondVar cv(&mu);
+  bool waiting = false;  // the waiter is inside TimedWait
   bool ready = false;
   std::thread t([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    MutexLock l(&mu);
-    ready = true;
-    cv.SignalAll();
+    // waiting is set under mu just before TimedWait, which releases mu
+    // atomically: once this thread holds mu and sees it, the waiter waits.
+    for (;;) {
+      {
+        MutexLock l(&mu);
+        if (waiting) {
+          ready = true;
+          cv.SignalAll();
+          return;
+        }
+      }
+      std::this_thread::yield();
+    }
   });
   int waits = 0;
   {
     MutexLock l(&mu);
     // Ten minutes: only the signal can end this wait in time.
     while (!ready) {
+      waiting = true;
       EXPECT_FALSE(cv.TimedWait(600ull * 1000 * 1000));
       waits++;
     }
   }
   t.join();
-  // It slept until signalled: a TimedWait that returned at once would have
-  // spun here thousands of times in 10 ms. (A spurious wake-up or two is
-  // allowed.)
+  // It waited, and was woken by the signal (a spurious wake-up or two is
+  // allowed); a TimedWait that returned at once would spin many times.
+  EXPECT_GE(waits, 1);
   EXPECT_LE(waits, 5);
 }
 
 TEST(PortTest, RWMutexAllowsConcurrentReaders) {
   RWMutex mu;
-  std::atomic<int> readers{0};
-  std::atomic<int> max_readers{0};
+  std::mutex inside_mu;
+  std::condition_variable inside_cv;
+  int inside = 0;
+  int saw_all = 0;
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; t++) {
     threads.emplace_back([&] {
       ReadLock l(&mu);
-      const int now = ++readers;
-      int prev = max_readers.load();
-      while (now > prev && !max_readers.compare_exchange_weak(prev, now)) {
+      // Holding the read lock, wait until every reader holds it too: a
+      // lock that admitted one reader at a time would never get there.
+      std::unique_lock<std::mutex> lock(inside_mu);
+      inside++;
+      inside_cv.notify_all();
+      if (inside_cv.wait_for(lock, std::chrono::seconds(60),
+                             [&] { return inside == 3; })) {
+        saw_all++;
       }
-      // Wait (bounded) until the other readers are inside too.
-      for (int i = 0; i < 2000 && max_readers.load() < 3; i++) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-      --readers;
     });
   }
   for (auto& t : threads) t.join();
-  EXPECT_EQ(3, max_readers.load());
+  EXPECT_EQ(3, saw_all);
 }
 
 TEST(PortTest, RWMutexWriterExcludesReaders) {
