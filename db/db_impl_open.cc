@@ -468,7 +468,6 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         bad = WriteBatchInternal::SetContents(&batch, record);
         if (bad.ok()) bad = CheckBatchSupported(&batch);
       }
-      if (bad.IsNotSupported()) return bad;
       if (!bad.ok()) {
         if (damage.ok()) {
           damage = Status::Corruption(
