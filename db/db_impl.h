@@ -281,6 +281,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   bool flush_scheduled_ GUARDED_BY(mutex_) = false;
   // A Flush() wants the active memtable retired by the next group.
   bool flush_requested_ GUARDED_BY(mutex_) = false;
+  // Why the last memtable switch could not start its WAL (OK once one
+  // succeeds): a Flush whose request is still pending reports it.
+  Status switch_error_ GUARDED_BY(mutex_);
   // A disableWAL write went into a memtable: Close flushes.
   bool has_unlogged_writes_ GUARDED_BY(mutex_) = false;
   WriteController write_controller_ GUARDED_BY(mutex_);

@@ -46,9 +46,12 @@ Status DBImpl::CloseImpl(bool force) {
       bg_cv_.Wait();
     }
     // Writes that skipped the WAL live only in memtables: a clean close
-    // puts them in a table.
-    if (was_open && has_unlogged_writes_ && bg_error_.ok()) {
-      if (mem_->num_entries() > 0) s = SwitchMemTable();
+    // puts them in a table. After a background error it cannot, and
+    // Close reports that error.
+    if (was_open && has_unlogged_writes_ &&
+        (mem_->num_entries() > 0 || imm_.NumNotFlushed() > 0)) {
+      s = bg_error_;
+      if (s.ok() && mem_->num_entries() > 0) s = SwitchMemTable();
       if (s.ok() && imm_.NumNotFlushed() > 0) s = FlushMemTables();
       if (s.ok()) DeleteObsoleteFiles();
       if (!s.ok()) SetBackgroundError(s);

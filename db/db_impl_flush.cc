@@ -237,6 +237,9 @@ Status DBImpl::Flush(const FlushOptions& options) {
   Status s = write_thread_.Write(&request);
   MutexLock l(&mutex_);
   if (!s.ok()) return s;
+  // Still requested after the group: the memtable was not retired, as
+  // its new WAL could not be created (writes go on into the old one).
+  if (flush_requested_ && !switch_error_.ok()) return switch_error_;
   target = memtables_retired_;
   while (options.wait && memtables_flushed_ < target && bg_error_.ok()) {
     if (closing_ && !flush_scheduled_) {

@@ -111,13 +111,13 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   });
   view.version->AddIterators(options, table_cache_.get(), &children);
 
-  // Only tombstones that may cover a key within the bounds matter (the
-  // upper bound is exclusive; taking it as inclusive only adds some).
+  // Every tombstone, not only those within the bounds: a program may
+  // change the bounds' bytes between seeks (they are read through the
+  // pointers). Only the tables that hold tombstones are read.
   RangeDelAggregator tombstones =
       RangeDelAggregator::ForRead(icmp_.user_comparator(), view.sequence);
-  s = view.AddRangeTombstones(options, table_cache_.get(),
-                              options.iterate_lower_bound,
-                              options.iterate_upper_bound, &tombstones);
+  s = view.AddRangeTombstones(options, table_cache_.get(), nullptr, nullptr,
+                              &tombstones);
   InternalIterator* merged = NewMergingIterator(&icmp_, std::move(children));
   if (!s.ok()) {
     delete merged;

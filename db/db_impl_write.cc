@@ -280,6 +280,7 @@ Status DBImpl::SwitchMemTable() {
                     static_cast<unsigned long long>(number),
                     s.ToString().c_str());
     env_->RemoveFile(LogFileName(dbname_, number));
+    switch_error_ = s;
     return s;
   }
   {
@@ -300,6 +301,7 @@ Status DBImpl::SwitchMemTable() {
   imm_next_logs_.push_back(number);
   memtables_retired_++;
   flush_requested_ = false;
+  switch_error_ = Status::OK();
   MaybeScheduleFlush();
   mem_->Unref();  // imm_ holds its own reference
   mem_ = NewMemTable();

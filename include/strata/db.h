@@ -58,7 +58,10 @@ class STRATA_EXPORT DB {
   // Releases the DB's files and lock, syncing what needs syncing. The
   // object must still be deleted. After it, calls other than Close and
   // the destructor return an error. Returns the first error met while
-  // closing; a later Close returns the same.
+  // closing; a later Close returns the same. While snapshots are held it
+  // closes nothing and returns Aborted (release them and call it again).
+  // Writes made with disableWAL that a background error kept from a table
+  // are lost, and Close returns that error.
   virtual Status Close() = 0;
 
   // Single-update forms of Write.

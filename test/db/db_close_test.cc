@@ -1,7 +1,8 @@
 // Close: it reports the first error met while closing (a failed flush of
 // the writes made without the WAL is not hidden behind the WAL's clean
-// close), a later Close reports the same, and what the WAL holds survives
-// a close that failed.
+// close, nor is the earlier error that keeps them from a table), a later
+// Close reports the same, and what the WAL holds survives a close that
+// failed.
 
 #include <atomic>
 #include <memory>
@@ -83,6 +84,18 @@ TEST_F(DBCloseTest, FailedWALCreationAtCloseIsReported) {
   // The flush retires the memtable first, which needs a new WAL.
   env_.FailAll(test::IOKind::kOpen, Status::IOError("injected open failure"));
   ExpectFailedClose("injected open failure");
+}
+
+// A background error before Close leaves the unlogged write where no
+// flush may take it: Close reports that error instead of OK.
+TEST_F(DBCloseTest, UnloggedWritesLostToAnEarlierErrorAreReported) {
+  WriteBoth();
+  tables_.failing_ = true;
+  const Status flushed = h_.db()->Flush(FlushOptions());
+  EXPECT_TRUE(flushed.IsIOError()) << flushed.ToString();
+  const int failures = tables_.failures_.load();
+  ExpectFailedClose("injected table failure");
+  EXPECT_EQ(failures, tables_.failures_.load());  // Close wrote no table
 }
 
 TEST_F(DBCloseTest, CleanCloseFlushesUnloggedWrites) {

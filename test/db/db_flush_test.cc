@@ -271,6 +271,25 @@ TEST_F(DBFlushFaultTest, FailedFlushStopsWritesAndReopenLosesNothing) {
   EXPECT_EQ(model, h_.Contents());
 }
 
+// A flush that cannot start the next WAL says so; writes go on into the
+// current memtable and WAL, and the next Flush retries.
+TEST_F(DBFlushFaultTest, FlushThatCannotCreateItsWALReportsIt) {
+  ASSERT_TRUE(h_.Open().ok());
+  ASSERT_TRUE(h_.Put("a", "1").ok());
+  env_.FailAll(test::IOKind::kOpen, Status::IOError("injected open"));
+  Status s = h_.db()->Flush(FlushOptions());
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("injected open"));
+  EXPECT_TRUE(ListDBFiles(&env_, h_.name()).tables.empty());
+  ASSERT_TRUE(h_.Put("b", "2").ok());
+  env_.ClearFailures();
+  ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  EXPECT_EQ(1u, ListDBFiles(&env_, h_.name()).tables.size());
+  ASSERT_TRUE(h_.Reopen().ok());
+  EXPECT_EQ("1", h_.Get("a"));
+  EXPECT_EQ("2", h_.Get("b"));
+}
+
 TEST_F(DBFlushFaultTest, FailedDeletionsAreNotFatal) {
   ASSERT_TRUE(h_.Open().ok());
   ASSERT_TRUE(h_.Put("a", "1").ok());

@@ -53,9 +53,10 @@ class VersionReadTest : public testing::Test {
     if (version_ != nullptr) version_->Unref();
   }
 
-  // Writes entries (any order) as table number, adding it to *edit; its
-  // boundaries are widened to *smallest / *largest if given (as a range
-  // tombstone in the table would widen them).
+  // Writes entries (any order) as table number, adding it to *edit. Its
+  // boundaries take in the range tombstones' ends as a flush's do (a
+  // tombstone's end, exclusive, as its largest key), and are widened to
+  // *smallest / *largest if given.
   void AddTable(VersionEdit* edit, int level, uint64_t number, Entries entries,
                 const InternalKey* smallest = nullptr,
                 const InternalKey* largest = nullptr) {
@@ -73,6 +74,11 @@ class VersionReadTest : public testing::Test {
     f.file_size = size;
     for (const auto& e : entries) {
       f.UpdateBoundaries(e.first, ExtractSequence(e.first));
+    }
+    for (const auto& e : entries) {
+      if (ExtractValueType(e.first) != kTypeRangeDeletion) continue;
+      const InternalKey end(e.second, kMaxSequenceNumber, kTypeRangeDeletion);
+      if (icmp_.Compare(end.Encode(), f.largest.Encode()) > 0) f.largest = end;
     }
     if (smallest != nullptr) f.smallest = *smallest;
     if (largest != nullptr) f.largest = *largest;
@@ -470,6 +476,10 @@ TEST_F(VersionReadTest, RangeTombstonesComeOnlyFromTablesThatMayCoverTheKeys) {
     }
     AddTable(&edit, 1, 10 + i, entries);
   }
+  // The last file of level 1: a tombstone [f050b, f052) reaching past its
+  // only point key, f050a.
+  AddTable(&edit, 1, 60,
+           {value(name(50, "a"), 1), tombstone(name(50, "b"), "f052", 150)});
   // Level 0, counts unknown: one table over files 5..7 without tombstones,
   // which must be looked at all the same, and one over file 30 with one.
   record_counts_ = false;
@@ -526,6 +536,15 @@ TEST_F(VersionReadTest, RangeTombstonesComeOnlyFromTablesThatMayCoverTheKeys) {
   r = gather(&key, &key, key);
   EXPECT_EQ(2u, r.opened);
   EXPECT_EQ(203u, r.covering);
+  // Beyond the last point key of a table, under its tombstone: found by
+  // the table's boundaries, which the tombstone's end sets.
+  key = name(51, "m");
+  r = gather(&key, &key, key);
+  EXPECT_EQ(1u, r.opened);
+  EXPECT_EQ(150u, r.covering);
+  key = "f052";  // the end is exclusive
+  r = gather(&key, &key, key);
+  EXPECT_EQ(0u, r.covering);
   // A range: every table in it that may hold tombstones.
   const std::string lo = name(20, "");
   const std::string hi = name(25, "");
@@ -534,7 +553,7 @@ TEST_F(VersionReadTest, RangeTombstonesComeOnlyFromTablesThatMayCoverTheKeys) {
   EXPECT_EQ(122u, r.covering);
   // Unbounded: all of them.
   r = gather(nullptr, nullptr, name(38, "x"));
-  EXPECT_EQ(kFiles / 2 + 2u, r.opened);
+  EXPECT_EQ(kFiles / 2 + 3u, r.opened);
   EXPECT_EQ(138u, r.covering);
 }
 
