@@ -37,7 +37,7 @@ struct BuildTableOptions {
   std::string dbname;
   const TableFactory* table_factory = nullptr;
   TableBuilderOptions builder_options;
-  // Direct writes (use_direct_io_for_flush_and_compaction), fallocate,
+  // Direct writes (use_direct_io_for_flush_and_compaction) and
   // bytes_per_sync.
   EnvOptions env_options;
   bool use_fsync = false;

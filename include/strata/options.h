@@ -82,12 +82,16 @@ struct STRATA_EXPORT DBOptions {
   bool allow_mmap_reads = false;
   bool allow_mmap_writes = false;
 
-  // Direct (unbuffered) I/O for user reads, and for the writes and reads of
-  // flush and compaction. The WAL and MANIFEST stay buffered.
+  // Direct (unbuffered) I/O: use_direct_reads for every read of a table
+  // file (user reads, and those of flush and compaction) and of the
+  // MANIFEST at open; use_direct_io_for_flush_and_compaction for the table
+  // files flush and compaction write. WAL and MANIFEST writes stay
+  // buffered.
   bool use_direct_reads = false;
   bool use_direct_io_for_flush_and_compaction = false;
 
-  // Reserve file space ahead of writes where the file system allows.
+  // Accepted and ignored: strata does not yet reserve file space ahead of
+  // its writes (docs/options.md).
   bool allow_fallocate = true;
 
   // Start OS write-back every this many bytes of a table file / of the WAL
@@ -152,7 +156,7 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   std::shared_ptr<MergeOperator> merge_operator = nullptr;
 
   // Bytes of updates a memtable collects before it becomes immutable.
-  // At least 64 KiB: smaller values are raised to it.
+  // 0 is InvalidArgument; other values under 64 KiB are raised to it.
   size_t write_buffer_size = 64 << 20;
 
   // A memtable takes its memory in regions of this many bytes, which the
@@ -198,7 +202,9 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   uint64_t target_file_size_base = 64ull << 20;
 
   // Output files of a compaction into level L >= 1 are cut at
-  // target_file_size_base * target_file_size_multiplier^(L-1) bytes.
+  // target_file_size_base * target_file_size_multiplier^(L-1) bytes; with
+  // level_compaction_dynamic_level_bytes the exponent is L minus the base
+  // level.
   int target_file_size_multiplier = 1;
 
   // Level targets from the size of the last level down (each level
@@ -282,7 +288,8 @@ struct STRATA_EXPORT FlushOptions {
 
 struct STRATA_EXPORT CompactRangeOptions {
   // No automatic compaction starts while this one runs (running ones
-  // finish first), so the range ends fully compacted.
+  // finish first), so the range ends fully compacted. RocksDB's default
+  // is false.
   bool exclusive_manual_compaction = true;
 };
 
