@@ -299,6 +299,7 @@ strata_add_test(db_engine_test SOURCES
 # read path's statistics tickers.
 strata_add_test(db_stats_test SOURCES
   test/db/db_approximate_sizes_test.cc
+  test/db/db_properties_test.cc
   test/db/db_statistics_test.cc
   test/db/db_test_util.cc
   test/db/internal_stats_test.cc

@@ -177,6 +177,24 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
     } else if (property == "strata.num-live-wal-files") {
       *value = live_logs_.size();
       return true;
+    } else if (property == "strata.mem-table-flush-pending") {
+      // An immutable memtable not yet in a table, its flush begun or not.
+      *value = imm_.NumNotFlushed() > 0 ? 1 : 0;
+      return true;
+    } else if (property == "strata.num-running-flushes") {
+      *value = flush_scheduled_ ? 1 : 0;
+      return true;
+    } else if (property == "strata.compaction-pending") {
+      // Work the picker would take up now (files already in a compaction
+      // are not offered again).
+      *value = picker_.NeedsCompaction(LevelFilesViewOf(*versions_->current()))
+                   ? 1
+                   : 0;
+      return true;
+    } else if (property == "strata.num-running-compactions") {
+      *value = static_cast<uint64_t>(bg_compactions_scheduled_ +
+                                     manual_compactions_);
+      return true;
     } else if (property.starts_with(level_prefix)) {
       uint64_t level = 0;
       Slice rest(property.data() + level_prefix.size(),

@@ -34,6 +34,7 @@ const char* const kBenchmarkNames[] = {"fillseq",
                                        "flush",
                                        "stats",
                                        "levelstats",
+                                       "waitforcompaction",
                                        "crc32c"};
 
 }  // namespace

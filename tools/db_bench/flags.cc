@@ -124,7 +124,8 @@ const std::vector<FlagSpec>& FlagTable() {
        "fillbatch, fill100K, readrandom, readmissing, readseq, readreverse, "
        "seekrandom, multireadrandom, readwhilewriting, "
        "readrandomwriterandom, deleterandom, deleteseq, compact, flush, "
-       "stats, levelstats, crc32c."},
+       "waitforcompaction (until no flush or compaction is pending or "
+       "running), stats, levelstats, crc32c."},
       {"block_size", &F::block_size, "4096", "Number of bytes in a block."},
       {"bloom_bits", &F::bloom_bits, "-1",
        "Bloom filter bits per key. Negative means use default (none). Zero "

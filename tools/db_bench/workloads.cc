@@ -192,6 +192,8 @@ Status Benchmark::RunOne(const std::string& name) {
   } else if (name == "levelstats") {
     PrintProperty(db_.get(), "strata.levelstats");
     return Status::OK();
+  } else if (name == "waitforcompaction") {
+    return WaitForCompaction();
   } else {
     return Status::InvalidArgument("unknown benchmark '" + name + "'");
   }

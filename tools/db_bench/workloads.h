@@ -102,6 +102,8 @@ class Benchmark {
   void DoDelete(ThreadState* thread, bool seq);
   void BGWriter(ThreadState* thread);
   void Compact(ThreadState* thread);
+  // Returns once no flush or compaction is pending or running.
+  Status WaitForCompaction();
   void Crc32c(ThreadState* thread);
 
   // Reads (read_workloads.cc).

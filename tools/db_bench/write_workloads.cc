@@ -136,6 +136,30 @@ void Benchmark::Compact(ThreadState* thread) {
   (void)thread;
 }
 
+Status Benchmark::WaitForCompaction() {
+  static const char* const kBusy[] = {
+      "strata.mem-table-flush-pending", "strata.num-running-flushes",
+      "strata.compaction-pending", "strata.num-running-compactions"};
+  const uint64_t start = env_->NowMicros();
+  for (;;) {
+    bool busy = false;
+    for (const char* property : kBusy) {
+      uint64_t value = 0;
+      if (!db_->GetIntProperty(property, &value)) {
+        return Status::NotSupported("waitforcompaction: no property ",
+                                    property);
+      }
+      busy = busy || value > 0;
+    }
+    if (!busy) break;
+    env_->SleepForMicroseconds(100000);
+  }
+  std::fprintf(stdout, "waitforcompaction : %.1f s\n",
+               (env_->NowMicros() - start) / 1e6);
+  std::fflush(stdout);
+  return Status::OK();
+}
+
 void Benchmark::Crc32c(ThreadState* thread) {
   // 5000 MiB in --block_size pieces, as RocksDB; --duration cuts it short.
   const int size = flags_.block_size;
