@@ -16,9 +16,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "strata/env.h"
 #include "strata/export.h"
+#include "strata/memtablerep.h"
 
 namespace strata {
 
@@ -184,9 +186,22 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Memtables (active plus immutable) allowed before writes stop.
   int max_write_buffer_number = 2;
 
+  // The memtable representation (strata/memtablerep.h). Null or a
+  // SkipListFactory; anything else fails DB::Open with InvalidArgument.
+  std::shared_ptr<MemTableRepFactory> memtable_factory =
+      std::make_shared<SkipListFactory>();
+
   // Block compression of tables. Default: kSnappyCompression when strata
   // is built with snappy, else kNoCompression.
   CompressionType compression;
+
+  // Compression by level, overriding compression when not empty: entry 0
+  // for tables a flush writes to L0, entry i for the level i - 1 below the
+  // base level (the level L0 compacts into: L1 with static targets, so
+  // entry i is Li), the last entry for levels past the end. A compaction
+  // moves a file down without rewriting it only if both levels take the
+  // same compression. Each entry is checked as compression is.
+  std::vector<CompressionType> compression_per_level;
 
   // Levels of the LSM tree, and the L0 file counts that trigger a
   // compaction / slow writes down / stop writes.

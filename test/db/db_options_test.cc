@@ -2,22 +2,30 @@
 // compression are validated at open, memtables use huge-page regions as
 // memtable_huge_page_size says, paranoid_file_checks reads new tables
 // back, and prefix_same_as_start confines iterators to the seek key's
-// prefix.
+// prefix. Also memtable_factory and compression_per_level.
 
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "db/dbformat.h"
+#include "db/filename.h"
+#include "db/level_targets.h"
+#include "env/file_reader.h"
 #include "gtest/gtest.h"
 #include "port/port.h"
 #include "strata/db.h"
 #include "strata/env.h"
+#include "strata/memtablerep.h"
 #include "strata/slice_transform.h"
 #include "strata/statistics.h"
 #include "strata/table.h"
 #include "strata/write_batch.h"
 #include "table/compression.h"
+#include "table/table_properties.h"
+#include "table/table_reader.h"
 #include "test/db/db_test_util.h"
 
 namespace strata {
@@ -252,6 +260,127 @@ TEST(DBOptionsTest, StatisticsCountWritesAndReads) {
   stats->histogramData(DB_MULTIGET, &multigets);
   EXPECT_EQ(2u, gets.count);
   EXPECT_EQ(1u, multigets.count);
+}
+
+TEST(DBOptionsMemTableFactoryTest, DefaultIsTheSkipList) {
+  Options options;
+  ASSERT_NE(nullptr, options.memtable_factory);
+  EXPECT_STREQ("SkipListFactory", options.memtable_factory->Name());
+  EXPECT_TRUE(options.memtable_factory->IsInsertConcurrentlySupported());
+  EXPECT_STREQ("SkipListFactory", SkipListFactory(16).Name());
+}
+
+class OtherRepFactory : public MemTableRepFactory {
+ public:
+  const char* Name() const override { return "OtherRepFactory"; }
+};
+
+// A skiplist (or none named) opens; a representation strata lacks is
+// refused before anything is created.
+TEST(DBOptionsMemTableFactoryTest, OnlyTheSkipListIsAccepted) {
+  DBHolder h;
+  h.options().memtable_factory = std::make_shared<OtherRepFactory>();
+  Status s = h.Open();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("OtherRepFactory"));
+  EXPECT_TRUE(h.env()->FileExists(h.name()).IsNotFound());
+
+  for (std::shared_ptr<MemTableRepFactory> factory :
+       {std::shared_ptr<MemTableRepFactory>(),
+        std::shared_ptr<MemTableRepFactory>(new SkipListFactory(8))}) {
+    h.options().memtable_factory = factory;
+    ASSERT_TRUE(h.Open().ok());
+    ASSERT_TRUE(h.Put("k", "v").ok());
+    EXPECT_EQ("v", h.Get("k"));
+    h.Close();
+  }
+}
+
+TEST(DBOptionsCompressionPerLevelTest, EntryOfEachLevel) {
+  std::vector<CompressionType> per_level;
+  EXPECT_EQ(kZlibCompression,
+            CompressionForLevel(kZlibCompression, per_level, 0, 1));
+  EXPECT_EQ(kZlibCompression,
+            CompressionForLevel(kZlibCompression, per_level, 3, 1));
+
+  per_level = {kNoCompression, kSnappyCompression, kZlibCompression};
+  auto at = [&per_level](int level, int base_level) {
+    return CompressionForLevel(kZlibCompression, per_level, level, base_level);
+  };
+  // Static targets: entry i is Li's, the last one for deeper levels.
+  EXPECT_EQ(kNoCompression, at(0, 1));
+  EXPECT_EQ(kSnappyCompression, at(1, 1));
+  EXPECT_EQ(kZlibCompression, at(2, 1));
+  EXPECT_EQ(kZlibCompression, at(6, 1));
+  // L0 compacting into L4: entry 1 is L4's, entry 2 L5's.
+  EXPECT_EQ(kNoCompression, at(0, 4));
+  EXPECT_EQ(kSnappyCompression, at(4, 4));
+  EXPECT_EQ(kZlibCompression, at(5, 4));
+  EXPECT_EQ(kSnappyCompression, at(2, 4));
+
+  per_level = {kSnappyCompression};
+  EXPECT_EQ(kSnappyCompression, at(5, 1));
+}
+
+// The compression each table file in the DB was written with.
+std::vector<std::string> TableCompressions(Env* env, const std::string& db) {
+  std::vector<std::string> children, result;
+  EXPECT_TRUE(env->GetChildren(db, &children).ok());
+  const InternalKeyComparator icmp(BytewiseComparator());
+  std::unique_ptr<TableFactory> factory(NewBlockBasedTableFactory());
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (!ParseFileName(child, &number, &type) || type != FileType::kTableFile)
+      continue;
+    const std::string fname = db + "/" + child;
+    std::unique_ptr<RandomAccessFile> file;
+    uint64_t size = 0;
+    EXPECT_TRUE(env->NewRandomAccessFile(fname, &file, EnvOptions()).ok());
+    EXPECT_TRUE(env->GetFileSize(fname, &size).ok());
+    TableReaderOptions options;
+    options.icmp = &icmp;
+    std::unique_ptr<TableReader> table;
+    Status s = factory->NewTableReader(
+        options,
+        std::make_unique<RandomAccessFileReader>(std::move(file), fname), size,
+        &table);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (s.ok()) result.push_back(table->GetTableProperties()->compression_name);
+  }
+  return result;
+}
+
+TEST(DBOptionsCompressionPerLevelTest, FlushAndCompactionUseTheirLevelsEntry) {
+  DBHolder h;
+  h.options().compression = kNoCompression;
+  h.options().compression_per_level = {kNoCompression, kNoCompression,
+                                       static_cast<CompressionType>(9)};
+  Status s = h.Open();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("compression_per_level[2]"));
+
+  if (!CompressionSupported(kSnappyCompression) ||
+      !CompressionSupported(kZlibCompression)) {
+    GTEST_SKIP() << "needs snappy and zlib";
+  }
+  h.options().compression_per_level = {kZlibCompression, kSnappyCompression};
+  ASSERT_TRUE(h.Open().ok());
+  for (int i = 0; i < 50; i++) {
+    ASSERT_TRUE(h.Put("k" + std::to_string(i), std::string(100, 'x')).ok());
+  }
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  EXPECT_EQ(std::vector<std::string>({"Zlib"}),
+            TableCompressions(h.env(), h.name()));
+  // One L0 table and an empty L1 would make a trivial move, but L1 takes
+  // another compression, so the table is rewritten.
+  ASSERT_TRUE(
+      h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  EXPECT_EQ(std::vector<std::string>({"Snappy"}),
+            TableCompressions(h.env(), h.name()));
+  std::string files;
+  ASSERT_TRUE(h.db()->GetProperty("strata.num-files-at-level1", &files));
+  EXPECT_EQ("1", files);
 }
 
 }  // namespace
