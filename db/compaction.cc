@@ -55,6 +55,7 @@ void Compaction::GetRange(InternalKey* smallest, InternalKey* largest) const {
 
 bool Compaction::IsTrivialMove() const {
   if (spec_.inputs[0].size() != 1 || !spec_.inputs[1].empty()) return false;
+  if (spec_.input_compression != spec_.output_compression) return false;
   uint64_t grandparent_bytes = 0;
   for (const FileMetaData* f : spec_.grandparents) {
     grandparent_bytes += f->file_size;

@@ -32,6 +32,7 @@
 
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
+#include "strata/options.h"
 #include "strata/slice.h"
 
 namespace strata {
@@ -65,6 +66,11 @@ struct CompactionSpec {
   std::vector<FileMetaData*> inputs[2];     // of level, of output_level
   std::vector<FileMetaData*> grandparents;  // of output_level + 1
   uint64_t max_output_file_size = 0;
+  // What the options ask of tables in level and in output_level
+  // (CompressionForLevel, with the base level at the pick). A file moves
+  // down without a rewrite only if the two agree, as in RocksDB.
+  CompressionType input_compression = kNoCompression;
+  CompressionType output_compression = kNoCompression;
   // Grandparent overlap at which ShouldStopBefore cuts an output file.
   uint64_t max_compaction_bytes = 0;
   double score = 0;  // the level's score when picked; 0 for manual
@@ -89,6 +95,9 @@ class Compaction {
     return spec_.grandparents;
   }
   uint64_t max_output_file_size() const { return spec_.max_output_file_size; }
+  CompressionType output_compression() const {
+    return spec_.output_compression;
+  }
   uint64_t max_compaction_bytes() const { return spec_.max_compaction_bytes; }
   double score() const { return spec_.score; }
   bool is_manual() const { return spec_.manual; }

@@ -294,6 +294,12 @@ bool CompactionPicker::SetupOtherInputs(const LevelFilesView& view,
     GetOverlappingInputs(view, out + 1, &all_lo, &all_hi, &spec->grandparents);
   }
   spec->max_output_file_size = targets.MaxFileSizeForLevel(out);
+  spec->input_compression =
+      CompressionForLevel(options_.compression, options_.compression_per_level,
+                          level, targets.base_level());
+  spec->output_compression =
+      CompressionForLevel(options_.compression, options_.compression_per_level,
+                          out, targets.base_level());
   spec->max_compaction_bytes = options_.max_compaction_bytes;
   return true;
 }

@@ -109,6 +109,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
 
   CompactionJobOptions options;
   options.build = NewTableOptions();
+  options.build.builder_options.compression = c->output_compression();
   options.merge_operator = options_.merge_operator.get();
   options.statistics = options_.statistics.get();
   options.shutting_down = &shutting_down_;

@@ -18,6 +18,7 @@
 #include "db/builder.h"
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/level_targets.h"
 #include "memtable/memtable.h"
 #include "table/merging_iterator.h"
 #include "util/logging.h"
@@ -156,7 +157,10 @@ BuildTableOptions DBImpl::NewTableOptions() const {
   options.dbname = dbname_;
   options.table_factory = options_.table_factory.get();
   options.builder_options.icmp = &icmp_;
-  options.builder_options.compression = options_.compression;
+  // L0's; a compaction replaces it with its output level's.
+  options.builder_options.compression =
+      CompressionForLevel(options_.compression, options_.compression_per_level,
+                          0, /*base_level=*/1);
   options.builder_options.prefix_extractor = options_.prefix_extractor.get();
   options.builder_options.creation_time = env_->NowMicros() / 1000000;
   options.env_options = EnvOptions(options_);

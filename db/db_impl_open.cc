@@ -90,6 +90,26 @@ Status CheckPredecessor(const log::Reader& reader, const std::string& fname,
                  "on would not follow the recovered ones");
 }
 
+// InvalidArgument for a value outside CompressionType, NotSupported for a
+// codec this build lacks; field names the option in the message.
+Status CheckCompression(CompressionType type, const std::string& field) {
+  switch (type) {
+    case kNoCompression:
+    case kSnappyCompression:
+    case kZlibCompression:
+      break;
+    default:
+      return Status::InvalidArgument(field + ": unknown compression type ",
+                                     std::to_string(static_cast<int>(type)));
+  }
+  if (!CompressionSupported(type)) {
+    return Status::NotSupported(
+        field + ": this build of strata has no codec for ",
+        CompressionTypeName(type));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 // Raises options no DB should run with to the smallest workable value,
@@ -183,20 +203,21 @@ Status DBImpl::ValidateOptions(const Options& options) {
   if (options.table_factory == nullptr) {
     return Status::InvalidArgument("Options::table_factory is null");
   }
-  switch (options.compression) {
-    case kNoCompression:
-    case kSnappyCompression:
-    case kZlibCompression:
-      break;
-    default:
-      return Status::InvalidArgument(
-          "Options::compression: unknown compression type ",
-          std::to_string(static_cast<int>(options.compression)));
+  Status s = CheckCompression(options.compression, "Options::compression");
+  for (size_t i = 0; s.ok() && i < options.compression_per_level.size(); i++) {
+    s = CheckCompression(
+        options.compression_per_level[i],
+        "Options::compression_per_level[" + std::to_string(i) + "]");
   }
-  if (!CompressionSupported(options.compression)) {
-    return Status::NotSupported(
-        "Options::compression: this build of strata has no codec for ",
-        CompressionTypeName(options.compression));
+  if (!s.ok()) return s;
+  // strata's memtable is its own skiplist whatever the factory says, so a
+  // factory asking for another representation is refused, not ignored.
+  const MemTableRepFactory* factory = options.memtable_factory.get();
+  if (factory != nullptr &&
+      dynamic_cast<const SkipListFactory*>(factory) == nullptr) {
+    return Status::InvalidArgument(
+        "Options::memtable_factory: strata has no memtable representation ",
+        std::string(factory->Name()) + " (only SkipListFactory)");
   }
   if (options.unordered_write && options.enable_pipelined_write) {
     return Status::InvalidArgument(

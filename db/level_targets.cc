@@ -22,6 +22,18 @@ uint64_t ToBytes(double d) {
 
 }  // namespace
 
+CompressionType CompressionForLevel(
+    CompressionType compression, const std::vector<CompressionType>& per_level,
+    int level, int base_level) {
+  if (per_level.empty()) return compression;
+  const int last = static_cast<int>(per_level.size()) - 1;
+  if (level <= 0 || last == 0) return per_level[0];
+  // Levels between L0 and the base level are empty, so no output goes
+  // there; should one, it takes the base level's entry.
+  const int index = std::max(level - base_level + 1, 1);
+  return per_level[static_cast<size_t>(std::min(index, last))];
+}
+
 CompactionPickerOptions CompactionPickerOptions::FromOptions(
     const ColumnFamilyOptions& cf) {
   CompactionPickerOptions o;
@@ -35,6 +47,8 @@ CompactionPickerOptions CompactionPickerOptions::FromOptions(
   o.target_file_size_multiplier = cf.target_file_size_multiplier;
   o.max_compaction_bytes = cf.max_compaction_bytes;
   o.disable_auto_compactions = cf.disable_auto_compactions;
+  o.compression = cf.compression;
+  o.compression_per_level = cf.compression_per_level;
   return o.Sanitized();
 }
 

@@ -43,6 +43,9 @@ struct CompactionPickerOptions {
   uint64_t max_compaction_bytes = 25 * (64ull << 20);
   // PickCompaction picks nothing; CompactRange still works.
   bool disable_auto_compactions = false;
+  // The compression of each level (CompressionForLevel).
+  CompressionType compression = kNoCompression;
+  std::vector<CompressionType> compression_per_level;
 
   // The options of cf, sanitized: at least 2 levels, a trigger and sizes
   // of at least 1, multipliers of at least 1, and max_compaction_bytes 0
@@ -87,6 +90,15 @@ class LevelTargets {
   int target_file_size_multiplier_;
   std::vector<uint64_t> max_bytes_;  // [0] unused
 };
+
+// The compression of the tables written into level: compression, or when
+// per_level (ColumnFamilyOptions::compression_per_level) is not empty its
+// entry for level, counted from base_level (the level L0 compacts into) as
+// RocksDB counts it. Entry 0 is L0's, entry 1 the base level's, entry i
+// level base_level + i - 1's; a level past the end takes the last entry.
+CompressionType CompressionForLevel(
+    CompressionType compression, const std::vector<CompressionType>& per_level,
+    int level, int base_level);
 
 }  // namespace strata
 

@@ -16,12 +16,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "strata/env.h"
 #include "strata/export.h"
+#include "strata/memtablerep.h"
 
 namespace strata {
 
+class Cache;
 class Comparator;
 class MergeOperator;
 class Slice;
@@ -126,8 +129,18 @@ struct STRATA_EXPORT DBOptions {
   // Table files kept open by the table cache; -1: no limit.
   int max_open_files = -1;
 
+  // Accepted for RocksDB compatibility and ignored: strata opens table
+  // files when first read, not all at once at DB::Open.
+  int max_file_opening_threads = 16;
+
   // Background flushes and compactions running at once.
   int max_background_jobs = 2;
+
+  // Accepted for RocksDB compatibility and ignored: strata derives how
+  // many compactions and flushes run at once from max_background_jobs
+  // alone (docs/options.md).
+  int max_background_compactions = -1;
+  int max_background_flushes = -1;
 
   // Write path (docs/write_path.md). The members of a write group insert
   // into the memtable in parallel.
@@ -143,6 +156,21 @@ struct STRATA_EXPORT DBOptions {
   bool enable_write_thread_adaptive_yield = true;
   uint64_t write_thread_max_yield_usec = 100;
   uint64_t write_thread_slow_yield_usec = 3;
+
+  // RocksDB's tuning helpers. Each sets the fields it names, leaves the
+  // others alone and returns this; docs/options.md ("Helper methods")
+  // compares each with RocksDB's.
+
+  // For a DB under about 1 GB: max_open_files 5000 and
+  // max_file_opening_threads 1. cache, which RocksDB charges memtable
+  // memory to, is not used: strata has no write buffer manager yet.
+  DBOptions* OptimizeForSmallDb(std::shared_ptr<Cache>* cache = nullptr);
+
+  // Runs up to total_threads background jobs: sets max_background_jobs,
+  // and sizes env's thread pools (LOW to total_threads threads, HIGH to
+  // 1). The pools belong to env, so every DB sharing it sees them.
+  // REQUIRES: env is not null.
+  DBOptions* IncreaseParallelism(int total_threads = 16);
 };
 
 struct STRATA_EXPORT ColumnFamilyOptions {
@@ -184,9 +212,26 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Memtables (active plus immutable) allowed before writes stop.
   int max_write_buffer_number = 2;
 
+  // Accepted for RocksDB compatibility and ignored: a flush always takes
+  // every immutable memtable waiting.
+  int min_write_buffer_number_to_merge = 1;
+
+  // The memtable representation (strata/memtablerep.h). Null or a
+  // SkipListFactory; anything else fails DB::Open with InvalidArgument.
+  std::shared_ptr<MemTableRepFactory> memtable_factory =
+      std::make_shared<SkipListFactory>();
+
   // Block compression of tables. Default: kSnappyCompression when strata
   // is built with snappy, else kNoCompression.
   CompressionType compression;
+
+  // Compression by level, overriding compression when not empty: entry 0
+  // for tables a flush writes to L0, entry i for the level i - 1 below the
+  // base level (the level L0 compacts into: L1 with static targets, so
+  // entry i is Li), the last entry for levels past the end. A compaction
+  // moves a file down without rewriting it only if both levels take the
+  // same compression. Each entry is checked as compression is.
+  std::vector<CompressionType> compression_per_level;
 
   // Levels of the LSM tree, and the L0 file counts that trigger a
   // compaction / slow writes down / stop writes.
@@ -218,6 +263,11 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // output file is cut. 0: 25 * target_file_size_base.
   uint64_t max_compaction_bytes = 0;
 
+  // Accepted for RocksDB compatibility and ignored: strata stalls writes
+  // on L0 file counts and memtables only, not on compaction debt.
+  uint64_t soft_pending_compaction_bytes_limit = 64 * 1073741824ull;
+  uint64_t hard_pending_compaction_bytes_limit = 256 * 1073741824ull;
+
   // No automatic compactions (manual CompactRange still works).
   bool disable_auto_compactions = false;
 
@@ -230,13 +280,49 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // Null: none.
   std::shared_ptr<const SliceTransform> prefix_extractor = nullptr;
 
+  // Accepted for RocksDB compatibility and ignored: memtables keep no
+  // bloom filter.
+  double memtable_prefix_bloom_size_ratio = 0.0;
+  bool memtable_whole_key_filtering = false;
+
   ColumnFamilyOptions();
+
+  // RocksDB's tuning helpers. Each sets the fields it names, leaves the
+  // others alone and returns this; docs/options.md ("Helper methods")
+  // compares each with RocksDB's.
+
+  // For a DB under about 1 GB: 2 MiB memtables and files, a 10 MiB L1,
+  // and a new table factory whose index and filter blocks go into the
+  // block cache, *cache if given (else the factory's own 8 MiB one).
+  ColumnFamilyOptions* OptimizeForSmallDb(
+      std::shared_ptr<Cache>* cache = nullptr);
+
+  // For Put and Get without iterators: a new table factory with a 10-bit
+  // bloom filter and an LRU block cache of block_cache_size_mb MiB.
+  ColumnFamilyOptions* OptimizeForPointLookup(uint64_t block_cache_size_mb);
+
+  // Leveled compaction sized from the memory memtables may use:
+  // memtables of a quarter of memtable_memory_budget, up to 6 of them, L0
+  // compacted at 2 files, L1 as large as the budget, files an eighth of
+  // it, and L0 and L1 left uncompressed (compression_per_level; snappy
+  // below them where the build has it, where RocksDB prefers LZ4).
+  ColumnFamilyOptions* OptimizeLevelStyleCompaction(
+      uint64_t memtable_memory_budget = 512 * 1024 * 1024);
 };
 
 struct STRATA_EXPORT Options : public DBOptions, public ColumnFamilyOptions {
   Options() = default;
   Options(const DBOptions& db_options, const ColumnFamilyOptions& cf_options)
       : DBOptions(db_options), ColumnFamilyOptions(cf_options) {}
+
+  // For loading data in bulk into L0, to be compacted by hand once
+  // (CompactRange over everything) before it is read: no automatic
+  // compaction, L0 triggers out of reach (no stall), two levels, 6
+  // memtables, one manual compaction taking every L0 file, 256 MiB files.
+  Options* PrepareForBulkLoad();
+
+  // Both OptimizeForSmallDb helpers, sharing a new 16 MiB LRU block cache.
+  Options* OptimizeForSmallDb();
 };
 
 struct STRATA_EXPORT ReadOptions {

@@ -1,10 +1,12 @@
 // A program written against RocksDB's C++ API — the part of it that
-// strata covers so far (Engine I, and Engine II's table options). The build
+// strata covers so far (Engine I, Engine II's table options, the option
+// helpers and memtable_factory). The build
 // compiles it twice: as is, against RocksDB's headers when they are installed
 // (proof that it is a RocksDB program), and with "rocksdb" replaced by "strata"
 // everywhere, against strata, where it also runs (test api_compat). Nothing
 // else may change.
 
+#include <cinttypes>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -14,6 +16,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
+#include "rocksdb/memtablerep.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/slice_transform.h"
@@ -42,6 +45,96 @@ class CountingHandler : public rocksdb::WriteBatch::Handler {
   int puts = 0;
   int deletes = 0;
 };
+
+// The option helpers, as a RocksDB program calls them: prints the fields
+// they set that both engines have, checks them against RocksDB 7.8's
+// values, and runs a DB under them.
+void CheckHelpers(const std::string& path) {
+  rocksdb::Options options;
+  Check(options.memtable_factory != nullptr &&
+            std::string(options.memtable_factory->Name()) == "SkipListFactory",
+        "default memtable_factory");
+  options.memtable_factory.reset(new rocksdb::SkipListFactory);
+  options.IncreaseParallelism(2);
+  options.OptimizeLevelStyleCompaction(32 << 20);
+  std::printf(
+      "level style: jobs %d, write buffer %zu x %d (merge %d), L0 trigger %d, "
+      "file %" PRIu64 ", L1 %" PRIu64 ", %zu levels of compression, L0 %d\n",
+      options.max_background_jobs, options.write_buffer_size,
+      options.max_write_buffer_number, options.min_write_buffer_number_to_merge,
+      options.level0_file_num_compaction_trigger, options.target_file_size_base,
+      options.max_bytes_for_level_base, options.compression_per_level.size(),
+      static_cast<int>(options.compression_per_level[0]));
+  Check(options.max_background_jobs == 2 &&
+            options.write_buffer_size == (8 << 20) &&
+            options.max_write_buffer_number == 6 &&
+            options.min_write_buffer_number_to_merge == 2 &&
+            options.level0_file_num_compaction_trigger == 2 &&
+            options.target_file_size_base == (4 << 20) &&
+            options.max_bytes_for_level_base == (32 << 20) &&
+            options.compression_per_level.size() == 7 &&
+            options.compression_per_level[1] == rocksdb::kNoCompression,
+        "OptimizeLevelStyleCompaction");
+
+  rocksdb::Options point;
+  point.OptimizeForPointLookup(16);
+  std::printf("point lookup: memtable bloom %.2f, whole keys %d\n",
+              point.memtable_prefix_bloom_size_ratio,
+              point.memtable_whole_key_filtering ? 1 : 0);
+  Check(point.memtable_prefix_bloom_size_ratio == 0.02 &&
+            point.memtable_whole_key_filtering,
+        "OptimizeForPointLookup");
+
+  rocksdb::Options small;
+  small.OptimizeForSmallDb();
+  std::printf("small db: write buffer %zu, file %" PRIu64 ", L1 %" PRIu64
+              ", open files %d, opening threads %d\n",
+              small.write_buffer_size, small.target_file_size_base,
+              small.max_bytes_for_level_base, small.max_open_files,
+              small.max_file_opening_threads);
+  Check(small.write_buffer_size == (2 << 20) &&
+            small.target_file_size_base == (2 << 20) &&
+            small.max_bytes_for_level_base == (10 << 20) &&
+            small.max_open_files == 5000 && small.max_file_opening_threads == 1,
+        "OptimizeForSmallDb");
+
+  rocksdb::Options bulk;
+  bulk.PrepareForBulkLoad();
+  std::printf(
+      "bulk load: levels %d, auto compactions %s, L0 stop %d, "
+      "write buffers %d, file %" PRIu64 "\n",
+      bulk.num_levels, bulk.disable_auto_compactions ? "off" : "on",
+      bulk.level0_stop_writes_trigger, bulk.max_write_buffer_number,
+      bulk.target_file_size_base);
+  Check(bulk.num_levels == 2 && bulk.disable_auto_compactions &&
+            bulk.level0_file_num_compaction_trigger == (1 << 30) &&
+            bulk.level0_stop_writes_trigger == (1 << 30) &&
+            bulk.max_compaction_bytes == (uint64_t{1} << 60) &&
+            bulk.max_write_buffer_number == 6 &&
+            bulk.target_file_size_base == (256 << 20),
+        "PrepareForBulkLoad");
+
+  for (rocksdb::Options* o : {&options, &point, &small, &bulk}) {
+    o->create_if_missing = true;
+    o->compression = rocksdb::kNoCompression;
+    rocksdb::DestroyDB(path, *o);
+    rocksdb::DB* raw_helper_db = nullptr;
+    rocksdb::Status s = rocksdb::DB::Open(*o, path, &raw_helper_db);
+    Check(s.ok(), "open under a helper");
+    if (!s.ok()) {
+      std::fprintf(stderr, "%s\n", s.ToString().c_str());
+      continue;
+    }
+    std::unique_ptr<rocksdb::DB> db(raw_helper_db);
+    std::string value;
+    Check(db->Put(rocksdb::WriteOptions(), "k", "v").ok() &&
+              db->Flush(rocksdb::FlushOptions()).ok() &&
+              db->Get(rocksdb::ReadOptions(), "k", &value).ok() && value == "v",
+          "put, flush, get under a helper");
+    db.reset();
+    Check(rocksdb::DestroyDB(path, *o).ok(), "destroy under a helper");
+  }
+}
 
 }  // namespace
 
@@ -165,6 +258,8 @@ int main(int argc, char** argv) {
     reopened.reset();
   }
   Check(rocksdb::DestroyDB(path, options).ok(), "destroy");
+
+  CheckHelpers(path + "_helpers");
 
   if (failures == 0) std::printf("api_compat: all checks passed\n");
   return failures == 0 ? 0 : 1;
