@@ -81,7 +81,9 @@ class STRATA_EXPORT Slice {
   // Length of the common prefix of *this and b.
   size_t difference_offset(const Slice& b) const;
 
- private:
+  // Public as in RocksDB, whose programs (and PinnableSlice) may set them
+  // directly. [data_, data_ + size_) must stay readable while the Slice is
+  // used.
   const char* data_;
   size_t size_;
 };
