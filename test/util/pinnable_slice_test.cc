@@ -523,8 +523,11 @@ TEST(PinnableSliceTest, ResetKeepsTheBufferButEmptiesTheView) {
   ps.Reset();
   EXPECT_EQ(0u, ps.size());
   EXPECT_EQ("kept", value);
-  ps.remove_suffix(0);  // Must not bring the old bytes back into view.
+  // Neither brings the old bytes back into view nor changes the buffer.
+  ps.remove_prefix(0);
+  ps.remove_suffix(0);
   EXPECT_EQ(0u, ps.size());
+  EXPECT_EQ("kept", value);
 }
 
 }  // namespace
