@@ -53,6 +53,7 @@ strata_add_test(util_test SOURCES
   test/util/hash_test.cc
   test/util/histogram_test.cc
   test/util/logging_test.cc
+  test/util/pinnable_slice_test.cc
   test/util/random_test.cc
   test/util/slice_test.cc
   test/util/statistics_test.cc

@@ -1,4 +1,9 @@
+// Slice's out-of-line members and PinnableSlice's moves; the contracts are
+// in include/strata/slice.h.
+
 #include "strata/slice.h"
+
+#include <utility>
 
 namespace strata {
 
@@ -13,6 +18,36 @@ std::string Slice::ToString(bool hex) const {
     result.push_back(kDigits[c & 0xf]);
   }
   return result;
+}
+
+PinnableSlice::PinnableSlice(PinnableSlice&& other) : PinnableSlice() {
+  *this = std::move(other);
+}
+
+PinnableSlice& PinnableSlice::operator=(PinnableSlice&& other) {
+  if (this == &other) return *this;
+  // Releases our pin, then takes other's cleanups (if any).
+  Cleanable::operator=(std::move(other));
+  pinned_ = other.pinned_;
+  size_ = other.size_;
+  if (other.pinned_) {
+    data_ = other.data_;
+  } else if (other.buf_ == &other.self_space_) {
+    // The bytes change address with the string (short strings live inside
+    // it), so the view is re-pointed at our copy.
+    self_space_ = std::move(other.self_space_);
+    buf_ = &self_space_;
+    data_ = size_ == 0 ? "" : self_space_.data();
+  } else {
+    buf_ = other.buf_;
+    data_ = other.data_;
+  }
+  other.self_space_.clear();
+  other.buf_ = &other.self_space_;
+  other.pinned_ = false;
+  other.data_ = "";
+  other.size_ = 0;
+  return *this;
 }
 
 }  // namespace strata

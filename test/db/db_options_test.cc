@@ -1,4 +1,4 @@
-// Options of Engine II seen through the DB: the table factory and
+// Table and memtable options seen through the DB: the table factory and
 // compression are validated at open, memtables use huge-page regions as
 // memtable_huge_page_size says, paranoid_file_checks reads new tables
 // back, and prefix_same_as_start confines iterators to the seek key's
