@@ -26,6 +26,41 @@
 
 namespace strata {
 
+class ColumnFamilyHandle;
+
+// The name of the column family every DB has (RocksDB's "default"). It
+// cannot be dropped; Options without column families address it.
+STRATA_EXPORT extern const std::string kDefaultColumnFamilyName;
+
+// A column family's name and options, as given to DB::Open and
+// CreateColumnFamilies.
+struct STRATA_EXPORT ColumnFamilyDescriptor {
+  std::string name;
+  ColumnFamilyOptions options;
+
+  ColumnFamilyDescriptor() : name(kDefaultColumnFamilyName) {}
+  ColumnFamilyDescriptor(const std::string& _name,
+                         const ColumnFamilyOptions& _options)
+      : name(_name), options(_options) {}
+};
+
+// A DB's reference to one of its column families. DB::Open and
+// CreateColumnFamily hand them out; the caller gives each back with
+// DB::DestroyColumnFamilyHandle (or deletes it) before deleting the DB.
+// A handle stays usable after its family is dropped: reads still see the
+// family's data, writes fail.
+class STRATA_EXPORT ColumnFamilyHandle {
+ public:
+  virtual ~ColumnFamilyHandle();
+
+  virtual const std::string& GetName() const = 0;
+  virtual uint32_t GetID() const = 0;
+  // The family's name and current options. Pointer options (comparator,
+  // merge operator, ...) point to the objects the family was opened with.
+  virtual Status GetDescriptor(ColumnFamilyDescriptor* desc) = 0;
+  virtual const Comparator* GetComparator() const = 0;
+};
+
 // A range of user keys: [start, limit).
 struct STRATA_EXPORT Range {
   Slice start;
