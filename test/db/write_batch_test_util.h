@@ -1,16 +1,20 @@
 // Helpers of the WriteBatch suites (write_batch_test.cc, the API;
-// write_batch_decode_test.cc, decoding damaged bytes): a handler that
-// records every call as text, and batches with known contents.
+// write_batch_cf_test.cc, column families; write_batch_decode_test.cc,
+// decoding damaged bytes): a handler that records every call as text, a
+// column family handle, and batches with known contents.
 
 #ifndef STRATA_TEST_DB_WRITE_BATCH_TEST_UTIL_H_
 #define STRATA_TEST_DB_WRITE_BATCH_TEST_UTIL_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "db/write_batch_internal.h"
 #include "gtest/gtest.h"
+#include "strata/comparator.h"
+#include "strata/db.h"
 #include "strata/status.h"
 #include "strata/write_batch.h"
 
@@ -57,6 +61,24 @@ class Recorder : public WriteBatch::Handler {
     seen.push_back(std::move(call));
     return Status::OK();
   }
+};
+
+// A handle that only knows its id: all a WriteBatch asks of one.
+class FakeHandle : public ColumnFamilyHandle {
+ public:
+  explicit FakeHandle(uint32_t id) : id_(id), name_(std::to_string(id)) {}
+  const std::string& GetName() const override { return name_; }
+  uint32_t GetID() const override { return id_; }
+  Status GetDescriptor(ColumnFamilyDescriptor*) override {
+    return Status::NotSupported("FakeHandle");
+  }
+  const Comparator* GetComparator() const override {
+    return BytewiseComparator();
+  }
+
+ private:
+  const uint32_t id_;
+  const std::string name_;
 };
 
 inline std::vector<std::string> Contents(const WriteBatch& b,
