@@ -246,6 +246,8 @@ strata_add_test(db_iter_test SOURCES
 strata_add_test(db_format_test SOURCES
   test/db/log_predecessor_test.cc
   test/db/log_test.cc
+  test/db/write_batch_cf_test.cc
+  test/db/write_batch_decode_test.cc
   test/db/write_batch_test.cc
 )
 

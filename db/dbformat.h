@@ -29,13 +29,20 @@
 namespace strata {
 
 // The kind of a version. The values are on disk and match the WriteBatch
-// record tags of the same meaning.
+// record tags of the same meaning. The column-family tags mark a WriteBatch
+// record of a family other than the default (docs/formats/write_batch.md);
+// like kTypeLogData they never appear in an internal key.
 enum ValueType : unsigned char {
   kTypeDeletion = 0x0,
   kTypeValue = 0x1,
   kTypeMerge = 0x2,
-  kTypeLogData = 0x3,  // WriteBatch only, never in an internal key
+  kTypeLogData = 0x3,               // WriteBatch only
+  kTypeColumnFamilyDeletion = 0x4,  // WriteBatch only
+  kTypeColumnFamilyValue = 0x5,     // WriteBatch only
+  kTypeColumnFamilyMerge = 0x6,     // WriteBatch only
   kTypeSingleDeletion = 0x7,
+  kTypeColumnFamilySingleDeletion = 0x8,  // WriteBatch only
+  kTypeColumnFamilyRangeDeletion = 0xE,   // WriteBatch only
   kTypeRangeDeletion = 0xF,
   kMaxValueType = 0x7F,
 };

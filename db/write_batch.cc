@@ -10,13 +10,22 @@
 //           |  kTypeRangeDeletion   varstring begin_key  varstring end_key
 //           |  kTypeMerge           varstring key  varstring value
 //           |  kTypeLogData         varstring blob          (not counted)
+//           |  kTypeColumnFamilyValue           varint32 cf  (as Put)
+//           |  kTypeColumnFamilyDeletion        varint32 cf  (as Delete)
+//           |  kTypeColumnFamilySingleDeletion  varint32 cf  (as SingleDelete)
+//           |  kTypeColumnFamilyRangeDeletion   varint32 cf  (as DeleteRange)
+//           |  kTypeColumnFamilyMerge           varint32 cf  (as Merge)
 //   varstring := varint32 length, then length bytes
 //
-// The tag is one byte, the ValueType of db/dbformat.h. rep_ always holds at
-// least the header, so Count() and the internal accessors never check.
+// The tag is one byte, the ValueType of db/dbformat.h. An update of the
+// default family (id 0) is written with the plain tag, any other with the
+// column-family tag and the id, so batches without families are encoded as
+// before families existed. rep_ always holds at least the header, so
+// Count() and the internal accessors never check.
 
 #include "strata/write_batch.h"
 
+#include <cassert>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
@@ -25,6 +34,7 @@
 
 #include "db/dbformat.h"
 #include "db/write_batch_internal.h"
+#include "strata/db.h"
 #include "util/coding.h"
 #include "util/logging.h"
 
@@ -33,92 +43,198 @@ namespace strata {
 namespace {
 
 constexpr size_t kHeader = WriteBatchInternal::kHeader;
+constexpr uint32_t kMaxVarstring = std::numeric_limits<uint32_t>::max();
 
-bool IsCounted(char tag) { return tag != static_cast<char>(kTypeLogData); }
-
-// Appends a record (tag, then each part as a varstring) to rep, or fails
-// without touching rep if the record cannot be encoded.
-Status AppendRecord(std::string* rep, ValueType tag,
-                    std::initializer_list<Slice> parts) {
-  for (const Slice& part : parts) {
-    if (part.size() > std::numeric_limits<uint32_t>::max()) {
-      return Status::InvalidArgument(
-          "WriteBatch key or value larger than 4 GiB: ",
-          NumberToString(part.size()));
-    }
-  }
-  if (IsCounted(static_cast<char>(tag)) &&
-      DecodeFixed32(rep->data() + 8) == std::numeric_limits<uint32_t>::max()) {
-    return Status::InvalidArgument("WriteBatch holds 2^32-1 updates already");
-  }
-  rep->push_back(static_cast<char>(tag));
-  for (const Slice& part : parts) PutLengthPrefixedSlice(rep, part);
-  return Status::OK();
+uint32_t FamilyId(ColumnFamilyHandle* column_family) {
+  return column_family == nullptr ? 0 : column_family->GetID();
 }
 
-// One decoded record; for LogData the blob is in a, for DeleteRange the
-// begin and end keys are in a and b.
+// The tag of an update of type to a family other than the default.
+// REQUIRES: type is one of the five update types.
+ValueType ColumnFamilyTagOf(unsigned char type) {
+  switch (type) {
+    case kTypeValue:
+      return kTypeColumnFamilyValue;
+    case kTypeDeletion:
+      return kTypeColumnFamilyDeletion;
+    case kTypeSingleDeletion:
+      return kTypeColumnFamilySingleDeletion;
+    case kTypeRangeDeletion:
+      return kTypeColumnFamilyRangeDeletion;
+    default:
+      assert(type == kTypeMerge);
+      return kTypeColumnFamilyMerge;
+  }
+}
+
+// The length of the concatenation of parts, saturating rather than
+// wrapping (a caller may repeat one large Slice many times).
+uint64_t JoinedSize(const SliceParts& parts) {
+  uint64_t total = 0;
+  for (int i = 0; i < parts.num_parts; i++) {
+    const uint64_t n = parts.parts[i].size();
+    total = n > std::numeric_limits<uint64_t>::max() - total
+                ? std::numeric_limits<uint64_t>::max()
+                : total + n;
+  }
+  return total;
+}
+
+// One decoded record. type is that of the default-family form (a
+// kTypeColumnFamilyValue record decodes to kTypeValue, with its family in
+// column_family). For LogData the blob is in a; for DeleteRange the begin
+// and end keys are in a and b.
 struct Record {
-  char tag = 0;
+  ValueType type = kTypeValue;
+  uint32_t column_family = 0;
   Slice a;
   Slice b;
 };
 
-Status RecordCorruption(size_t offset, const char* problem,
-                        const std::string& detail = std::string()) {
+bool IsCounted(ValueType type) { return type != kTypeLogData; }
+
+std::string HexByte(unsigned char byte) {
+  const char* const kHex = "0123456789abcdef";
+  std::string hex = "0x";
+  hex += kHex[byte >> 4];
+  hex += kHex[byte & 0xf];
+  return hex;
+}
+
+std::string AtOffset(size_t offset) {
   std::string msg = "WriteBatch record at offset ";
   AppendNumberTo(&msg, offset);
   msg += ": ";
-  msg += problem;
-  msg += detail;
-  return Status::Corruption(msg);
+  return msg;
+}
+
+Status RecordCorruption(size_t offset, const char* problem,
+                        const std::string& detail = std::string()) {
+  return Status::Corruption(AtOffset(offset) + problem + detail);
+}
+
+// The record tags RocksDB 7.8 writes in a batch that strata does not
+// implement: its two-phase-commit markers, BlobDB indexes and wide-column
+// entities. Null for any other tag.
+const char* UnsupportedRocksDBTag(unsigned char tag) {
+  switch (tag) {
+    case 0x09:
+      return "BeginPrepareXID";
+    case 0x0A:
+      return "EndPrepareXID";
+    case 0x0B:
+      return "CommitXID";
+    case 0x0C:
+      return "RollbackXID";
+    case 0x0D:
+      return "Noop";
+    case 0x10:
+      return "ColumnFamilyBlobIndex";
+    case 0x11:
+      return "BlobIndex";
+    case 0x12:
+      return "BeginPersistedPrepareXID";
+    case 0x13:
+      return "BeginUnprepareXID";
+    case 0x15:
+      return "CommitXIDAndTimestamp";
+    case 0x16:
+      return "WideColumnEntity";
+    case 0x17:
+      return "ColumnFamilyWideColumnEntity";
+    default:
+      return nullptr;
+  }
+}
+
+Status UnknownTag(size_t offset, unsigned char tag) {
+  const char* rocksdb_name = UnsupportedRocksDBTag(tag);
+  if (rocksdb_name != nullptr) {
+    return Status::NotSupported(AtOffset(offset) + "RocksDB record type " +
+                                HexByte(tag) + " (" + rocksdb_name +
+                                ") not supported by strata");
+  }
+  return RecordCorruption(offset, "unknown tag ", HexByte(tag));
 }
 
 // Decodes the record at the front of *input, offset bytes into the batch.
 // Never reads outside *input.
 Status DecodeRecord(size_t offset, Slice* input, Record* record) {
-  record->tag = (*input)[0];
+  const unsigned char tag = static_cast<unsigned char>((*input)[0]);
   input->remove_prefix(1);
-  int parts = 0;
-  switch (static_cast<unsigned char>(record->tag)) {
+  bool has_family = false;
+  switch (tag) {
     case kTypeValue:
-    case kTypeMerge:
-    case kTypeRangeDeletion:
-      parts = 2;
-      break;
     case kTypeDeletion:
     case kTypeSingleDeletion:
+    case kTypeRangeDeletion:
+    case kTypeMerge:
     case kTypeLogData:
-      parts = 1;
+      record->type = static_cast<ValueType>(tag);
       break;
-    default: {
-      std::string tag = "0x";
-      const char* const kHex = "0123456789abcdef";
-      tag += kHex[static_cast<unsigned char>(record->tag) >> 4];
-      tag += kHex[static_cast<unsigned char>(record->tag) & 0xf];
-      return RecordCorruption(offset, "unknown tag ", tag);
-    }
+    case kTypeColumnFamilyValue:
+      record->type = kTypeValue;
+      has_family = true;
+      break;
+    case kTypeColumnFamilyDeletion:
+      record->type = kTypeDeletion;
+      has_family = true;
+      break;
+    case kTypeColumnFamilySingleDeletion:
+      record->type = kTypeSingleDeletion;
+      has_family = true;
+      break;
+    case kTypeColumnFamilyRangeDeletion:
+      record->type = kTypeRangeDeletion;
+      has_family = true;
+      break;
+    case kTypeColumnFamilyMerge:
+      record->type = kTypeMerge;
+      has_family = true;
+      break;
+    default:
+      return UnknownTag(offset, tag);
   }
+  record->column_family = 0;
+  if (has_family && !GetVarint32(input, &record->column_family)) {
+    return RecordCorruption(offset, "truncated or malformed column family id");
+  }
+  const bool two_fields = record->type == kTypeValue ||
+                          record->type == kTypeMerge ||
+                          record->type == kTypeRangeDeletion;
   if (!GetLengthPrefixedSlice(input, &record->a)) {
-    return RecordCorruption(offset, parts == 2 ? "truncated or malformed key"
+    return RecordCorruption(offset, two_fields ? "truncated or malformed key"
                                                : "truncated or malformed body");
   }
-  if (parts == 2 && !GetLengthPrefixedSlice(input, &record->b)) {
+  if (two_fields && !GetLengthPrefixedSlice(input, &record->b)) {
     return RecordCorruption(offset, "truncated or malformed value");
   }
   return Status::OK();
 }
 
-Status UnsupportedColumnFamily(uint32_t column_family_id) {
-  return Status::InvalidArgument("column family " +
-                                 NumberToString(column_family_id) +
-                                 " not supported by this WriteBatch::Handler");
+Status UnsupportedColumnFamily(const char* operation,
+                               uint32_t column_family_id) {
+  return Status::InvalidArgument(
+      std::string(operation) + " for column family " +
+      NumberToString(column_family_id) +
+      " not implemented by this WriteBatch::Handler");
 }
 
-// Accepts every record, so that Iterate only checks the encoding.
+// Accepts every record of every family, so that Iterate only checks the
+// encoding.
 class ValidatingHandler : public WriteBatch::Handler {
  public:
+  Status PutCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status DeleteCF(uint32_t, const Slice&) override { return Status::OK(); }
+  Status SingleDeleteCF(uint32_t, const Slice&) override {
+    return Status::OK();
+  }
   Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
     return Status::OK();
   }
 };
@@ -157,20 +273,43 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
 
 WriteBatch::~WriteBatch() = default;
 
-uint32_t WriteBatch::ContentFlagOf(char tag) {
-  switch (static_cast<unsigned char>(tag)) {
-    case kTypeMerge:
-      return kHasMerge;
-    case kTypeRangeDeletion:
-      return kHasDeleteRange;
-    default:
-      return 0;
-  }
+uint32_t WriteBatch::ContentFlagsOf(unsigned char type,
+                                    uint32_t column_family_id) {
+  uint32_t flags = 0;
+  if (column_family_id != 0) flags |= kHasNonDefaultColumnFamily;
+  if (type == kTypeMerge) flags |= kHasMerge;
+  if (type == kTypeRangeDeletion) flags |= kHasDeleteRange;
+  return flags;
 }
 
-// Admits the record appended at old_size: counts it, or, if it took the
-// batch past max_bytes_, removes it again.
-Status WriteBatch::CheckSize(size_t old_size) {
+Status WriteBatch::AddRecord(unsigned char type, uint32_t column_family_id,
+                             std::initializer_list<SliceParts> fields) {
+  for (const SliceParts& field : fields) {
+    const uint64_t size = JoinedSize(field);
+    if (size > kMaxVarstring) {
+      return Status::InvalidArgument(
+          "WriteBatch key or value larger than 4 GiB: ", NumberToString(size));
+    }
+  }
+  const bool counted = IsCounted(static_cast<ValueType>(type));
+  if (counted && Count() == std::numeric_limits<uint32_t>::max()) {
+    return Status::InvalidArgument("WriteBatch holds 2^32-1 updates already");
+  }
+
+  const size_t old_size = rep_.size();
+  if (column_family_id == 0) {
+    rep_.push_back(static_cast<char>(type));
+  } else {
+    rep_.push_back(static_cast<char>(ColumnFamilyTagOf(type)));
+    PutVarint32(&rep_, column_family_id);
+  }
+  for (const SliceParts& field : fields) {
+    PutVarint32(&rep_, static_cast<uint32_t>(JoinedSize(field)));
+    for (int i = 0; i < field.num_parts; i++) {
+      rep_.append(field.parts[i].data(), field.parts[i].size());
+    }
+  }
+
   if (max_bytes_ != 0 && rep_.size() > max_bytes_) {
     const size_t wanted = rep_.size();
     rep_.resize(old_size);
@@ -178,47 +317,69 @@ Status WriteBatch::CheckSize(size_t old_size) {
                                    NumberToString(wanted) + " > " +
                                    NumberToString(max_bytes_) + ")");
   }
-  if (IsCounted(rep_[old_size])) {
-    WriteBatchInternal::SetCount(this, Count() + 1);
-  }
-  content_flags_ |= ContentFlagOf(rep_[old_size]);
+  if (counted) WriteBatchInternal::SetCount(this, Count() + 1);
+  content_flags_ |= ContentFlagsOf(type, column_family_id);
   return Status::OK();
 }
 
-Status WriteBatch::Put(const Slice& key, const Slice& value) {
-  const size_t old_size = rep_.size();
-  Status s = AppendRecord(&rep_, kTypeValue, {key, value});
-  return s.ok() ? CheckSize(old_size) : s;
+Status WriteBatch::Put(ColumnFamilyHandle* column_family, const Slice& key,
+                       const Slice& value) {
+  return AddRecord(kTypeValue, FamilyId(column_family),
+                   {SliceParts(&key, 1), SliceParts(&value, 1)});
 }
 
-Status WriteBatch::Delete(const Slice& key) {
-  const size_t old_size = rep_.size();
-  Status s = AppendRecord(&rep_, kTypeDeletion, {key});
-  return s.ok() ? CheckSize(old_size) : s;
+Status WriteBatch::Put(const Slice& key, const Slice& value) {
+  return Put(nullptr, key, value);
+}
+
+Status WriteBatch::Put(ColumnFamilyHandle* column_family, const SliceParts& key,
+                       const SliceParts& value) {
+  return AddRecord(kTypeValue, FamilyId(column_family), {key, value});
+}
+
+Status WriteBatch::Put(const SliceParts& key, const SliceParts& value) {
+  return Put(nullptr, key, value);
+}
+
+Status WriteBatch::Delete(ColumnFamilyHandle* column_family, const Slice& key) {
+  return AddRecord(kTypeDeletion, FamilyId(column_family),
+                   {SliceParts(&key, 1)});
+}
+
+Status WriteBatch::Delete(const Slice& key) { return Delete(nullptr, key); }
+
+Status WriteBatch::SingleDelete(ColumnFamilyHandle* column_family,
+                                const Slice& key) {
+  return AddRecord(kTypeSingleDeletion, FamilyId(column_family),
+                   {SliceParts(&key, 1)});
 }
 
 Status WriteBatch::SingleDelete(const Slice& key) {
-  const size_t old_size = rep_.size();
-  Status s = AppendRecord(&rep_, kTypeSingleDeletion, {key});
-  return s.ok() ? CheckSize(old_size) : s;
+  return SingleDelete(nullptr, key);
+}
+
+Status WriteBatch::DeleteRange(ColumnFamilyHandle* column_family,
+                               const Slice& begin_key, const Slice& end_key) {
+  return AddRecord(kTypeRangeDeletion, FamilyId(column_family),
+                   {SliceParts(&begin_key, 1), SliceParts(&end_key, 1)});
 }
 
 Status WriteBatch::DeleteRange(const Slice& begin_key, const Slice& end_key) {
-  const size_t old_size = rep_.size();
-  Status s = AppendRecord(&rep_, kTypeRangeDeletion, {begin_key, end_key});
-  return s.ok() ? CheckSize(old_size) : s;
+  return DeleteRange(nullptr, begin_key, end_key);
+}
+
+Status WriteBatch::Merge(ColumnFamilyHandle* column_family, const Slice& key,
+                         const Slice& value) {
+  return AddRecord(kTypeMerge, FamilyId(column_family),
+                   {SliceParts(&key, 1), SliceParts(&value, 1)});
 }
 
 Status WriteBatch::Merge(const Slice& key, const Slice& value) {
-  const size_t old_size = rep_.size();
-  Status s = AppendRecord(&rep_, kTypeMerge, {key, value});
-  return s.ok() ? CheckSize(old_size) : s;
+  return Merge(nullptr, key, value);
 }
 
 Status WriteBatch::PutLogData(const Slice& blob) {
-  const size_t old_size = rep_.size();
-  Status s = AppendRecord(&rep_, kTypeLogData, {blob});
-  return s.ok() ? CheckSize(old_size) : s;
+  return AddRecord(kTypeLogData, 0, {SliceParts(&blob, 1)});
 }
 
 void WriteBatch::Clear() {
@@ -244,28 +405,28 @@ Status WriteBatch::Iterate(Handler* handler) const {
     Record r;
     Status s = DecodeRecord(offset, &input, &r);
     if (!s.ok()) return s;
-    switch (static_cast<unsigned char>(r.tag)) {
+    switch (r.type) {
       case kTypeValue:
-        s = handler->PutCF(0, r.a, r.b);
+        s = handler->PutCF(r.column_family, r.a, r.b);
         break;
       case kTypeDeletion:
-        s = handler->DeleteCF(0, r.a);
+        s = handler->DeleteCF(r.column_family, r.a);
         break;
       case kTypeSingleDeletion:
-        s = handler->SingleDeleteCF(0, r.a);
+        s = handler->SingleDeleteCF(r.column_family, r.a);
         break;
       case kTypeRangeDeletion:
-        s = handler->DeleteRangeCF(0, r.a, r.b);
+        s = handler->DeleteRangeCF(r.column_family, r.a, r.b);
         break;
       case kTypeMerge:
-        s = handler->MergeCF(0, r.a, r.b);
+        s = handler->MergeCF(r.column_family, r.a, r.b);
         break;
-      case kTypeLogData:
+      default:  // kTypeLogData
         handler->LogData(r.a);
         break;
     }
     if (!s.ok()) return s;
-    if (IsCounted(r.tag)) found++;
+    if (IsCounted(r.type)) found++;
   }
   if (found != Count()) {
     return Status::Corruption("WriteBatch header count " +
@@ -275,14 +436,15 @@ Status WriteBatch::Iterate(Handler* handler) const {
   return Status::OK();
 }
 
-// ---- WriteBatch::Handler
-// ------------------------------------------------------
+// ---- WriteBatch::Handler ----------------------------------------------------
 
 WriteBatch::Handler::~Handler() = default;
 
 Status WriteBatch::Handler::PutCF(uint32_t column_family_id, const Slice& key,
                                   const Slice& value) {
-  if (column_family_id != 0) return UnsupportedColumnFamily(column_family_id);
+  if (column_family_id != 0) {
+    return UnsupportedColumnFamily("PutCF", column_family_id);
+  }
   Put(key, value);
   return Status::OK();
 }
@@ -290,7 +452,9 @@ void WriteBatch::Handler::Put(const Slice&, const Slice&) {}
 
 Status WriteBatch::Handler::DeleteCF(uint32_t column_family_id,
                                      const Slice& key) {
-  if (column_family_id != 0) return UnsupportedColumnFamily(column_family_id);
+  if (column_family_id != 0) {
+    return UnsupportedColumnFamily("DeleteCF", column_family_id);
+  }
   Delete(key);
   return Status::OK();
 }
@@ -298,7 +462,9 @@ void WriteBatch::Handler::Delete(const Slice&) {}
 
 Status WriteBatch::Handler::SingleDeleteCF(uint32_t column_family_id,
                                            const Slice& key) {
-  if (column_family_id != 0) return UnsupportedColumnFamily(column_family_id);
+  if (column_family_id != 0) {
+    return UnsupportedColumnFamily("SingleDeleteCF", column_family_id);
+  }
   SingleDelete(key);
   return Status::OK();
 }
@@ -311,7 +477,9 @@ Status WriteBatch::Handler::DeleteRangeCF(uint32_t, const Slice&,
 
 Status WriteBatch::Handler::MergeCF(uint32_t column_family_id, const Slice& key,
                                     const Slice& value) {
-  if (column_family_id != 0) return UnsupportedColumnFamily(column_family_id);
+  if (column_family_id != 0) {
+    return UnsupportedColumnFamily("MergeCF", column_family_id);
+  }
   Merge(key, value);
   return Status::OK();
 }
@@ -321,8 +489,7 @@ void WriteBatch::Handler::LogData(const Slice&) {}
 
 bool WriteBatch::Handler::Continue() { return true; }
 
-// ---- WriteBatchInternal
-// -------------------------------------------------------
+// ---- WriteBatchInternal -----------------------------------------------------
 
 uint32_t WriteBatchInternal::Count(const WriteBatch* batch) {
   return DecodeFixed32(batch->rep_.data() + 8);
@@ -354,7 +521,8 @@ Status WriteBatchInternal::SetContents(WriteBatch* batch,
   Record r;
   while (!input.empty() &&
          DecodeRecord(batch->rep_.size() - input.size(), &input, &r).ok()) {
-    batch->content_flags_ |= WriteBatch::ContentFlagOf(r.tag);
+    batch->content_flags_ |=
+        WriteBatch::ContentFlagsOf(r.type, r.column_family);
   }
   return Status::OK();
 }

@@ -54,9 +54,20 @@ class WriteBatchInternal {
   static void Append(WriteBatch* dst, const WriteBatch* src);
 
   // OK if every record of the batch parses and the header's count matches
-  // them; the Corruption Iterate would return otherwise. Lets a caller
-  // reject a damaged batch before applying any of it.
+  // them; otherwise the status Iterate would return (Corruption, or
+  // NotSupported for a RocksDB record kind strata lacks). Records of every
+  // column family are accepted. Lets a caller reject a damaged batch before
+  // applying any of it.
   static Status Validate(const WriteBatch* batch);
+
+  // Whether some update of the batch is to a column family other than the
+  // default (id 0). Exact for a batch built through the API or Append; for
+  // one given by SetContents it covers the records before the first
+  // malformed one (which Iterate and Validate refuse anyway).
+  static bool HasNonDefaultColumnFamily(const WriteBatch* batch) {
+    return (batch->content_flags_ & WriteBatch::kHasNonDefaultColumnFamily) !=
+           0;
+  }
 };
 
 }  // namespace strata

@@ -1,5 +1,6 @@
-// Slice: a borrowed, immutable view of a byte range; and PinnableSlice, a
-// Slice that can keep the memory it views alive (see its class comment).
+// Slice: a borrowed, immutable view of a byte range; SliceParts, a byte
+// string given as a list of Slices; and PinnableSlice, a Slice that can keep
+// the memory it views alive (see its class comment).
 //
 // A Slice does not own its bytes. The caller keeps the underlying storage
 // alive and unchanged for as long as the Slice is used.
@@ -97,6 +98,19 @@ inline bool operator==(const Slice& x, const Slice& y) {
 }
 
 inline bool operator!=(const Slice& x, const Slice& y) { return !(x == y); }
+
+// SliceParts: one byte string given as the concatenation of num_parts
+// Slices, parts[0] first, so that a caller can pass a key or value built of
+// pieces without joining them first (WriteBatch::Put). It borrows the array
+// and the bytes, as a Slice does.
+struct STRATA_EXPORT SliceParts {
+  SliceParts(const Slice* _parts, int _num_parts)
+      : parts(_parts), num_parts(_num_parts) {}
+  SliceParts() : parts(nullptr), num_parts(0) {}
+
+  const Slice* parts;
+  int num_parts;
+};
 
 inline int Slice::compare(const Slice& b) const {
   const size_t min_len = (size_ < b.size_) ? size_ : b.size_;

@@ -5,6 +5,11 @@
 // (fixed64 sequence, fixed32 count) followed by tagged records. Data()
 // exposes it; the same bytes are the payload of a WAL record.
 //
+// Every update names a column family: through its ColumnFamilyHandle, or,
+// in the forms without one (and with a null handle), the default family
+// (id 0). Records of the default family are encoded as they were before
+// column families existed.
+//
 // Thread safety: const methods may be called from many threads; anything
 // that modifies the batch needs external synchronization.
 
@@ -13,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "strata/export.h"
@@ -20,6 +26,8 @@
 #include "strata/status.h"
 
 namespace strata {
+
+class ColumnFamilyHandle;
 
 class STRATA_EXPORT WriteBatch {
  public:
@@ -33,21 +41,40 @@ class STRATA_EXPORT WriteBatch {
   WriteBatch& operator=(WriteBatch&&) noexcept;
   ~WriteBatch();
 
+  // Each update below comes in two forms: one for the column family of
+  // column_family (the default family if it is null), and one without a
+  // handle for the default family. The batch records only the family's id,
+  // so the handle need not outlive the call.
+
   // Store key -> value.
+  Status Put(ColumnFamilyHandle* column_family, const Slice& key,
+             const Slice& value);
   Status Put(const Slice& key, const Slice& value);
 
+  // Store key -> value, each the concatenation of its parts (the record is
+  // the same as Put of the joined strings).
+  Status Put(ColumnFamilyHandle* column_family, const SliceParts& key,
+             const SliceParts& value);
+  Status Put(const SliceParts& key, const SliceParts& value);
+
   // Remove key if present.
+  Status Delete(ColumnFamilyHandle* column_family, const Slice& key);
   Status Delete(const Slice& key);
 
   // Remove key, which the caller promises was Put at most once since it
   // was last deleted (and never merged); cheaper to compact than Delete.
+  Status SingleDelete(ColumnFamilyHandle* column_family, const Slice& key);
   Status SingleDelete(const Slice& key);
 
   // Remove every key in [begin_key, end_key).
+  Status DeleteRange(ColumnFamilyHandle* column_family, const Slice& begin_key,
+                     const Slice& end_key);
   Status DeleteRange(const Slice& begin_key, const Slice& end_key);
 
-  // Combine value with the key's existing value through
-  // Options::merge_operator.
+  // Combine value with the key's existing value through the family's
+  // merge_operator.
+  Status Merge(ColumnFamilyHandle* column_family, const Slice& key,
+               const Slice& value);
   Status Merge(const Slice& key, const Slice& value);
 
   // A blob that is written to the WAL with the batch but never applied;
@@ -70,9 +97,11 @@ class STRATA_EXPORT WriteBatch {
   const std::string& Data() const { return rep_; }
   size_t GetDataSize() const { return rep_.size(); }
 
-  // Receives the updates of a batch in order. Override the column-family
-  // forms to return a Status; the plain forms are called for column
-  // family 0 (the only one strata has).
+  // Receives the updates of a batch in order, each with its column family
+  // id. A handler that takes every family overrides the CF forms. The
+  // default CF forms pass updates of the default family (id 0) to the plain
+  // forms and refuse any other family with InvalidArgument, so a handler
+  // written before column families cannot apply them to the wrong one.
   class STRATA_EXPORT Handler {
    public:
     virtual ~Handler();
@@ -101,7 +130,9 @@ class STRATA_EXPORT WriteBatch {
   };
 
   // Hands every record to handler in order. A malformed batch stops the
-  // iteration with Status::Corruption; the first non-OK status a handler
+  // iteration with Status::Corruption, a record of a kind RocksDB writes
+  // but strata does not implement (a 2PC marker, a blob index, a wide-column
+  // entity) with Status::NotSupported; the first non-OK status a handler
   // returns stops it with that status.
   Status Iterate(Handler* handler) const;
 
@@ -111,11 +142,20 @@ class STRATA_EXPORT WriteBatch {
   enum ContentFlags : uint32_t {
     kHasMerge = 1u << 0,
     kHasDeleteRange = 1u << 1,
+    kHasNonDefaultColumnFamily = 1u << 2,
   };
 
-  // The content flag a record tag sets (0: none).
-  static uint32_t ContentFlagOf(char tag);
-  Status CheckSize(size_t old_size);
+  // The content flags of an update of the given type (a ValueType of the
+  // default-family form: kTypeValue, not kTypeColumnFamilyValue) to the
+  // given family.
+  static uint32_t ContentFlagsOf(unsigned char type, uint32_t column_family_id);
+
+  // Appends a record of the given type for column family column_family_id,
+  // whose fields are each the concatenation of a SliceParts, and counts it.
+  // Fails, leaving the batch unchanged, if a field or the count does not
+  // fit the encoding or the record would take the batch past max_bytes_.
+  Status AddRecord(unsigned char type, uint32_t column_family_id,
+                   std::initializer_list<SliceParts> fields);
 
   std::string rep_;
   size_t max_bytes_;
