@@ -20,6 +20,11 @@ namespace strata {
 //   kNewFile         varint32 level, varint64 number, varint64 size,
 //                    lp-string smallest, lp-string largest,
 //                    varint64 smallest_seqno, varint64 largest_seqno
+//   kColumnFamily    varint32 family id (absent: the default family, 0)
+//   kColumnFamilyAdd lp-string name
+//   kColumnFamilyDrop (no payload)
+//   kMaxColumnFamily varint32 id
+//   kNextEdit        (no payload) the next edit of an atomic group starts
 //   tag & kTagIgnorableBit: lp-string payload, skipped if unknown
 //
 // (lp-string: varint32 length, then the bytes.) Tags are on disk: never
@@ -34,6 +39,11 @@ enum Tag : uint32_t {
   kCompactPointer = 5,
   kDeletedFile = 6,
   kNewFile = 7,
+  kColumnFamily = 200,
+  kColumnFamilyAdd = 201,
+  kColumnFamilyDrop = 202,
+  kMaxColumnFamily = 203,
+  kNextEdit = 300,
 };
 
 // A tag with this bit set is followed by a length-prefixed payload; a
@@ -102,6 +112,20 @@ void VersionEdit::AddFile(int level, uint64_t number, uint64_t file_size,
 }
 
 void VersionEdit::EncodeTo(std::string* dst) const {
+  // Family fields first: a reader knows the family before its files.
+  if (column_family_ != 0) {
+    PutVarint32(dst, kColumnFamily);
+    PutVarint32(dst, column_family_);
+  }
+  if (is_column_family_add_) {
+    PutVarint32(dst, kColumnFamilyAdd);
+    PutLengthPrefixedSlice(dst, column_family_name_);
+  }
+  if (is_column_family_drop_) PutVarint32(dst, kColumnFamilyDrop);
+  if (has_max_column_family_) {
+    PutVarint32(dst, kMaxColumnFamily);
+    PutVarint32(dst, max_column_family_);
+  }
   if (has_comparator_) {
     PutVarint32(dst, kComparator);
     PutLengthPrefixedSlice(dst, comparator_);
@@ -152,16 +176,68 @@ void VersionEdit::EncodeTo(std::string* dst) const {
 
 Status VersionEdit::DecodeFrom(const Slice& src) {
   Clear();
-  Status s = DecodeFields(src);
+  Slice input = src;
+  Status s = DecodeFields(&input);
+  if (s.ok() && !input.empty()) {
+    s = Status::Corruption("version edit", "a group where one edit belongs");
+  }
   if (!s.ok()) Clear();
   return s;
 }
 
-Status VersionEdit::DecodeFields(Slice input) {
+void VersionEdit::EncodeGroup(const std::vector<const VersionEdit*>& edits,
+                              std::string* dst) {
+  for (size_t i = 0; i < edits.size(); i++) {
+    if (i > 0) PutVarint32(dst, kNextEdit);
+    edits[i]->EncodeTo(dst);
+  }
+}
+
+Status VersionEdit::DecodeGroup(const Slice& record,
+                                std::vector<VersionEdit>* edits) {
+  edits->clear();
+  Slice input = record;
+  do {
+    edits->emplace_back();
+    Status s = edits->back().DecodeFields(&input);
+    if (!s.ok()) {
+      edits->clear();
+      return s;
+    }
+  } while (!input.empty());
+  return Status::OK();
+}
+
+Status VersionEdit::DecodeFields(Slice* in) {
+  Slice& input = *in;
   while (!input.empty()) {
     uint32_t tag;
     if (!GetVarint32(&input, &tag)) return BadField("tag");
     switch (tag) {
+      case kNextEdit:
+        return Status::OK();
+      case kColumnFamily:
+        if (!GetVarint32(&input, &column_family_)) {
+          return BadField("column family");
+        }
+        break;
+      case kColumnFamilyAdd: {
+        Slice name;
+        if (!GetLengthPrefixedSlice(&input, &name)) {
+          return BadField("column family name");
+        }
+        AddColumnFamily(name.ToString());
+        break;
+      }
+      case kColumnFamilyDrop:
+        DropColumnFamily();
+        break;
+      case kMaxColumnFamily: {
+        uint32_t v;
+        if (!GetVarint32(&input, &v)) return BadField("max column family");
+        SetMaxColumnFamily(v);
+        break;
+      }
       case kComparator: {
         Slice name;
         if (!GetLengthPrefixedSlice(&input, &name)) {
@@ -263,6 +339,14 @@ Status VersionEdit::DecodeFields(Slice input) {
 
 std::string VersionEdit::DebugString() const {
   std::string r = "VersionEdit {";
+  if (column_family_ != 0) {
+    r += "\n  ColumnFamily: " + NumberToString(column_family_);
+  }
+  if (is_column_family_add_) r += "\n  ColumnFamilyAdd: " + column_family_name_;
+  if (is_column_family_drop_) r += "\n  ColumnFamilyDrop";
+  if (has_max_column_family_) {
+    r += "\n  MaxColumnFamily: " + NumberToString(max_column_family_);
+  }
   if (has_comparator_) r += "\n  Comparator: " + comparator_;
   if (has_log_number_) r += "\n  LogNumber: " + NumberToString(log_number_);
   if (has_next_file_number_) {

@@ -43,6 +43,23 @@ class VersionEdit {
 
   void Clear();
 
+  // The column family the edit's files, log number and pointers belong
+  // to (0, the default family, unless set).
+  void SetColumnFamily(uint32_t id) { column_family_ = id; }
+  // The edit creates family column_family() with this name (and the
+  // comparator named by SetComparatorName).
+  void AddColumnFamily(const std::string& name) {
+    is_column_family_add_ = true;
+    column_family_name_ = name;
+  }
+  // The edit drops family column_family().
+  void DropColumnFamily() { is_column_family_drop_ = true; }
+  // The largest family id ever handed out (ids are not reused).
+  void SetMaxColumnFamily(uint32_t id) {
+    has_max_column_family_ = true;
+    max_column_family_ = id;
+  }
+
   void SetComparatorName(const Slice& name) {
     has_comparator_ = true;
     comparator_ = name.ToString();
@@ -77,6 +94,13 @@ class VersionEdit {
     deleted_files_.insert(std::make_pair(level, number));
   }
 
+  uint32_t column_family() const { return column_family_; }
+  bool is_column_family_add() const { return is_column_family_add_; }
+  const std::string& column_family_name() const { return column_family_name_; }
+  bool is_column_family_drop() const { return is_column_family_drop_; }
+  bool has_max_column_family() const { return has_max_column_family_; }
+  uint32_t max_column_family() const { return max_column_family_; }
+
   bool has_comparator() const { return has_comparator_; }
   const std::string& comparator() const { return comparator_; }
   bool has_log_number() const { return has_log_number_; }
@@ -99,11 +123,28 @@ class VersionEdit {
   // cleared and the Corruption names the bad field.
   Status DecodeFrom(const Slice& src);
 
+  // A MANIFEST record holds one edit or an atomic group of them (edits of
+  // several families applied together, or not at all). EncodeGroup
+  // appends the record for edits (one edit encodes as EncodeTo does);
+  // DecodeGroup replaces *edits with the edits of record.
+  static void EncodeGroup(const std::vector<const VersionEdit*>& edits,
+                          std::string* dst);
+  static Status DecodeGroup(const Slice& record,
+                            std::vector<VersionEdit>* edits);
+
   std::string DebugString() const;
 
  private:
-  Status DecodeFields(Slice input);
+  // Decodes fields up to the end of *input or the start of the next edit
+  // of a group, which *input is left at.
+  Status DecodeFields(Slice* input);
 
+  uint32_t column_family_ = 0;
+  uint32_t max_column_family_ = 0;
+  bool is_column_family_add_ = false;
+  bool is_column_family_drop_ = false;
+  bool has_max_column_family_ = false;
+  std::string column_family_name_;
   std::string comparator_;
   uint64_t log_number_ = 0;
   uint64_t next_file_number_ = 0;

@@ -74,6 +74,9 @@ std::string Status::ToString() const {
     case kTryAgain:
       type = "Operation failed. Try again.";
       break;
+    case kColumnFamilyDropped:
+      type = "Column family dropped: ";
+      break;
     default:
       type = "Unknown code";
       break;

@@ -42,6 +42,7 @@ class STRATA_EXPORT Status {
     kBusy = 11,
     kExpired = 12,
     kTryAgain = 13,
+    kColumnFamilyDropped = 14,
   };
 
   enum SubCode : unsigned char {
@@ -127,6 +128,11 @@ class STRATA_EXPORT Status {
                          const Slice& msg2 = Slice()) {
     return Status(kTryAgain, kNone, msg, msg2);
   }
+  // The column family the operation was for was dropped meanwhile.
+  static Status ColumnFamilyDropped(const Slice& msg = Slice(),
+                                    const Slice& msg2 = Slice()) {
+    return Status(kColumnFamilyDropped, kNone, msg, msg2);
+  }
 
   bool ok() const { return code_ == kOk; }
   bool IsNotFound() const { return code_ == kNotFound; }
@@ -145,6 +151,7 @@ class STRATA_EXPORT Status {
   bool IsLockHeld() const { return subcode_ == kLockHeld; }
   bool IsExpired() const { return code_ == kExpired; }
   bool IsTryAgain() const { return code_ == kTryAgain; }
+  bool IsColumnFamilyDropped() const { return code_ == kColumnFamilyDropped; }
 
   Code code() const { return code_; }
   SubCode subcode() const { return subcode_; }

@@ -195,6 +195,8 @@ Status StatusForPath(const Status& s, const std::string& path, const char* op) {
       return Status::Incomplete(msg, detail);
     case Status::kAborted:
       return Status::Aborted(msg, detail);
+    case Status::kColumnFamilyDropped:
+      return Status::ColumnFamilyDropped(msg, detail);
     case Status::kMergeInProgress:
       return Status::MergeInProgress(msg, detail);
     case Status::kShutdownInProgress:
