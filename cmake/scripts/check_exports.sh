@@ -144,7 +144,9 @@ bad=$(printf '%s\n' "$names" | not_public "$allowed")
 missing=""
 for needed in 'strata::DB::Open(' 'strata::WriteBatch::Put(' \
     'strata::Env::Default()' 'strata::Status::ToString() const'; do
-  if ! printf '%s\n' "$names" | grep -qF "$needed"; then
+  # Not grep -q: it would stop reading early, and printf's SIGPIPE would
+  # fail the pipeline (pipefail) once the list outgrows the pipe buffer.
+  if ! printf '%s\n' "$names" | grep -F "$needed" >/dev/null; then
     missing="$missing  $needed"$'\n'
   fi
 done
