@@ -298,6 +298,14 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_wal_switch_test.cc
 )
 
+# Column families: the API, misuse, recovery with families flushed apart,
+# atomic flush, the model test over several families.
+strata_add_test(db_column_family_test SOURCES
+  test/db/db_column_family_recovery_test.cc
+  test/db/db_column_family_test.cc
+  test/db/db_test_util.cc
+)
+
 # Introspection: strata.stats (InternalStats), GetApproximateSizes, the
 # read path's statistics tickers.
 strata_add_test(db_stats_test SOURCES

@@ -6,22 +6,25 @@
 //   db_impl_flush.cc  memtable flushes, Flush, write stalls
 //   db_impl_files.cc  deleting obsolete files
 //   db_impl_compaction.cc  compactions, CompactRange
+//   db_impl_families.cc  column families: create, drop, handles, routes
 //   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
 //   db_impl_sizes.cc  GetApproximateSizes
 //
-// State and locking. mutex_ guards the memtables, the snapshot list, the
-// version set (versions_: the tables, the MANIFEST and the file counter)
-// and the background error. The write path runs through
+// State and locking. mutex_ guards the column families (each with its
+// memtables and versions, db/column_family.h), the snapshot list, the
+// version set (versions_: the families, the MANIFEST and the file
+// counter) and the background error. The write path runs through
 // write_thread_: one group leader at a time owns the WAL writer and the
-// memtable it inserts into (write_mem_), which it takes under mutex_ in
-// PrepareGroup, so writing and inserting need no lock. log_mutex_ guards
+// memtables it inserts into (each family's write_mem, found through
+// routes_), which it sets under mutex_ in PrepareGroup, so writing and
+// inserting need no lock. log_mutex_ guards
 // the WAL writer and the retired WALs against SyncWAL, Close and
 // DeleteObsoleteFiles, which can run beside a leader.
 // Readers take references to the memtables under mutex_ and read without
 // it; last_published_ (an atomic) is the newest sequence they may see.
 //
 // Files are laid out as in docs/formats/files.md. A WAL numbered below
-// the version set's log number holds only flushed data and is deleted
+// every live family's log number holds only flushed data and is deleted
 // (DeleteObsoleteFiles); an open replays the others.
 
 #ifndef STRATA_DB_DB_IMPL_H_
@@ -31,13 +34,16 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "db/builder.h"
+#include "db/column_family.h"
 #include "db/compaction_picker.h"
 #include "db/dbformat.h"
 #include "db/internal_stats.h"
@@ -59,37 +65,103 @@ class MemTable;
 
 class DBImpl : public DB, private WriteThread::CommitEnv {
  public:
+  // options: the DB's options with the default family's (as given; the
+  // DBImpl sanitizes them).
   DBImpl(const Options& options, const std::string& dbname);
   ~DBImpl() override;
 
   // ---- DB ----
+  using DB::CompactRange;
+  using DB::Delete;
+  using DB::DeleteRange;
+  using DB::Flush;
+  using DB::Get;
+  using DB::GetApproximateSizes;
+  using DB::GetIntProperty;
+  using DB::GetMapProperty;
+  using DB::GetOptions;
+  using DB::GetProperty;
+  using DB::Merge;
+  using DB::MultiGet;
+  using DB::NewIterator;
+  using DB::Put;
+  using DB::SetOptions;
+  using DB::SingleDelete;
   Status Close() override;
+  Status CreateColumnFamily(const ColumnFamilyOptions& options,
+                            const std::string& column_family_name,
+                            ColumnFamilyHandle** handle) override;
+  Status DropColumnFamily(ColumnFamilyHandle* column_family) override;
+  Status DestroyColumnFamilyHandle(ColumnFamilyHandle* column_family) override;
+  ColumnFamilyHandle* DefaultColumnFamily() const override {
+    return default_handle_;
+  }
   Status Write(const WriteOptions& options, WriteBatch* updates) override;
-  Status DeleteRange(const WriteOptions& options, const Slice& begin_key,
+  Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family,
+             const Slice& key, const Slice& value) override;
+  Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                const Slice& key) override;
+  Status SingleDelete(const WriteOptions& options,
+                      ColumnFamilyHandle* column_family,
+                      const Slice& key) override;
+  Status Merge(const WriteOptions& options, ColumnFamilyHandle* column_family,
+               const Slice& key, const Slice& value) override;
+  Status DeleteRange(const WriteOptions& options,
+                     ColumnFamilyHandle* column_family, const Slice& begin_key,
                      const Slice& end_key) override;
-  Status Get(const ReadOptions& options, const Slice& key,
-             std::string* value) override;
-  std::vector<Status> MultiGet(const ReadOptions& options,
-                               const std::vector<Slice>& keys,
-                               std::vector<std::string>* values) override;
-  Iterator* NewIterator(const ReadOptions& options) override;
+  Status Get(const ReadOptions& options, ColumnFamilyHandle* column_family,
+             const Slice& key, PinnableSlice* value) override;
+  std::vector<Status> MultiGet(
+      const ReadOptions& options,
+      const std::vector<ColumnFamilyHandle*>& column_family,
+      const std::vector<Slice>& keys,
+      std::vector<std::string>* values) override;
+  void MultiGet(const ReadOptions& options, ColumnFamilyHandle* column_family,
+                const size_t num_keys, const Slice* keys, PinnableSlice* values,
+                Status* statuses, const bool sorted_input = false) override;
+  Iterator* NewIterator(const ReadOptions& options,
+                        ColumnFamilyHandle* column_family) override;
+  Status NewIterators(const ReadOptions& options,
+                      const std::vector<ColumnFamilyHandle*>& column_families,
+                      std::vector<Iterator*>* iterators) override;
   const Snapshot* GetSnapshot() override;
   void ReleaseSnapshot(const Snapshot* snapshot) override;
   SequenceNumber GetLatestSequenceNumber() const override;
-  bool GetProperty(const Slice& property, std::string* value) override;
-  bool GetIntProperty(const Slice& property, uint64_t* value) override;
+  bool GetProperty(ColumnFamilyHandle* column_family, const Slice& property,
+                   std::string* value) override;
+  bool GetIntProperty(ColumnFamilyHandle* column_family, const Slice& property,
+                      uint64_t* value) override;
+  bool GetMapProperty(ColumnFamilyHandle* column_family, const Slice& property,
+                      std::map<std::string, std::string>* value) override;
   Status SyncWAL() override;
-  Status Flush(const FlushOptions& options) override;
-  Status CompactRange(const CompactRangeOptions& options, const Slice* begin,
+  Status Flush(const FlushOptions& options,
+               ColumnFamilyHandle* column_family) override;
+  Status Flush(
+      const FlushOptions& options,
+      const std::vector<ColumnFamilyHandle*>& column_families) override;
+  Status CompactRange(const CompactRangeOptions& options,
+                      ColumnFamilyHandle* column_family, const Slice* begin,
                       const Slice* end) override;
-  Status GetApproximateSizes(const Range* ranges, int n, uint64_t* sizes,
+  Status GetApproximateSizes(ColumnFamilyHandle* column_family,
+                             const Range* ranges, int n, uint64_t* sizes,
                              SizeApproximationFlags include_flags) override;
+  Status SetOptions(
+      ColumnFamilyHandle* column_family,
+      const std::unordered_map<std::string, std::string>& new_options) override;
+  Options GetOptions(ColumnFamilyHandle* column_family) const override;
+  DBOptions GetDBOptions() const override;
   const std::string& GetName() const override { return dbname_; }
   Env* GetEnv() const override { return env_; }
 
   // Waits until no flush or compaction is running or needed (tests and
   // tools that want a settled tree); the background error if there is one.
   Status WaitForBackgroundWork();
+
+  // ColumnFamilyHandleImpl's: a handle deleted by its owner (not through
+  // DestroyColumnFamilyHandle) leaves the DB's list and drops its ref.
+  void ForgetHandle(ColumnFamilyHandleImpl* handle) LOCKS_EXCLUDED(mutex_);
+  Status GetDescriptor(ColumnFamilyHandleImpl* handle,
+                       ColumnFamilyDescriptor* desc) LOCKS_EXCLUDED(mutex_);
 
   // The write thread, for tests that hook into it (TEST_Set*Callback).
   WriteThread* TEST_write_thread() { return &write_thread_; }
@@ -116,13 +188,21 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // before anything is touched on disk; values that can be raised to a
   // workable one are not refused but raised when the DBImpl is built.
   static Status ValidateOptions(const Options& options);
+  // The options a family runs with: the DB's and the family's, raised to
+  // workable values.
+  static Options SanitizeOptions(const Options& options);
 
  private:
   friend class DB;
+  class FamilyRouter;
 
   // ---- db_impl_open.cc ----
-  Status Open();
-  Status Recover() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Opens with the families of column_families (the default one among
+  // them); *handles gets one handle per descriptor.
+  Status Open(const std::vector<ColumnFamilyDescriptor>& column_families,
+              std::vector<ColumnFamilyHandle*>* handles);
+  Status Recover(const std::vector<ColumnFamilyDescriptor>& column_families)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status CreateNew() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // The numbers of the WALs to replay (sorted).
   Status FindLogFiles(std::vector<uint64_t>* logs)
@@ -133,6 +213,29 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
     return versions_->NewFileNumber();
   }
   std::string OptionsFileContents() const;
+  // ---- db_impl_families.cc ----
+  // The family of a handle given to the API: InvalidArgument for a null
+  // handle, one of another DB, or one destroyed or released.
+  Status FamilyOf(ColumnFamilyHandle* handle, ColumnFamilyData** cfd) const;
+  // A new handle on cfd, listed in handles_.
+  ColumnFamilyHandleImpl* NewHandle(ColumnFamilyData* cfd)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Creates family name (the caller checked it is new).
+  Status CreateFamily(const std::string& name,
+                      const ColumnFamilyOptions& options,
+                      ColumnFamilyData** cfd) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Rebuilds routes_ from the live families. REQUIRES: no memtable
+  // insert running (PrepareGroup after WaitForMemTableWrites, or Open).
+  void RebuildRoutes() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Has every write group after the current ones pick up changed routes
+  // (a family created or dropped) before it inserts.
+  Status RefreshRoutes() LOCKS_EXCLUDED(mutex_);
+  // OK if every record of batch names a live family, and every family a
+  // Merge names has a merge operator.
+  Status CheckBatchFamilies(const WriteBatch* batch) LOCKS_EXCLUDED(mutex_);
+  // A new empty memtable for cfd, referenced.
+  MemTable* NewMemTable(const ColumnFamilyData* cfd) const;
+
   // ---- db_impl_wal.cc ----
   // The switch leaves the finished WAL unsynced: the recovery mode stops
   // at a WAL whose predecessor lost its end in a power loss.
@@ -161,35 +264,49 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status CloseImpl(bool force) LOCKS_EXCLUDED(close_mutex_, mutex_);
 
   // ---- db_impl_flush.cc ----
-  // An empty memtable (refs 0) whose arena grows by an eighth of
-  // write_buffer_size at a time (at least 4 KiB, at most 64 KiB), carved
-  // from huge-page regions when memtable_huge_page_size allows.
-  MemTable* NewMemTable() const;
   // Schedules a flush on the HIGH pool if memtables wait and none runs.
   void MaybeScheduleFlush() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   static void BGWorkFlush(void* db);
   void BackgroundFlush();
-  // Writes every immutable memtable as one level-0 table, installs it with
-  // the log number of the oldest WAL still needed, and drops them.
-  Status FlushMemTables() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // How flushes and compactions write tables.
-  BuildTableOptions NewTableOptions() const;
-  // Builds mems (oldest first) into a new table; adds it to *edit unless
-  // empty. *number is the file's number, in pending_outputs_ (the caller
-  // erases it once the edit is applied or abandoned). Releases mutex_
-  // meanwhile.
-  Status WriteLevel0Table(const std::vector<MemTable*>& mems, VersionEdit* edit,
+  // The family whose immutable memtables wait longest (the oldest WAL),
+  // or null.
+  ColumnFamilyData* PickFlush() const EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Writes every immutable memtable of each family of cfds as one level-0
+  // table each, installs them (one MANIFEST record) with the log number of
+  // the oldest WAL each family still needs, and drops them. Families
+  // whose memtables are empty move their log number to the current WAL
+  // in the same record.
+  Status FlushMemTables(const std::vector<ColumnFamilyData*>& cfds)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // How flushes and compactions of cfd write tables.
+  BuildTableOptions NewTableOptions(const ColumnFamilyData* cfd) const;
+  // Builds mems (oldest first) into a new table of cfd; adds it to *edit
+  // unless empty. *number is the file's number, in pending_outputs_ (the
+  // caller erases it once the edit is applied or abandoned). Releases
+  // mutex_ meanwhile.
+  Status WriteLevel0Table(ColumnFamilyData* cfd,
+                          const std::vector<MemTable*>& mems, VersionEdit* edit,
                           uint64_t* number) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Waits (or, for no_slowdown groups, fails with Incomplete) while the
-  // memtable rule of the write stalls stops or delays writes; full: the
-  // active memtable is to be retired.
-  Status WaitForWriteRoom(WriteThread::WriteGroup* group, bool full)
+  // memtable or L0 rule of the write stalls stops or delays writes in
+  // any family; switching: the families whose active memtable is to be
+  // retired.
+  Status WaitForWriteRoom(WriteThread::WriteGroup* group,
+                          const std::vector<ColumnFamilyData*>& switching)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Asks the next write group to retire the active memtables of cfds and
+  // waits for that group (and, with options.wait, for the flushes).
+  Status FlushFamilies(const FlushOptions& options,
+                       const std::vector<ColumnFamilyData*>& cfds)
+      LOCKS_EXCLUDED(mutex_);
 
   // ---- db_impl_compaction.cc ----
   // Compactions that may run at once: RocksDB's split of
   // max_background_jobs (a quarter, at least one, for flushes).
   int MaxCompactions() const;
+  // A family whose tree needs a compaction, or null.
+  ColumnFamilyData* FamilyNeedingCompaction() const
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Schedules compactions on the LOW pool while a level needs one and
   // slots are free.
   void MaybeScheduleCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
@@ -198,16 +315,19 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // After a compaction (or move) ends, installed or not: schedules what
   // is now possible and wakes waiters.
   void CompactionDone() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // Runs c (picked from version base, its files marked being compacted)
-  // and installs the result; unmarks the files. Releases mutex_ meanwhile.
-  // The caller deletes the obsolete inputs (DeleteObsoleteFiles) once it
-  // has released base, which keeps them live.
-  Status RunCompaction(Compaction* c) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Runs c (picked from a version of cfd, its files marked being
+  // compacted) and installs the result; unmarks the files. Releases
+  // mutex_ meanwhile. The caller deletes the obsolete inputs
+  // (DeleteObsoleteFiles) once it has released base, which keeps them
+  // live.
+  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // One level of CompactRange: every step of level's files in [begin,
   // end] into the next level. *output_level: where they went (-1: no
   // file of level was in the range).
-  Status CompactLevelRange(int level, const Slice* begin, const Slice* end,
-                           int* output_level) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status CompactLevelRange(ColumnFamilyData* cfd, int level, const Slice* begin,
+                           const Slice* end, int* output_level)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_files.cc ----
   // Deletes the files no longer needed: tables no live version holds and
@@ -225,36 +345,44 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   void MemTableWritesPending(uint64_t n) override;
   void MemTableWriteDone() override;
   void Publish(SequenceNumber last_sequence) override;
-  // Inserts w's batch into write_mem_; a failure becomes the background
-  // error (the WAL has the batch, the memtable maybe part of it).
+  // Inserts w's batch into the families' write memtables; a failure
+  // becomes the background error (the WAL has the batch, the memtables
+  // maybe part of it).
   Status InsertWriter(WriteThread::Writer* w, bool concurrent);
   // Waits until no announced memtable insert (unordered mode) or memtable
   // stage (pipelined mode) is running: before a memtable switch, before a
   // requested flush looks at the memtable, and in Close. Waits on bg_cv_,
   // releasing mutex_ meanwhile.
   void WaitForMemTableWrites() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // Retires the full memtable to imm_ and starts a new one with a new WAL.
-  // If the new WAL cannot be created nothing changes and that error is
-  // returned; the current memtable and WAL stay usable. A failure to
-  // finish the current WAL is returned and becomes the background error.
-  Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Retires the active memtables of cfds to their immutable lists and
+  // starts new ones with one new WAL. If the new WAL cannot be created
+  // nothing changes and that error is returned; the current memtables and
+  // WAL stay usable. A failure to finish the current WAL is returned and
+  // becomes the background error.
+  Status SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void SetBackgroundError(const Status& s) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_read.cc ----
-  // References the memtables and the current version for a read at the
-  // snapshot of options (or the newest published sequence).
-  Status AcquireReadView(const ReadOptions& options, ReadView* view);
+  // References cfd, its memtables and current version for a read at the
+  // snapshot of options (or the newest published sequence); sequence, if
+  // not null, overrides both (NewIterators).
+  Status AcquireReadView(const ReadOptions& options, ColumnFamilyData* cfd,
+                         ReadView* view);
+  Status AcquireReadViewLocked(const ReadOptions& options,
+                               ColumnFamilyData* cfd, SequenceNumber sequence,
+                               ReadView* view) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void ReleaseReadView(const ReadView& view);
+  // An iterator over view (which it releases when deleted).
+  Iterator* NewIteratorOver(const ReadOptions& options, const ReadView& view);
   // Each level's files, bytes and compaction score now (strata.stats).
-  LevelReportInput CurrentLevelReport() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  LevelReportInput CurrentLevelReport(const ColumnFamilyData* cfd)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   const Options options_;
   const std::string dbname_;
   Env* const env_;
-  const InternalKeyComparator icmp_;
   std::shared_ptr<Logger> info_log_;
-
-  const std::unique_ptr<TableCache> table_cache_;
 
   // Held for the whole of a Close, so a second one waits for the first.
   port::Mutex close_mutex_ ACQUIRED_BEFORE(mutex_);
@@ -262,25 +390,34 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Every use holds mutex_ (checked: the pointer is guarded), which is
   // what VersionSet's methods require (db/version_set.h).
   const std::unique_ptr<VersionSet> versions_ GUARDED_BY(mutex_);
+  // The default family (never dropped; owned by versions_).
+  ColumnFamilyData* const default_cfd_;
+  // The DB's own handle on it (DefaultColumnFamily()).
+  ColumnFamilyHandleImpl* default_handle_ = nullptr;
+  // Handles given out and not yet released.
+  std::set<ColumnFamilyHandleImpl*> handles_ GUARDED_BY(mutex_);
+  // Handles given back through DestroyColumnFamilyHandle: kept (released)
+  // until the DB is deleted, so a use after it is InvalidArgument, not a
+  // use of freed memory.
+  std::vector<std::unique_ptr<ColumnFamilyHandleImpl>> destroyed_handles_
+      GUARDED_BY(mutex_);
+  // Live families (more than one: writes check the families they name).
+  std::atomic<size_t> num_families_{1};
+  // The families inserts go to, by id. Replaced in PrepareGroup with no
+  // insert running, when routes_stale_.
+  std::atomic<ColumnFamilyRoutes*> routes_{nullptr};
+  bool routes_stale_ GUARDED_BY(mutex_) = false;
+  // PrepareGroup's list of the families it retires memtables of.
+  std::vector<ColumnFamilyData*> switching_ GUARDED_BY(mutex_);
   FileLock* db_lock_ = nullptr;
   bool opened_ GUARDED_BY(mutex_) = false;
   bool closing_ GUARDED_BY(mutex_) = false;
   // What the first Close returned (a later Close returns it again).
   Status close_status_ GUARDED_BY(mutex_);
   Status bg_error_ GUARDED_BY(mutex_);
-  MemTable* mem_ GUARDED_BY(mutex_) = nullptr;
-  MemTableList imm_ GUARDED_BY(mutex_);
   SnapshotList snapshots_ GUARDED_BY(mutex_);
   std::vector<uint64_t> live_logs_ GUARDED_BY(mutex_);
-  // Per immutable memtable, oldest first: the WAL started when it was
-  // retired. Once it is flushed, older WALs hold nothing needed.
-  std::deque<uint64_t> imm_next_logs_ GUARDED_BY(mutex_);
-  // Memtables retired and flushed since open (Flush waits on these).
-  uint64_t memtables_retired_ GUARDED_BY(mutex_) = 0;
-  uint64_t memtables_flushed_ GUARDED_BY(mutex_) = 0;
   bool flush_scheduled_ GUARDED_BY(mutex_) = false;
-  // A Flush() wants the active memtable retired by the next group.
-  bool flush_requested_ GUARDED_BY(mutex_) = false;
   // Why the last memtable switch could not start its WAL (OK once one
   // succeeds): a Flush whose request is still pending reports it.
   Status switch_error_ GUARDED_BY(mutex_);
@@ -292,7 +429,6 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Table files being written by a flush or compaction (not yet in a
   // version).
   std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
-  const CompactionPicker picker_;
   // Compactions scheduled or running on the LOW pool.
   int bg_compactions_scheduled_ GUARDED_BY(mutex_) = 0;
   // CompactRange calls running, and those of them that keep automatic
@@ -301,9 +437,6 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   int exclusive_manual_compactions_ GUARDED_BY(mutex_) = 0;
   // Set by Close: running compactions stop early.
   std::atomic<bool> shutting_down_{false};
-  // The work behind strata.stats: flushes and compactions per level,
-  // user ingest, WAL syncs, stalls.
-  InternalStats internal_stats_ GUARDED_BY(mutex_);
 
   // The WAL being written and its number.
   port::Mutex log_mutex_ ACQUIRED_AFTER(mutex_);
@@ -313,11 +446,6 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // The directory was synced since the current WAL was created.
   bool log_dir_synced_ GUARDED_BY(log_mutex_) = true;
 
-  // The memtable groups insert into, set by the leader in PrepareGroup.
-  // Atomic: in the pipelined and unordered modes inserts of earlier
-  // groups read it while the next leader prepares (it only changes once
-  // they are drained, see WaitForMemTableWrites).
-  std::atomic<MemTable*> write_mem_{nullptr};
   // Announced inserts (unordered) or memtable stages (pipelined) not yet
   // done; bg_cv_ is signalled when it drops to zero.
   std::atomic<uint64_t> pending_memtable_writes_{0};

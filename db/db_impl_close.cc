@@ -48,25 +48,46 @@ Status DBImpl::CloseImpl(bool force) {
     // Writes that skipped the WAL live only in memtables: a clean close
     // puts them in a table. After a background error it cannot, and
     // Close reports that error.
-    if (was_open && has_unlogged_writes_ &&
-        (mem_->num_entries() > 0 || imm_.NumNotFlushed() > 0)) {
-      s = bg_error_;
-      if (s.ok() && mem_->num_entries() > 0) s = SwitchMemTable();
-      if (s.ok() && imm_.NumNotFlushed() > 0) s = FlushMemTables();
-      if (s.ok()) DeleteObsoleteFiles();
-      if (!s.ok()) SetBackgroundError(s);
+    if (was_open && has_unlogged_writes_) {
+      const std::vector<ColumnFamilyData*> families =
+          versions_->column_families()->All();
+      std::vector<ColumnFamilyData*> active, waiting;
+      for (ColumnFamilyData* cfd : families) {
+        if (cfd->mem->num_entries() > 0) active.push_back(cfd);
+        if (cfd->mem->num_entries() > 0 || cfd->imm.NumNotFlushed() > 0) {
+          waiting.push_back(cfd);
+        }
+      }
+      if (!waiting.empty()) {
+        s = bg_error_;
+        if (s.ok() && !active.empty()) s = SwitchMemTables(active);
+        if (s.ok()) s = FlushMemTables(waiting);
+        if (s.ok()) DeleteObsoleteFiles();
+        if (!s.ok()) SetBackgroundError(s);
+      }
     }
   }
   // The first error is what Close reports.
   Status logs = CloseLogs();
   if (s.ok()) s = logs;
   MutexLock l(&mutex_);
-  if (mem_ != nullptr) {
-    mem_->Unref();
-    mem_ = nullptr;
+  // The handles the program still holds let go of their families; what
+  // the families hold goes with them (or with the version set).
+  for (ColumnFamilyHandleImpl* handle : handles_) handle->Release();
+  if (default_handle_ != nullptr) default_handle_->Release();
+  ColumnFamilyRoutes* routes = routes_.exchange(nullptr);
+  if (routes != nullptr) {
+    routes->UnrefAll();
+    delete routes;
   }
-  imm_.RemoveOldest(imm_.NumNotFlushed());
-  imm_next_logs_.clear();
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    if (cfd->mem != nullptr) {
+      cfd->mem->Unref();
+      cfd->mem = nullptr;
+    }
+    cfd->imm.RemoveOldest(cfd->imm.NumNotFlushed());
+    cfd->imm_next_logs.clear();
+  }
   if (db_lock_ != nullptr) {
     Status u = env_->UnlockFile(db_lock_);
     if (s.ok()) s = u;

@@ -23,17 +23,25 @@ int DBImpl::MaxCompactions() const {
   return jobs - std::max(jobs / 4, 1);
 }
 
+ColumnFamilyData* DBImpl::FamilyNeedingCompaction() const {
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    if (cfd->options().disable_auto_compactions) continue;
+    if (cfd->picker().NeedsCompaction(LevelFilesViewOf(*cfd->current()))) {
+      return cfd;
+    }
+  }
+  return nullptr;
+}
+
 void DBImpl::MaybeScheduleCompaction() {
   mutex_.AssertHeld();
-  if (closing_ || !bg_error_.ok() || options_.disable_auto_compactions ||
-      exclusive_manual_compactions_ > 0) {
+  if (closing_ || !bg_error_.ok() || exclusive_manual_compactions_ > 0) {
     return;
   }
-  const LevelFilesView view = LevelFilesViewOf(*versions_->current());
   // A compaction scheduled but not yet picking counts as taking the
   // work, so a burst of calls does not schedule one per call.
   if (bg_compactions_scheduled_ < MaxCompactions() &&
-      picker_.NeedsCompaction(view)) {
+      FamilyNeedingCompaction() != nullptr) {
     bg_compactions_scheduled_++;
     env_->Schedule(&DBImpl::BGWorkCompaction, this, Env::LOW);
   }
@@ -48,20 +56,33 @@ void DBImpl::BackgroundCompaction() {
   if (!closing_ && bg_error_.ok() && exclusive_manual_compactions_ == 0) {
     std::unique_ptr<Compaction> c;
     Status s;
-    Version* base = versions_->current();
-    base->Ref();
-    const LevelFilesView view = LevelFilesViewOf(*base);
-    c = picker_.PickCompaction(view);
+    // The first family with work its picker can take now.
+    ColumnFamilyData* cfd = nullptr;
+    Version* base = nullptr;
+    for (ColumnFamilyData* f : versions_->column_families()->All()) {
+      if (f->options().disable_auto_compactions) continue;
+      c = f->picker().PickCompaction(LevelFilesViewOf(*f->current()));
+      if (c != nullptr) {
+        cfd = f;
+        break;
+      }
+    }
     if (c != nullptr) {
+      cfd->Ref();
+      base = cfd->current();
+      base->Ref();
       c->MarkFilesBeingCompacted(true);
       // More work may be free beside this one.
       bg_compactions_scheduled_--;
       MaybeScheduleCompaction();
       bg_compactions_scheduled_++;
-      s = RunCompaction(c.get());
-      if (!s.ok() && !s.IsShutdownInProgress()) SetBackgroundError(s);
+      s = RunCompaction(cfd, c.get());
+      if (!s.ok() && !s.IsShutdownInProgress() && !s.IsColumnFamilyDropped()) {
+        SetBackgroundError(s);
+      }
+      base->Unref();
+      cfd->Unref();
     }
-    base->Unref();
     // With base released, the inputs are in no live version any more.
     if (c != nullptr && s.ok()) DeleteObsoleteFiles();
     bg_compactions_scheduled_--;
@@ -82,7 +103,7 @@ void DBImpl::CompactionDone() {
   bg_cv_.SignalAll();
 }
 
-Status DBImpl::RunCompaction(Compaction* c) {
+Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   mutex_.AssertHeld();
   STRATA_LOG_INFO(info_log_, "compacting %s", c->Summary().c_str());
   VersionEdit edit;
@@ -91,26 +112,26 @@ Status DBImpl::RunCompaction(Compaction* c) {
     FileMetaData* f = c->inputs(0)[0];
     edit.RemoveFile(c->level(), f->number);
     edit.AddFile(c->output_level(), *f);
-    s = versions_->LogAndApply(&edit, &mutex_);
+    s = versions_->LogAndApply(cfd, &edit, &mutex_);
     c->MarkFilesBeingCompacted(false);
     CompactionDone();
     if (s.ok()) {
       LevelCompactionStats stats;
       stats.bytes_moved = f->file_size;
       stats.count = 1;
-      internal_stats_.AddCompactionStats(c->output_level(), stats);
+      cfd->internal_stats.AddCompactionStats(c->output_level(), stats);
     }
     STRATA_LOG_INFO(info_log_, "moved table %llu to L%d: %s: %s",
                     static_cast<unsigned long long>(f->number),
                     c->output_level(), s.ToString().c_str(),
-                    versions_->LevelSummary().c_str());
+                    cfd->LevelSummary().c_str());
     return s;
   }
 
   CompactionJobOptions options;
-  options.build = NewTableOptions();
+  options.build = NewTableOptions(cfd);
   options.build.builder_options.compression = c->output_compression();
-  options.merge_operator = options_.merge_operator.get();
+  options.merge_operator = cfd->options().merge_operator.get();
   options.statistics = options_.statistics.get();
   options.shutting_down = &shutting_down_;
   options.new_file_number = [this]() {
@@ -136,14 +157,14 @@ Status DBImpl::RunCompaction(Compaction* c) {
     // A failed LogAndApply may still have put the edit in the MANIFEST
     // CURRENT names: the outputs stay. The next successful one writes a
     // new MANIFEST without them, and they become obsolete files.
-    s = versions_->LogAndApply(&edit, &mutex_);
+    s = versions_->LogAndApply(cfd, &edit, &mutex_);
   }
   for (uint64_t number : job.file_numbers()) pending_outputs_.erase(number);
   c->MarkFilesBeingCompacted(false);
   CompactionDone();
   const LevelCompactionStats& stats = job.stats();
   if (s.ok()) {
-    internal_stats_.AddCompactionStats(c->output_level(), stats);
+    cfd->internal_stats.AddCompactionStats(c->output_level(), stats);
     STRATA_LOG_INFO(
         info_log_,
         "compacted to L%d: %d+%d files (%llu bytes) -> %d files (%llu "
@@ -156,7 +177,7 @@ Status DBImpl::RunCompaction(Compaction* c) {
         static_cast<unsigned long long>(stats.records_in -
                                         stats.records_dropped),
         static_cast<unsigned long long>(stats.micros),
-        versions_->LevelSummary().c_str());
+        cfd->LevelSummary().c_str());
   } else if (s.IsShutdownInProgress()) {
     STRATA_LOG_INFO(info_log_, "compaction to L%d stopped: %s",
                     c->output_level(), s.ToString().c_str());
@@ -167,8 +188,9 @@ Status DBImpl::RunCompaction(Compaction* c) {
   return s;
 }
 
-Status DBImpl::CompactLevelRange(int level, const Slice* begin,
-                                 const Slice* end, int* output_level) {
+Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
+                                 const Slice* begin, const Slice* end,
+                                 int* output_level) {
   mutex_.AssertHeld();
   *output_level = -1;
   std::string resume;  // where the next step starts (after a cut step)
@@ -177,25 +199,28 @@ Status DBImpl::CompactLevelRange(int level, const Slice* begin,
   for (;;) {
     if (!bg_error_.ok()) return bg_error_;
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
-    Version* base = versions_->current();
+    if (cfd->dropped()) return Status::ColumnFamilyDropped(cfd->name());
+    Version* base = cfd->current();
     base->Ref();
     const LevelFilesView view = LevelFilesViewOf(*base);
     InternalKey compaction_end;
     bool conflict = false;
-    std::unique_ptr<Compaction> c = picker_.CompactRange(
+    std::unique_ptr<Compaction> c = cfd->picker().CompactRange(
         view, level, from, end, &compaction_end, &conflict);
     Status s;
     if (c != nullptr) {
       *output_level = c->output_level();
       c->MarkFilesBeingCompacted(true);
-      s = RunCompaction(c.get());
+      s = RunCompaction(cfd, c.get());
     } else if (conflict) {
       bg_cv_.Wait();  // a running compaction holds some inputs
     }
     base->Unref();
     if (c != nullptr && s.ok()) DeleteObsoleteFiles();
     if (!s.ok()) {
-      if (!s.IsShutdownInProgress()) SetBackgroundError(s);
+      if (!s.IsShutdownInProgress() && !s.IsColumnFamilyDropped()) {
+        SetBackgroundError(s);
+      }
       return s;
     }
     if (c == nullptr && !conflict) return Status::OK();
@@ -209,12 +234,16 @@ Status DBImpl::CompactLevelRange(int level, const Slice* begin,
 }
 
 Status DBImpl::CompactRange(const CompactRangeOptions& options,
+                            ColumnFamilyHandle* column_family,
                             const Slice* begin, const Slice* end) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
   if (begin != nullptr && end != nullptr &&
-      icmp_.user_comparator()->Compare(*begin, *end) > 0) {
+      cfd->user_comparator()->Compare(*begin, *end) > 0) {
     return Status::InvalidArgument("CompactRange: begin is after end");
   }
-  Status s = Flush(FlushOptions());
+  s = FlushFamilies(FlushOptions(), {cfd});
   if (!s.ok()) return s;
 
   MutexLock l(&mutex_);
@@ -227,18 +256,20 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options,
   }
   // Level by level, down to the deepest level holding part of the range;
   // L0 always goes down (its files overlap each other).
-  const int last = versions_->NumberLevels() - 1;
+  cfd->Ref();
+  const int last = cfd->num_levels() - 1;
   for (int level = 0; s.ok() && level < last; level++) {
     int deepest = 0;
     for (int l = 1; l <= last; l++) {
-      if (versions_->current()->OverlapInLevel(l, begin, end)) deepest = l;
+      if (cfd->current()->OverlapInLevel(l, begin, end)) deepest = l;
     }
     if (level > 0 && level >= deepest) break;
     int output_level;
-    s = CompactLevelRange(level, begin, end, &output_level);
+    s = CompactLevelRange(cfd, level, begin, end, &output_level);
     // L0 goes to the base level; the levels above it are empty.
     if (level == 0 && output_level > 1) level = output_level - 1;
   }
+  cfd->Unref();
   if (options.exclusive_manual_compaction) exclusive_manual_compactions_--;
   manual_compactions_--;
   MaybeScheduleCompaction();

@@ -24,7 +24,14 @@ void DBImpl::DeleteObsoleteFiles() {
                      pending_outputs_.end());
   const std::unordered_set<uint64_t> live(live_tables.begin(),
                                           live_tables.end());
-  const uint64_t min_log = versions_->LogNumber();
+  const uint64_t min_log = versions_->MinLogNumber();
+  // Every family's reader cache, dropped families still alive included
+  // (a deleted table is in one of them at most). Referenced: a family
+  // dropped meanwhile must not go while its cache is used.
+  std::vector<ColumnFamilyData*> families = versions_->column_families()->All();
+  const auto& dropped = versions_->column_families()->Dropped();
+  families.insert(families.end(), dropped.begin(), dropped.end());
+  for (ColumnFamilyData* cfd : families) cfd->Ref();
   const uint64_t min_manifest = versions_->ManifestFileNumber();
   // Tables numbered at or above this were created after the snapshot of
   // live files (their job put them in pending_outputs_ later than it).
@@ -65,7 +72,9 @@ void DBImpl::DeleteObsoleteFiles() {
         break;
     }
     if (!obsolete) continue;
-    if (type == FileType::kTableFile) table_cache_->Evict(number);
+    if (type == FileType::kTableFile) {
+      for (ColumnFamilyData* cfd : families) cfd->table_cache()->Evict(number);
+    }
     Status del = env_->RemoveFile(dbname_ + "/" + child);
     if (del.ok()) {
       STRATA_LOG_INFO(info_log_, "deleted obsolete file %s", child.c_str());
@@ -75,6 +84,7 @@ void DBImpl::DeleteObsoleteFiles() {
     }
   }
   mutex_.Lock();
+  for (ColumnFamilyData* cfd : families) cfd->Unref();
 }
 
 }  // namespace strata

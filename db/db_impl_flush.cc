@@ -2,16 +2,20 @@
 // HIGH pool — Flush(), and the memtable rule of the write stalls
 // (docs/architecture.md, "The engine").
 //
-// One flush runs at a time. It takes every immutable memtable present
-// when it starts (oldest first; newer ones may join imm_ meanwhile),
-// writes them as one table without the mutex, then installs an edit that
-// adds the table at level 0 and moves the log number to the WAL started
-// when the newest of them was retired: every older WAL's data is then in
-// tables. Only then are the memtables dropped from imm_, so a reader always
-// finds the data in a memtable or in the current version. A failed flush
-// installs nothing (BuildTable deletes a partial file) and becomes the
-// background error: the memtables stay, their WALs stay live, and a
-// reopen replays them.
+// One flush runs at a time, for the family whose memtables hold the
+// oldest WAL (with atomic_flush, for every family with memtables
+// waiting). It takes every immutable memtable of the family present when
+// it starts (oldest first; newer ones may join meanwhile), writes them as
+// one table without the mutex, then installs an edit that adds the table
+// at level 0 and moves the family's log number to the WAL started when
+// the newest of them was retired: every older WAL's data of the family is
+// then in tables. Families with nothing unflushed move their log numbers
+// to the current WAL in the same record, so WALs only they kept live can
+// go. Only then are the memtables dropped from the immutable list, so a
+// reader always finds the data in a memtable or in the current version.
+// A failed flush installs nothing (BuildTable deletes a partial file) and
+// becomes the background error: the memtables stay, their WALs stay live,
+// and a reopen replays them.
 
 #include <algorithm>
 
@@ -27,23 +31,23 @@
 
 namespace strata {
 
-MemTable* DBImpl::NewMemTable() const {
-  const size_t block =
-      std::min<size_t>(std::max<size_t>(options_.write_buffer_size / 8,
-                                        ConcurrentArena::kMinBlockSize),
-                       ConcurrentArena::kDefaultBlockSize);
-  // A region may stay partly unused: at most an eighth of the buffer.
-  const size_t region = options_.memtable_huge_page_size;
-  const bool use_regions = region > 0 && port::HugePagesAvailable() &&
-                           options_.write_buffer_size / 8 >= region;
-  return new MemTable(icmp_, block, use_regions ? region : 0);
+ColumnFamilyData* DBImpl::PickFlush() const {
+  ColumnFamilyData* pick = nullptr;
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    if (cfd->imm.NumNotFlushed() == 0) continue;
+    if (pick == nullptr ||
+        cfd->imm_next_logs.front() < pick->imm_next_logs.front()) {
+      pick = cfd;
+    }
+  }
+  return pick;
 }
 
 void DBImpl::MaybeScheduleFlush() {
   // Closing: Close flushes itself if it must; memtables left unflushed
   // are still in their WALs.
   if (flush_scheduled_ || closing_ || !bg_error_.ok() ||
-      imm_.NumNotFlushed() == 0) {
+      PickFlush() == nullptr) {
     return;
   }
   flush_scheduled_ = true;
@@ -56,8 +60,19 @@ void DBImpl::BGWorkFlush(void* db) {
 
 void DBImpl::BackgroundFlush() {
   MutexLock l(&mutex_);
-  if (bg_error_.ok() && imm_.NumNotFlushed() > 0) {
-    Status s = FlushMemTables();
+  ColumnFamilyData* pick = bg_error_.ok() ? PickFlush() : nullptr;
+  if (pick != nullptr) {
+    // With atomic_flush every family with memtables waiting goes in the
+    // same MANIFEST record.
+    std::vector<ColumnFamilyData*> cfds;
+    if (options_.atomic_flush) {
+      for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+        if (cfd->imm.NumNotFlushed() > 0) cfds.push_back(cfd);
+      }
+    } else {
+      cfds.push_back(pick);
+    }
+    Status s = FlushMemTables(cfds);
     if (!s.ok()) {
       SetBackgroundError(s);
     } else {
@@ -70,53 +85,104 @@ void DBImpl::BackgroundFlush() {
   bg_cv_.SignalAll();
 }
 
-Status DBImpl::FlushMemTables() {
+Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
   mutex_.AssertHeld();
-  MemTableListVersion* imm = imm_.current();
-  imm->Ref();  // keeps the memtables while the mutex is released
-  const std::vector<MemTable*> mems(imm->memtables().rbegin(),
-                                    imm->memtables().rend());
-  const uint64_t next_log = imm_next_logs_[mems.size() - 1];
-  VersionEdit edit;
-  uint64_t number = 0;
+  // What each family flushes: its immutable memtables now, oldest first
+  // (newer ones may join meanwhile), kept by a ref on their list version.
+  struct Job {
+    ColumnFamilyData* cfd;
+    MemTableListVersion* imm;
+    std::vector<MemTable*> mems;
+    VersionEdit edit;
+    uint64_t number = 0;
+  };
+  std::vector<Job> jobs;
+  for (ColumnFamilyData* cfd : cfds) {
+    if (cfd->imm.NumNotFlushed() == 0) continue;
+    Job job;
+    job.cfd = cfd;
+    job.imm = cfd->imm.current();
+    job.mems.assign(job.imm->memtables().rbegin(), job.imm->memtables().rend());
+    cfd->Ref();
+    job.imm->Ref();
+    jobs.push_back(std::move(job));
+  }
   const uint64_t start = env_->NowMicros();
-  Status s = WriteLevel0Table(mems, &edit, &number);
-  if (s.ok()) {
-    edit.SetLogNumber(next_log);
+  Status s;
+  for (Job& job : jobs) {
+    if (s.ok()) s = WriteLevel0Table(job.cfd, job.mems, &job.edit, &job.number);
+    job.edit.SetLogNumber(job.cfd->imm_next_logs[job.mems.size() - 1]);
+  }
+  std::vector<ColumnFamilyData*> group;
+  std::vector<VersionEdit*> edits;
+  for (Job& job : jobs) {
+    if (job.cfd->dropped()) continue;  // its data went with it
+    group.push_back(job.cfd);
+    edits.push_back(&job.edit);
+  }
+  // Families with nothing unflushed need no WAL before the current one:
+  // moving their log numbers along lets the older WALs go.
+  std::vector<VersionEdit> idle;
+  std::vector<ColumnFamilyData*> idle_cfds;
+  const uint64_t current_log = live_logs_.back();
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    if (std::find(cfds.begin(), cfds.end(), cfd) == cfds.end() &&
+        cfd->mem->num_entries() == 0 && cfd->imm.NumNotFlushed() == 0 &&
+        cfd->log_number() < current_log) {
+      idle_cfds.push_back(cfd);
+    }
+  }
+  idle.resize(idle_cfds.size());
+  for (size_t i = 0; i < idle_cfds.size(); i++) {
+    idle[i].SetLogNumber(current_log);
+    group.push_back(idle_cfds[i]);
+    edits.push_back(&idle[i]);
+  }
+  if (s.ok() && !group.empty()) {
     // Once the WALs are gone, the MANIFEST is what keeps the sequence
-    // from going back: it must cover every entry of the new table.
+    // from going back: it must cover every entry of the new tables.
     versions_->SetLastSequence(
         std::max(versions_->LastSequence(), last_allocated_.load()));
-    s = versions_->LogAndApply(&edit, &mutex_);
+    s = versions_->LogAndApply(group, edits, &mutex_);
   }
-  pending_outputs_.erase(number);
-  if (s.ok()) {
-    imm_.RemoveOldest(mems.size());
-    imm_next_logs_.erase(imm_next_logs_.begin(),
-                         imm_next_logs_.begin() + mems.size());
-    memtables_flushed_ += mems.size();
-    LevelCompactionStats stats;  // a flush is work at L0
-    stats.micros = env_->NowMicros() - start;
-    stats.count = 1;
-    for (const auto& added : edit.new_files()) {
-      stats.bytes_written += added.second.file_size;
-      stats.files_out++;
-      stats.records_in += added.second.num_entries;
+  for (Job& job : jobs) {
+    pending_outputs_.erase(job.number);
+    ColumnFamilyData* cfd = job.cfd;
+    if (s.ok() && !cfd->dropped()) {
+      cfd->imm.RemoveOldest(job.mems.size());
+      cfd->imm_next_logs.erase(cfd->imm_next_logs.begin(),
+                               cfd->imm_next_logs.begin() + job.mems.size());
+      cfd->memtables_flushed += job.mems.size();
+      LevelCompactionStats stats;  // a flush is work at L0
+      stats.micros = env_->NowMicros() - start;
+      stats.count = 1;
+      for (const auto& added : job.edit.new_files()) {
+        stats.bytes_written += added.second.file_size;
+        stats.files_out++;
+        stats.records_in += added.second.num_entries;
+      }
+      cfd->internal_stats.AddCompactionStats(0, stats);
+      STRATA_LOG_INFO(info_log_,
+                      "flushed %zu memtable(s) of %s to table %llu: %s",
+                      job.mems.size(), cfd->name().c_str(),
+                      static_cast<unsigned long long>(job.number),
+                      cfd->LevelSummary().c_str());
+    } else if (!s.ok()) {
+      STRATA_LOG_ERROR(info_log_, "flush of %s to table %llu failed: %s",
+                       cfd->name().c_str(),
+                       static_cast<unsigned long long>(job.number),
+                       s.ToString().c_str());
     }
-    internal_stats_.AddCompactionStats(0, stats);
-    STRATA_LOG_INFO(info_log_, "flushed %zu memtable(s) to table %llu: %s",
-                    mems.size(), static_cast<unsigned long long>(number),
-                    versions_->LevelSummary().c_str());
-  } else {
-    STRATA_LOG_ERROR(info_log_, "flush to table %llu failed: %s",
-                     static_cast<unsigned long long>(number),
-                     s.ToString().c_str());
+    job.imm->Unref();
+    cfd->Unref();
   }
-  imm->Unref();
+  // A family dropped during the flush is no failure of the DB.
+  if (s.IsColumnFamilyDropped()) s = Status::OK();
   return s;
 }
 
-Status DBImpl::WriteLevel0Table(const std::vector<MemTable*>& mems,
+Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
+                                const std::vector<MemTable*>& mems,
                                 VersionEdit* edit, uint64_t* number) {
   mutex_.AssertHeld();
   FileMetaData meta;
@@ -135,11 +201,13 @@ Status DBImpl::WriteLevel0Table(const std::vector<MemTable*>& mems,
     if (t != nullptr) tombstones.push_back(t);
   }
   std::unique_ptr<InternalIterator> iter(
-      NewMergingIterator(&icmp_, std::move(points)));
+      NewMergingIterator(&cfd->icmp(), std::move(points)));
   std::unique_ptr<InternalIterator> range_iter(
-      tombstones.empty() ? nullptr
-                         : NewMergingIterator(&icmp_, std::move(tombstones)));
-  Status s = BuildTable(NewTableOptions(), iter.get(), range_iter.get(), &meta);
+      tombstones.empty()
+          ? nullptr
+          : NewMergingIterator(&cfd->icmp(), std::move(tombstones)));
+  Status s =
+      BuildTable(NewTableOptions(cfd), iter.get(), range_iter.get(), &meta);
   if (s.ok() && meta.file_size > 0) {
     // The table's name must be durable before an edit names it.
     s = SyncDBDirectory(env_, dbname_);
@@ -151,41 +219,57 @@ Status DBImpl::WriteLevel0Table(const std::vector<MemTable*>& mems,
   return s;
 }
 
-BuildTableOptions DBImpl::NewTableOptions() const {
+BuildTableOptions DBImpl::NewTableOptions(const ColumnFamilyData* cfd) const {
+  const Options& o = cfd->options();
   BuildTableOptions options;
   options.env = env_;
   options.dbname = dbname_;
-  options.table_factory = options_.table_factory.get();
-  options.builder_options.icmp = &icmp_;
+  options.table_factory = o.table_factory.get();
+  options.builder_options.icmp = &cfd->icmp();
   // L0's; a compaction replaces it with its output level's.
-  options.builder_options.compression =
-      CompressionForLevel(options_.compression, options_.compression_per_level,
-                          0, /*base_level=*/1);
-  options.builder_options.prefix_extractor = options_.prefix_extractor.get();
+  options.builder_options.compression = CompressionForLevel(
+      o.compression, o.compression_per_level, 0, /*base_level=*/1);
+  options.builder_options.prefix_extractor = o.prefix_extractor.get();
   options.builder_options.creation_time = env_->NowMicros() / 1000000;
-  options.env_options = EnvOptions(options_);
-  options.use_fsync = options_.use_fsync;
-  options.table_cache = table_cache_.get();
-  options.paranoid_file_checks = options_.paranoid_file_checks;
+  options.env_options = EnvOptions(o);
+  options.use_fsync = o.use_fsync;
+  options.table_cache = cfd->table_cache();
+  options.paranoid_file_checks = o.paranoid_file_checks;
   return options;
 }
 
-Status DBImpl::WaitForWriteRoom(WriteThread::WriteGroup* group, bool full) {
+Status DBImpl::WaitForWriteRoom(
+    WriteThread::WriteGroup* group,
+    const std::vector<ColumnFamilyData*>& switching) {
   mutex_.AssertHeld();
   Statistics* stats = options_.statistics.get();
   const uint64_t start = env_->NowMicros();
   bool stalled = false;
   Status s;
   for (;;) {
-    WriteStallInputs in;
-    in.num_unflushed_memtables = imm_.NumNotFlushed() + (full ? 1 : 0);
-    in.max_write_buffer_number = options_.max_write_buffer_number;
-    in.num_l0_files = versions_->NumLevelFiles(0);
-    in.level0_slowdown_writes_trigger = options_.level0_slowdown_writes_trigger;
-    in.level0_stop_writes_trigger = options_.level0_stop_writes_trigger;
-    in.disable_auto_compactions = options_.disable_auto_compactions;
+    // The worst condition over the families decides.
+    WriteStallCondition c = WriteStallCondition::kNormal;
     std::string reason;
-    const WriteStallCondition c = ComputeWriteStall(in, &reason);
+    for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+      const Options& o = cfd->options();
+      WriteStallInputs in;
+      const bool full =
+          std::find(switching.begin(), switching.end(), cfd) != switching.end();
+      in.num_unflushed_memtables = cfd->imm.NumNotFlushed() + (full ? 1 : 0);
+      in.max_write_buffer_number = o.max_write_buffer_number;
+      in.num_l0_files = cfd->current()->NumFiles(0);
+      in.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
+      in.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
+      in.disable_auto_compactions = o.disable_auto_compactions;
+      std::string why;
+      const WriteStallCondition fc = ComputeWriteStall(in, &why);
+      if (fc == WriteStallCondition::kStopped ||
+          (fc == WriteStallCondition::kDelayed &&
+           c == WriteStallCondition::kNormal)) {
+        c = fc;
+        reason = cfd->id() == 0 ? why : cfd->name() + ": " + why;
+      }
+    }
     write_controller_.SetCondition(c);
     if (c == WriteStallCondition::kNormal) break;
     if (group->no_slowdown()) {
@@ -221,40 +305,76 @@ Status DBImpl::WaitForWriteRoom(WriteThread::WriteGroup* group, bool full) {
   }
   if (stalled) {
     const uint64_t micros = env_->NowMicros() - start;
-    internal_stats_.AddStallMicros(micros);
+    default_cfd_->internal_stats.AddStallMicros(micros);
     RecordTick(stats, STALL_MICROS, micros);
     if (stats != nullptr) stats->recordInHistogram(WRITE_STALL, micros);
   }
   return s;
 }
 
-Status DBImpl::Flush(const FlushOptions& options) {
-  uint64_t target;
+Status DBImpl::Flush(const FlushOptions& options,
+                     ColumnFamilyHandle* column_family) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
+  return FlushFamilies(options, {cfd});
+}
+
+Status DBImpl::Flush(const FlushOptions& options,
+                     const std::vector<ColumnFamilyHandle*>& column_families) {
+  std::vector<ColumnFamilyData*> cfds;
+  for (ColumnFamilyHandle* handle : column_families) {
+    ColumnFamilyData* cfd = nullptr;
+    Status s = FamilyOf(handle, &cfd);
+    if (!s.ok()) return s;
+    cfds.push_back(cfd);
+  }
+  return FlushFamilies(options, cfds);
+}
+
+Status DBImpl::FlushFamilies(const FlushOptions& options,
+                             const std::vector<ColumnFamilyData*>& cfds) {
   {
     MutexLock l(&mutex_);
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
-    flush_requested_ = true;
+    for (ColumnFamilyData* cfd : cfds) {
+      if (cfd->dropped()) {
+        return Status::ColumnFamilyDropped("Flush: ", cfd->name());
+      }
+      cfd->flush_requested = true;
+    }
   }
   // The switch happens in a group's PrepareGroup, where no leader is
-  // inserting into the memtable being retired.
+  // inserting into the memtables being retired.
   WriteThread::Writer request(WriteOptions(), nullptr);
   Status s = write_thread_.Write(&request);
   MutexLock l(&mutex_);
   if (!s.ok()) return s;
-  // Still requested after the group: the memtable was not retired, as
-  // its new WAL could not be created (writes go on into the old one).
-  if (flush_requested_ && !switch_error_.ok()) return switch_error_;
-  target = memtables_retired_;
-  while (options.wait && memtables_flushed_ < target && bg_error_.ok()) {
-    if (closing_ && !flush_scheduled_) {
-      // No flush starts once the DB is closing; the memtables left are
-      // in their WALs.
-      return Status::ShutdownInProgress("the DB closed before the flush");
-    }
-    bg_cv_.Wait();
+  std::vector<std::pair<ColumnFamilyData*, uint64_t>> targets;
+  for (ColumnFamilyData* cfd : cfds) {
+    // Still requested after the group: the memtable was not retired, as
+    // its new WAL could not be created (writes go on into the old one).
+    if (cfd->flush_requested && !switch_error_.ok()) return switch_error_;
+    targets.emplace_back(cfd, cfd->memtables_retired);
   }
-  return memtables_flushed_ >= target || !options.wait ? Status::OK()
-                                                       : bg_error_;
+  for (const auto& target : targets) {
+    ColumnFamilyData* cfd = target.first;
+    while (options.wait && cfd->memtables_flushed < target.second &&
+           bg_error_.ok() && !cfd->dropped()) {
+      if (closing_ && !flush_scheduled_) {
+        // No flush starts once the DB is closing; the memtables left are
+        // in their WALs.
+        return Status::ShutdownInProgress("the DB closed before the flush");
+      }
+      bg_cv_.Wait();
+    }
+    if (options.wait && cfd->memtables_flushed < target.second) {
+      return cfd->dropped()
+                 ? Status::ColumnFamilyDropped("Flush: ", cfd->name())
+                 : bg_error_;
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace strata

@@ -2,7 +2,9 @@
 // MANIFEST and the WALs.
 
 #include <algorithm>
+#include <cassert>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "db/db_impl.h"
@@ -114,7 +116,7 @@ Status CheckCompression(CompressionType type, const std::string& field) {
 
 // Raises options no DB should run with to the smallest workable value,
 // as RocksDB does (ValidateOptions refuses the ones with no such value).
-static Options SanitizeOptions(const Options& options) {
+Options DBImpl::SanitizeOptions(const Options& options) {
   Options result = options;
   // An empty memtable already holds an arena chunk; a smaller buffer
   // would retire every memtable at its first write.
@@ -142,24 +144,8 @@ static Options SanitizeOptions(const Options& options) {
   return result;
 }
 
-static TableCacheOptions TableCacheOptionsFor(
-    const Options& options, const std::string& dbname,
-    const InternalKeyComparator* icmp) {
-  TableCacheOptions result;
-  result.env = options.env;
-  result.dbname = dbname;
-  result.table_factory = options.table_factory.get();
-  result.reader_options.icmp = icmp;
-  result.reader_options.prefix_extractor = options.prefix_extractor.get();
-  result.reader_options.statistics = options.statistics.get();
-  result.env_options = EnvOptions(options);
-  result.max_open_files = options.max_open_files;
-  return result;
-}
-
 static VersionSetOptions VersionSetOptionsFor(const Options& options) {
   VersionSetOptions result;
-  result.num_levels = options.num_levels;
   result.max_manifest_file_size = options.max_manifest_file_size;
   result.use_fsync = options.use_fsync;
   result.env_options = EnvOptions(options);
@@ -170,18 +156,21 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
     : options_(SanitizeOptions(options)),
       dbname_(dbname),
       env_(options.env),
-      icmp_(options.comparator),
       info_log_(options.info_log),
-      table_cache_(
-          new TableCache(TableCacheOptionsFor(options_, dbname_, &icmp_))),
-      versions_(new VersionSet(dbname_, env_, &icmp_, table_cache_.get(),
-                               VersionSetOptionsFor(options_))),
+      versions_(new VersionSet(dbname_, env_, VersionSetOptionsFor(options_),
+                               options_)),
+      default_cfd_(versions_->default_cfd()),
       write_controller_(options.delayed_write_rate),
       bg_cv_(&mutex_),
-      picker_(CompactionPickerOptions::FromOptions(options_)),
-      write_thread_(WriteThreadOptions(options), this) {}
+      write_thread_(WriteThreadOptions(options), this) {
+  MutexLock l(&mutex_);
+  default_handle_ = new ColumnFamilyHandleImpl(default_cfd_, this);
+}
 
-DBImpl::~DBImpl() { CloseImpl(/*force=*/true); }
+DBImpl::~DBImpl() {
+  CloseImpl(/*force=*/true);
+  delete default_handle_;
+}
 
 Status DBImpl::ValidateOptions(const Options& options) {
   if (options.env == nullptr) {
@@ -240,12 +229,15 @@ Status DBImpl::ValidateOptions(const Options& options) {
 }
 
 Status DB::Open(const Options& options, const std::string& name, DB** dbptr) {
-  *dbptr = nullptr;
-  Status s = DBImpl::ValidateOptions(options);
-  if (!s.ok()) return s;
-  std::unique_ptr<DBImpl> impl(new DBImpl(options, name));
-  s = impl->Open();
-  if (s.ok()) *dbptr = impl.release();
+  const std::vector<ColumnFamilyDescriptor> families = {
+      ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)};
+  std::vector<ColumnFamilyHandle*> handles;
+  Status s = Open(options, name, families, &handles, dbptr);
+  if (s.ok()) {
+    // The DB keeps its own handle on the default family.
+    s = (*dbptr)->DestroyColumnFamilyHandle(handles[0]);
+    assert(s.ok());
+  }
   return s;
 }
 
@@ -257,10 +249,64 @@ Status DB::Open(const Options& options, const std::string& name,
   return s;
 }
 
-Status DBImpl::Open() {
+Status DB::Open(const DBOptions& db_options, const std::string& name,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                std::vector<ColumnFamilyHandle*>* handles, DB** dbptr) {
+  *dbptr = nullptr;
+  if (handles == nullptr) {
+    return Status::InvalidArgument("DB::Open: handles is null");
+  }
+  handles->clear();
+  const ColumnFamilyDescriptor* default_family = nullptr;
+  std::set<std::string> names;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (!names.insert(d.name).second) {
+      return Status::InvalidArgument("DB::Open: column family ",
+                                     d.name + " is named twice");
+    }
+    if (d.name == kDefaultColumnFamilyName) default_family = &d;
+    Status s = DBImpl::ValidateOptions(Options(db_options, d.options));
+    if (!s.ok()) return s;
+  }
+  if (default_family == nullptr) {
+    return Status::InvalidArgument(
+        "DB::Open: column_families must include the default column family");
+  }
+  std::unique_ptr<DBImpl> impl(
+      new DBImpl(Options(db_options, default_family->options), name));
+  Status s = impl->Open(column_families, handles);
+  if (s.ok()) *dbptr = impl.release();
+  return s;
+}
+
+Status DB::Open(const DBOptions& db_options, const std::string& name,
+                const std::vector<ColumnFamilyDescriptor>& column_families,
+                std::vector<ColumnFamilyHandle*>* handles,
+                std::unique_ptr<DB>* dbptr) {
+  DB* db = nullptr;
+  Status s = Open(db_options, name, column_families, handles, &db);
+  dbptr->reset(db);
+  return s;
+}
+
+Status DB::ListColumnFamilies(const DBOptions& db_options,
+                              const std::string& name,
+                              std::vector<std::string>* column_families) {
+  if (db_options.env == nullptr) {
+    return Status::InvalidArgument("DBOptions::env is null");
+  }
+  return VersionSet::ListColumnFamilies(db_options.env, name, column_families);
+}
+
+Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& column_families,
+                    std::vector<ColumnFamilyHandle*>* handles) {
   MutexLock l(&mutex_);
-  Status s = Recover();
+  Status s = Recover(column_families);
   if (s.ok()) {
+    for (const ColumnFamilyDescriptor& d : column_families) {
+      handles->push_back(
+          NewHandle(versions_->column_families()->FindByName(d.name)));
+    }
     opened_ = true;
     env_->IncBackgroundThreadsIfNeeded(1, Env::HIGH);
     env_->IncBackgroundThreadsIfNeeded(MaxCompactions(), Env::LOW);
@@ -271,7 +317,8 @@ Status DBImpl::Open() {
   return s;
 }
 
-Status DBImpl::Recover() {
+Status DBImpl::Recover(
+    const std::vector<ColumnFamilyDescriptor>& column_families) {
   if (options_.create_if_missing) {
     Status s = env_->CreateDirIfMissing(dbname_);
     if (!s.ok()) return s;
@@ -325,16 +372,34 @@ Status DBImpl::Recover() {
                                    ": exists (error_if_exists is true)");
   }
 
+  std::map<std::string, Options> family_options;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (d.name != kDefaultColumnFamilyName) {
+      family_options[d.name] = SanitizeOptions(Options(options_, d.options));
+    }
+  }
   bool save_manifest = false;
-  s = versions_->Recover(&save_manifest);
+  s = versions_->Recover(family_options, &save_manifest);
   if (!s.ok()) return s;
+  // Families named but not in the DB: created once the WALs are replayed.
+  std::vector<const ColumnFamilyDescriptor*> missing;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (versions_->column_families()->FindByName(d.name) != nullptr) continue;
+    if (!options_.create_missing_column_families) {
+      return Status::InvalidArgument(
+          dbname_, ": has no column family " + d.name +
+                       " (create_missing_column_families is false)");
+    }
+    missing.push_back(&d);
+  }
 
   std::vector<uint64_t> logs;
   s = FindLogFiles(&logs);
   if (!s.ok()) return s;
 
-  mem_ = NewMemTable();
-  mem_->Ref();
+  const std::vector<ColumnFamilyData*> families =
+      versions_->column_families()->All();
+  for (ColumnFamilyData* cfd : families) cfd->mem = NewMemTable(cfd);
   s = RecoverLogFiles(logs);
   if (!s.ok()) return s;
   // The MANIFEST may record a later sequence than the WALs hold (data
@@ -352,26 +417,40 @@ Status DBImpl::Recover() {
   if (!s.ok()) return s;
   live_logs_ = logs;
   live_logs_.push_back(log_number);
-  // The recovered data goes into a level-0 table and the log number moves
-  // to the new WAL, so the replayed WALs become obsolete. That is also
-  // what keeps a recovery that dropped damaged records from meeting the
-  // damage again (a later point-in-time open would stop at it and lose
-  // every write made after this open): the damaged WAL is gone once the
-  // edit is durable, and until then it is replayed the same way.
-  // (A recovered MANIFEST is never appended to: this edit starts a new
-  // one.)
-  VersionEdit edit;
-  uint64_t table = 0;
-  if (mem_->num_entries() > 0) {
-    s = WriteLevel0Table({mem_}, &edit, &table);
+  // The recovered data goes into level-0 tables and every family's log
+  // number moves to the new WAL, in one MANIFEST record, so the replayed
+  // WALs become obsolete. That is also what keeps a recovery that dropped
+  // damaged records from meeting the damage again (a later point-in-time
+  // open would stop at it and lose every write made after this open):
+  // the damaged WAL is gone once the edit is durable, and until then it is
+  // replayed the same way. (A recovered MANIFEST is never appended to:
+  // this edit starts a new one.)
+  std::vector<VersionEdit> edits(families.size());
+  std::vector<VersionEdit*> edit_ptrs;
+  std::vector<uint64_t> tables;
+  for (size_t i = 0; s.ok() && i < families.size(); i++) {
+    ColumnFamilyData* cfd = families[i];
+    if (cfd->mem->num_entries() > 0) {
+      uint64_t table = 0;
+      s = WriteLevel0Table(cfd, {cfd->mem}, &edits[i], &table);
+      tables.push_back(table);
+    }
+    edits[i].SetLogNumber(log_number);
+    edit_ptrs.push_back(&edits[i]);
   }
-  edit.SetLogNumber(log_number);
-  if (s.ok()) s = versions_->LogAndApply(&edit, &mutex_);
-  pending_outputs_.erase(table);
+  if (s.ok()) s = versions_->LogAndApply(families, edit_ptrs, &mutex_);
+  for (uint64_t table : tables) pending_outputs_.erase(table);
   if (!s.ok()) return s;
-  mem_->Unref();
-  mem_ = NewMemTable();
-  mem_->Ref();
+  for (ColumnFamilyData* cfd : families) {
+    cfd->mem->Unref();
+    cfd->mem = NewMemTable(cfd);
+  }
+  for (const ColumnFamilyDescriptor* d : missing) {
+    ColumnFamilyData* cfd = nullptr;
+    s = CreateFamily(d->name, d->options, &cfd);
+    if (!s.ok()) return s;
+  }
+  RebuildRoutes();
   DeleteObsoleteFiles();
   return Status::OK();
 }
@@ -380,7 +459,7 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
   std::vector<std::string> children;
   Status s = env_->GetChildren(dbname_, &children);
   if (!s.ok()) return s;
-  const uint64_t min_log = versions_->LogNumber();
+  const uint64_t min_log = versions_->MinLogNumber();
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
@@ -401,7 +480,7 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
 std::string DBImpl::OptionsFileContents() const {
   std::string result = "# strata options (docs/formats/files.md)\n";
   result += "comparator=";
-  result += options_.comparator->Name();
+  result += default_cfd_->user_comparator()->Name();
   result += "\n";
   return result;
 }
@@ -411,8 +490,7 @@ Status DBImpl::CreateNew() {
   // recovers what it wrote, as for any open. OPTIONS and IDENTITY first,
   // CURRENT last: CURRENT marks a complete DB, so a crash before it
   // leaves a directory the next open creates the DB in again.
-  VersionSet creator(dbname_, env_, &icmp_, table_cache_.get(),
-                     VersionSetOptionsFor(options_));
+  VersionSet creator(dbname_, env_, VersionSetOptionsFor(options_), options_);
   const uint64_t options_number = creator.NewFileNumber();
   Status s = WriteFileAtomically(env_, dbname_, creator.NewFileNumber(),
                                  OptionsFileName(dbname_, options_number),
@@ -441,6 +519,25 @@ Status DBImpl::CreateNew() {
   return s;
 }
 
+// Routes a replayed WAL record's families: a family whose log number is
+// past the WAL has its data from it in tables already, and a family
+// dropped since (or never opened) is skipped.
+class DBImpl::FamilyRouter final : public MemTableRouter {
+ public:
+  FamilyRouter(const ColumnFamilySet* families, uint64_t log_number)
+      : families_(families), log_number_(log_number) {}
+  Status Route(uint32_t id, MemTable** mem) override {
+    ColumnFamilyData* cfd = families_->Find(id);
+    *mem =
+        cfd != nullptr && log_number_ >= cfd->log_number() ? cfd->mem : nullptr;
+    return Status::OK();
+  }
+
+ private:
+  const ColumnFamilySet* const families_;
+  const uint64_t log_number_;
+};
+
 Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
   const WALRecoveryMode mode = options_.wal_recovery_mode;
   SequenceNumber max_sequence = 0;
@@ -463,7 +560,7 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
     if (!reporter.read_error().ok()) return reporter.read_error();
     const Status hole =
         CheckPredecessor(reader, fname, number == logs.front(), more,
-                         versions_->LogNumber(), replayed);
+                         versions_->MinLogNumber(), replayed);
     if (!hole.ok()) {
       STRATA_LOG_WARN(info_log_, "WAL recovery: %s", hole.ToString().c_str());
       if (mode == WALRecoveryMode::kPointInTimeRecovery) {
@@ -488,6 +585,13 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
       } else {
         bad = WriteBatchInternal::SetContents(&batch, record);
         if (bad.ok()) bad = CheckBatchSupported(&batch);
+        // A record kind strata does not implement (a WAL RocksDB wrote
+        // with 2PC, say) is no damage to skip: the open fails.
+        if (bad.IsNotSupported()) {
+          return Status::NotSupported(
+              fname + " offset " + NumberToString(reader.LastRecordOffset()),
+              bad.ToString());
+        }
       }
       if (!bad.ok()) {
         if (damage.ok()) {
@@ -499,7 +603,11 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         break;
       }
       const SequenceNumber first = WriteBatchInternal::Sequence(&batch);
-      s = InsertBatchIntoMemTable(&batch, first, mem_, /*concurrent=*/false,
+      FamilyRouter router(versions_->column_families(), number);
+      MemTable* default_mem = nullptr;
+      router.Route(0, &default_mem);
+      s = InsertBatchIntoMemTable(&batch, first, default_mem, &router,
+                                  /*concurrent=*/false,
                                   /*ignore_duplicates=*/true);
       if (!s.ok()) return s;
       const uint32_t count = WriteBatchInternal::Count(&batch);

@@ -27,22 +27,45 @@ namespace strata {
 
 Snapshot::~Snapshot() = default;
 
-Status DBImpl::AcquireReadView(const ReadOptions& options, ReadView* view) {
+Status DB::Get(const ReadOptions& options, ColumnFamilyHandle* column_family,
+               const Slice& key, std::string* value) {
+  if (value == nullptr) return Status::InvalidArgument("Get: value is null");
+  // The value lands in *value itself: PinnableSlice copies into it.
+  PinnableSlice pinnable(value);
+  Status s = Get(options, column_family, key, &pinnable);
+  if (s.ok() && pinnable.IsPinned())
+    value->assign(pinnable.data(), pinnable.size());
+  return s;
+}
+
+Status DBImpl::AcquireReadView(const ReadOptions& options,
+                               ColumnFamilyData* cfd, ReadView* view) {
   MutexLock l(&mutex_);
-  if (closing_ || mem_ == nullptr) {
+  // The sequence first: the memtables and version referenced next hold
+  // everything up to it (a switch only moves the full memtable to the
+  // immutable list, and a flush installs its table before it drops the
+  // memtables).
+  const SequenceNumber sequence =
+      options.snapshot != nullptr
+          ? options.snapshot->GetSequenceNumber()
+          : last_published_.load(std::memory_order_acquire);
+  return AcquireReadViewLocked(options, cfd, sequence, view);
+}
+
+Status DBImpl::AcquireReadViewLocked(const ReadOptions&, ColumnFamilyData* cfd,
+                                     SequenceNumber sequence, ReadView* view) {
+  mutex_.AssertHeld();
+  if (!opened_ || closing_) {
     return Status::ShutdownInProgress("the DB is closed");
   }
-  // The sequence first: the memtables and version referenced next hold
-  // everything up to it (a switch only moves the full memtable to imm_,
-  // and a flush installs its table before it drops the memtables).
-  view->sequence = options.snapshot != nullptr
-                       ? options.snapshot->GetSequenceNumber()
-                       : last_published_.load(std::memory_order_acquire);
-  view->mem = mem_;
+  view->sequence = sequence;
+  view->cfd = cfd;
+  cfd->Ref();
+  view->mem = cfd->mem;
   view->mem->Ref();
-  view->imm = imm_.current();
+  view->imm = cfd->imm.current();
   view->imm->Ref();
-  view->version = versions_->current();
+  view->version = cfd->current();
   view->version->Ref();
   return Status::OK();
 }
@@ -52,18 +75,31 @@ void DBImpl::ReleaseReadView(const ReadView& view) {
   view.mem->Unref();
   view.imm->Unref();
   view.version->Unref();
+  const bool dropped = view.cfd->dropped();
+  view.cfd->Unref();
+  // The last reader of a dropped family: its tables are obsolete now.
+  if (dropped && opened_ && !closing_) DeleteObsoleteFiles();
 }
 
-Status DBImpl::Get(const ReadOptions& options, const Slice& key,
-                   std::string* value) {
+Status DBImpl::Get(const ReadOptions& options,
+                   ColumnFamilyHandle* column_family, const Slice& key,
+                   PinnableSlice* value) {
+  if (value == nullptr) {
+    return Status::InvalidArgument("Get: value is null");
+  }
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
   Statistics* stats = options_.statistics.get();
   StopWatch timer(env_, stats, DB_GET);
   ReadView view;
-  Status s = AcquireReadView(options, &view);
+  s = AcquireReadView(options, cfd, &view);
   if (!s.ok()) return s;
   bool memtable_hit = false;
-  s = view.Get(options, table_cache_.get(), options_.merge_operator.get(), key,
-               value, &memtable_hit);
+  value->Reset();
+  s = view.Get(options, cfd->table_cache(), cfd->options().merge_operator.get(),
+               key, value->GetSelf(), &memtable_hit);
+  if (s.ok()) value->PinSelf();
   ReleaseReadView(view);
   RecordTick(stats, memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
   RecordTick(stats, NUMBER_KEYS_READ);
@@ -71,32 +107,144 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   return s;
 }
 
-std::vector<Status> DBImpl::MultiGet(const ReadOptions& options,
-                                     const std::vector<Slice>& keys,
-                                     std::vector<std::string>* values) {
+std::vector<Status> DBImpl::MultiGet(
+    const ReadOptions& options,
+    const std::vector<ColumnFamilyHandle*>& column_family,
+    const std::vector<Slice>& keys, std::vector<std::string>* values) {
   Statistics* stats = options_.statistics.get();
   StopWatch timer(env_, stats, DB_MULTIGET);
   values->clear();
   values->resize(keys.size());
-  ReadView view;
-  Status s = AcquireReadView(options, &view);
-  if (!s.ok()) return std::vector<Status>(keys.size(), s);
+  if (column_family.size() != keys.size()) {
+    return std::vector<Status>(
+        keys.size(),
+        Status::InvalidArgument("MultiGet: one column family handle per key"));
+  }
   std::vector<Status> result(keys.size());
+  // One view per family, all at one sequence number.
+  std::vector<ColumnFamilyData*> cfds(keys.size());
+  std::vector<std::pair<ColumnFamilyData*, ReadView>> views;
+  {
+    MutexLock l(&mutex_);
+    const SequenceNumber sequence =
+        options.snapshot != nullptr
+            ? options.snapshot->GetSequenceNumber()
+            : last_published_.load(std::memory_order_acquire);
+    for (size_t i = 0; i < keys.size(); i++) {
+      Status s = FamilyOf(column_family[i], &cfds[i]);
+      if (!s.ok()) {
+        result[i] = s;
+        cfds[i] = nullptr;
+        continue;
+      }
+      bool have = false;
+      for (const auto& v : views) have = have || v.first == cfds[i];
+      if (have) continue;
+      ReadView view;
+      s = AcquireReadViewLocked(options, cfds[i], sequence, &view);
+      if (!s.ok()) {
+        // The DB is closed: no view was taken before this one either.
+        result.assign(keys.size(), s);
+        cfds.assign(keys.size(), nullptr);
+        break;
+      }
+      views.emplace_back(cfds[i], view);
+    }
+  }
   for (size_t i = 0; i < keys.size(); i++) {
-    result[i] =
-        view.Get(options, table_cache_.get(), options_.merge_operator.get(),
-                 keys[i], &(*values)[i], nullptr);
+    if (cfds[i] == nullptr) continue;
+    const ReadView* view = nullptr;
+    for (const auto& v : views) {
+      if (v.first == cfds[i]) view = &v.second;
+    }
+    result[i] = view->Get(options, cfds[i]->table_cache(),
+                          cfds[i]->options().merge_operator.get(), keys[i],
+                          &(*values)[i], nullptr);
     if (result[i].ok()) RecordTick(stats, BYTES_READ, (*values)[i].size());
   }
   RecordTick(stats, NUMBER_KEYS_READ, keys.size());
-  ReleaseReadView(view);
+  for (const auto& v : views) ReleaseReadView(v.second);
   return result;
 }
 
-Iterator* DBImpl::NewIterator(const ReadOptions& options) {
+void DBImpl::MultiGet(const ReadOptions& options,
+                      ColumnFamilyHandle* column_family, const size_t num_keys,
+                      const Slice* keys, PinnableSlice* values,
+                      Status* statuses, const bool /*sorted_input*/) {
+  if (num_keys == 0) return;
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
   ReadView view;
-  Status s = AcquireReadView(options, &view);
+  if (s.ok()) s = AcquireReadView(options, cfd, &view);
+  if (!s.ok()) {
+    for (size_t i = 0; i < num_keys; i++) statuses[i] = s;
+    return;
+  }
+  Statistics* stats = options_.statistics.get();
+  StopWatch timer(env_, stats, DB_MULTIGET);
+  for (size_t i = 0; i < num_keys; i++) {
+    values[i].Reset();
+    statuses[i] = view.Get(options, cfd->table_cache(),
+                           cfd->options().merge_operator.get(), keys[i],
+                           values[i].GetSelf(), nullptr);
+    if (statuses[i].ok()) {
+      values[i].PinSelf();
+      RecordTick(stats, BYTES_READ, values[i].size());
+    }
+  }
+  RecordTick(stats, NUMBER_KEYS_READ, num_keys);
+  ReleaseReadView(view);
+}
+
+Iterator* DBImpl::NewIterator(const ReadOptions& options,
+                              ColumnFamilyHandle* column_family) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
   if (!s.ok()) return NewErrorIterator(s);
+  ReadView view;
+  s = AcquireReadView(options, cfd, &view);
+  if (!s.ok()) return NewErrorIterator(s);
+  return NewIteratorOver(options, view);
+}
+
+Status DBImpl::NewIterators(
+    const ReadOptions& options,
+    const std::vector<ColumnFamilyHandle*>& column_families,
+    std::vector<Iterator*>* iterators) {
+  if (iterators == nullptr) {
+    return Status::InvalidArgument("NewIterators: iterators is null");
+  }
+  iterators->clear();
+  std::vector<ColumnFamilyData*> cfds;
+  for (ColumnFamilyHandle* handle : column_families) {
+    ColumnFamilyData* cfd = nullptr;
+    Status s = FamilyOf(handle, &cfd);
+    if (!s.ok()) return s;
+    cfds.push_back(cfd);
+  }
+  // Every view at one sequence number, taken in one critical section.
+  std::vector<ReadView> views(cfds.size());
+  {
+    MutexLock l(&mutex_);
+    const SequenceNumber sequence =
+        options.snapshot != nullptr
+            ? options.snapshot->GetSequenceNumber()
+            : last_published_.load(std::memory_order_acquire);
+    for (size_t i = 0; i < cfds.size(); i++) {
+      Status s = AcquireReadViewLocked(options, cfds[i], sequence, &views[i]);
+      if (!s.ok()) return s;  // nothing taken: the DB is closed
+    }
+  }
+  for (const ReadView& view : views) {
+    iterators->push_back(NewIteratorOver(options, view));
+  }
+  return Status::OK();
+}
+
+Iterator* DBImpl::NewIteratorOver(const ReadOptions& options,
+                                  const ReadView& view) {
+  ColumnFamilyData* cfd = view.cfd;
+  const Options& cf_options = cfd->options();
   std::vector<InternalIterator*> children;
   // A memtable empty now holds nothing this read may see: its sequence was
   // published after the inserts up to it (not so with unordered_write,
@@ -109,16 +257,17 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
     }
     return true;
   });
-  view.version->AddIterators(options, table_cache_.get(), &children);
+  view.version->AddIterators(options, cfd->table_cache(), &children);
 
   // Every tombstone, not only those within the bounds: a program may
   // change the bounds' bytes between seeks (they are read through the
   // pointers). Only the tables that hold tombstones are read.
   RangeDelAggregator tombstones =
-      RangeDelAggregator::ForRead(icmp_.user_comparator(), view.sequence);
-  s = view.AddRangeTombstones(options, table_cache_.get(), nullptr, nullptr,
-                              &tombstones);
-  InternalIterator* merged = NewMergingIterator(&icmp_, std::move(children));
+      RangeDelAggregator::ForRead(cfd->user_comparator(), view.sequence);
+  Status s = view.AddRangeTombstones(options, cfd->table_cache(), nullptr,
+                                     nullptr, &tombstones);
+  InternalIterator* merged =
+      NewMergingIterator(&cfd->icmp(), std::move(children));
   if (!s.ok()) {
     delete merged;
     ReleaseReadView(view);
@@ -130,12 +279,13 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   }
   const SliceTransform* prefix =
       options.prefix_same_as_start && !options.total_order_seek
-          ? options_.prefix_extractor.get()
+          ? cf_options.prefix_extractor.get()
           : nullptr;
-  Iterator* iter = NewDBIterator(
-      icmp_.user_comparator(), merged, view.sequence,
-      options.iterate_lower_bound, options.iterate_upper_bound, prefix,
-      options_.merge_operator.get(), [this, view]() { ReleaseReadView(view); });
+  Iterator* iter =
+      NewDBIterator(cfd->user_comparator(), merged, view.sequence,
+                    options.iterate_lower_bound, options.iterate_upper_bound,
+                    prefix, cf_options.merge_operator.get(),
+                    [this, view]() { ReleaseReadView(view); });
   Statistics* stats = options_.statistics.get();
   return stats == nullptr ? iter : NewStatsIterator(iter, env_, stats);
 }
@@ -155,18 +305,22 @@ SequenceNumber DBImpl::GetLatestSequenceNumber() const {
   return last_published_.load(std::memory_order_acquire);
 }
 
-bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
+bool DBImpl::GetIntProperty(ColumnFamilyHandle* column_family,
+                            const Slice& property, uint64_t* value) {
   const Slice level_prefix("strata.num-files-at-level");
+  ColumnFamilyData* cfd = nullptr;
+  if (!FamilyOf(column_family, &cfd).ok()) return false;
   Version* version;
   {
     MutexLock l(&mutex_);
-    if (mem_ == nullptr) return false;
-    MemTableListVersion* imm = imm_.current();
+    if (!opened_ || closing_) return false;
+    MemTable* mem = cfd->mem;
+    MemTableListVersion* imm = cfd->imm.current();
     if (property == "strata.cur-size-all-mem-tables") {
-      *value = mem_->ApproximateMemoryUsage() + imm->ApproximateMemoryUsage();
+      *value = mem->ApproximateMemoryUsage() + imm->ApproximateMemoryUsage();
       return true;
     } else if (property == "strata.num-entries-active-mem-table") {
-      *value = mem_->num_entries();
+      *value = mem->num_entries();
       return true;
     } else if (property == "strata.num-immutable-mem-table") {
       *value = static_cast<uint64_t>(imm->NumMemTables());
@@ -179,7 +333,7 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
       return true;
     } else if (property == "strata.mem-table-flush-pending") {
       // An immutable memtable not yet in a table, its flush begun or not.
-      *value = imm_.NumNotFlushed() > 0 ? 1 : 0;
+      *value = cfd->imm.NumNotFlushed() > 0 ? 1 : 0;
       return true;
     } else if (property == "strata.num-running-flushes") {
       *value = flush_scheduled_ ? 1 : 0;
@@ -187,7 +341,7 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
     } else if (property == "strata.compaction-pending") {
       // Work the picker would take up now (files already in a compaction
       // are not offered again).
-      *value = picker_.NeedsCompaction(LevelFilesViewOf(*versions_->current()))
+      *value = cfd->picker().NeedsCompaction(LevelFilesViewOf(*cfd->current()))
                    ? 1
                    : 0;
       return true;
@@ -200,38 +354,40 @@ bool DBImpl::GetIntProperty(const Slice& property, uint64_t* value) {
       Slice rest(property.data() + level_prefix.size(),
                  property.size() - level_prefix.size());
       if (!ConsumeDecimalNumber(&rest, &level) || !rest.empty() ||
-          level >= static_cast<uint64_t>(versions_->NumberLevels())) {
+          level >= static_cast<uint64_t>(cfd->num_levels())) {
         return false;
       }
       *value = static_cast<uint64_t>(
-          versions_->NumLevelFiles(static_cast<int>(level)));
+          cfd->current()->NumFiles(static_cast<int>(level)));
       return true;
     } else if (property != "strata.estimate-num-keys") {
       return false;
     }
     // Entries minus deletions (each deletion hides at most one entry).
-    uint64_t entries = mem_->num_entries();
-    uint64_t deletes = mem_->num_deletes();
+    uint64_t entries = mem->num_entries();
+    uint64_t deletes = mem->num_deletes();
     for (MemTable* m : imm->memtables()) {
       entries += m->num_entries();
       deletes += m->num_deletes();
     }
     *value = entries - std::min(entries, 2 * deletes);
-    version = versions_->current();
+    version = cfd->current();
     version->Ref();
+    cfd->Ref();
   }
   // The tables' counts, read without the mutex (some may come from the
   // tables' properties).
   uint64_t entries = 0, deletes = 0;
-  version->AddEntryCounts(table_cache_.get(), &entries, &deletes);
+  version->AddEntryCounts(cfd->table_cache(), &entries, &deletes);
   *value += entries - std::min(entries, 2 * deletes);
   MutexLock l(&mutex_);
   version->Unref();
+  cfd->Unref();
   return true;
 }
 
-LevelReportInput DBImpl::CurrentLevelReport() {
-  Version* version = versions_->current();
+LevelReportInput DBImpl::CurrentLevelReport(const ColumnFamilyData* cfd) {
+  Version* version = cfd->current();
   const LevelFilesView view = LevelFilesViewOf(*version);
   LevelReportInput report;
   for (int level = 0; level < version->num_levels(); level++) {
@@ -241,35 +397,59 @@ LevelReportInput DBImpl::CurrentLevelReport() {
     report.levels.push_back(summary);
   }
   // The picker's own scores, so the report shows what drives compactions.
-  for (const LevelScore& score : picker_.ComputeScores(view)) {
+  for (const LevelScore& score : cfd->picker().ComputeScores(view)) {
     report.levels[score.level].score = score.score;
   }
   return report;
 }
 
-bool DBImpl::GetProperty(const Slice& property, std::string* value) {
+bool DBImpl::GetProperty(ColumnFamilyHandle* column_family,
+                         const Slice& property, std::string* value) {
+  ColumnFamilyData* cfd = nullptr;
+  if (!FamilyOf(column_family, &cfd).ok()) return false;
   if (property == "strata.stats") {
     MutexLock l(&mutex_);
-    if (mem_ == nullptr) return false;
-    *value = internal_stats_.Report(CurrentLevelReport());
+    if (!opened_ || closing_) return false;
+    *value = cfd->internal_stats.Report(CurrentLevelReport(cfd));
     return true;
   }
   if (property == "strata.levelstats") {
     MutexLock l(&mutex_);
-    if (mem_ == nullptr) return false;
+    if (!opened_ || closing_) return false;
     *value = "Level Files Size(MB)\n--------------------\n";
-    for (int level = 0; level < versions_->NumberLevels(); level++) {
+    for (int level = 0; level < cfd->num_levels(); level++) {
       char line[100];
       std::snprintf(line, sizeof(line), "%5d %5d %8.2f\n", level,
-                    versions_->NumLevelFiles(level),
-                    versions_->NumLevelBytes(level) / 1048576.0);
+                    cfd->current()->NumFiles(level),
+                    cfd->current()->NumLevelBytes(level) / 1048576.0);
       value->append(line);
     }
     return true;
   }
   uint64_t number;
-  if (!GetIntProperty(property, &number)) return false;
+  if (!GetIntProperty(column_family, property, &number)) return false;
   *value = NumberToString(number);
+  return true;
+}
+
+bool DBImpl::GetMapProperty(ColumnFamilyHandle* column_family,
+                            const Slice& property,
+                            std::map<std::string, std::string>* value) {
+  ColumnFamilyData* cfd = nullptr;
+  if (!FamilyOf(column_family, &cfd).ok()) return false;
+  if (property != "strata.cfstats") return false;
+  MutexLock l(&mutex_);
+  if (!opened_ || closing_) return false;
+  value->clear();
+  const LevelReportInput report = CurrentLevelReport(cfd);
+  for (size_t level = 0; level < report.levels.size(); level++) {
+    const std::string prefix = "L" + NumberToString(level) + ".";
+    const LevelCompactionStats work =
+        cfd->internal_stats.level_stats(static_cast<int>(level));
+    (*value)[prefix + "files"] = NumberToString(report.levels[level].files);
+    (*value)[prefix + "bytes"] = NumberToString(report.levels[level].bytes);
+    (*value)[prefix + "bytes-written"] = NumberToString(work.bytes_written);
+  }
   return true;
 }
 

@@ -45,8 +45,12 @@ uint64_t MemTableBytesInRange(const InternalKeyComparator& icmp, MemTable* mem,
 
 }  // namespace
 
-Status DBImpl::GetApproximateSizes(const Range* ranges, int n, uint64_t* sizes,
+Status DBImpl::GetApproximateSizes(ColumnFamilyHandle* column_family,
+                                   const Range* ranges, int n, uint64_t* sizes,
                                    SizeApproximationFlags include_flags) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
   const bool include_files =
       HasFlag(include_flags, SizeApproximationFlags::INCLUDE_FILES);
   const bool include_mems =
@@ -65,21 +69,21 @@ Status DBImpl::GetApproximateSizes(const Range* ranges, int n, uint64_t* sizes,
   if (n == 0) return Status::OK();
 
   ReadView view;
-  Status s = AcquireReadView(ReadOptions(), &view);
+  s = AcquireReadView(ReadOptions(), cfd, &view);
   if (!s.ok()) return s;
   const std::vector<MemTable*> mems = view.MemTables();
-  const Comparator* ucmp = icmp_.user_comparator();
+  const Comparator* ucmp = cfd->user_comparator();
   for (int i = 0; i < n; i++) {
     const Range& r = ranges[i];
     sizes[i] = 0;
     if (ucmp->Compare(r.start, r.limit) >= 0) continue;  // empty
     if (include_files) {
-      sizes[i] += view.version->ApproximateBytesInRange(table_cache_.get(),
+      sizes[i] += view.version->ApproximateBytesInRange(cfd->table_cache(),
                                                         r.start, r.limit);
     }
     if (include_mems) {
       for (MemTable* m : mems) {
-        sizes[i] += MemTableBytesInRange(icmp_, m, r.start, r.limit);
+        sizes[i] += MemTableBytesInRange(cfd->icmp(), m, r.start, r.limit);
       }
     }
   }

@@ -16,51 +16,89 @@
 
 namespace strata {
 
-Status DB::Put(const WriteOptions& options, const Slice& key,
-               const Slice& value) {
+Status DB::Put(const WriteOptions& options, ColumnFamilyHandle* column_family,
+               const Slice& key, const Slice& value) {
   WriteBatch batch(key.size() + value.size() + 24);
-  Status s = batch.Put(key, value);
+  Status s = batch.Put(column_family, key, value);
   return s.ok() ? Write(options, &batch) : s;
 }
 
-Status DB::Delete(const WriteOptions& options, const Slice& key) {
+Status DB::Delete(const WriteOptions& options,
+                  ColumnFamilyHandle* column_family, const Slice& key) {
   WriteBatch batch(key.size() + 24);
-  Status s = batch.Delete(key);
+  Status s = batch.Delete(column_family, key);
   return s.ok() ? Write(options, &batch) : s;
 }
 
-Status DB::SingleDelete(const WriteOptions& options, const Slice& key) {
+Status DB::SingleDelete(const WriteOptions& options,
+                        ColumnFamilyHandle* column_family, const Slice& key) {
   WriteBatch batch(key.size() + 24);
-  Status s = batch.SingleDelete(key);
+  Status s = batch.SingleDelete(column_family, key);
   return s.ok() ? Write(options, &batch) : s;
 }
 
-Status DB::DeleteRange(const WriteOptions& options, const Slice& begin_key,
-                       const Slice& end_key) {
+Status DB::DeleteRange(const WriteOptions& options,
+                       ColumnFamilyHandle* column_family,
+                       const Slice& begin_key, const Slice& end_key) {
   WriteBatch batch;
-  Status s = batch.DeleteRange(begin_key, end_key);
+  Status s = batch.DeleteRange(column_family, begin_key, end_key);
   return s.ok() ? Write(options, &batch) : s;
 }
 
-Status DB::Merge(const WriteOptions& options, const Slice& key,
-                 const Slice& value) {
+Status DB::Merge(const WriteOptions& options, ColumnFamilyHandle* column_family,
+                 const Slice& key, const Slice& value) {
   WriteBatch batch;
-  Status s = batch.Merge(key, value);
+  Status s = batch.Merge(column_family, key, value);
   return s.ok() ? Write(options, &batch) : s;
 }
 
 DB::~DB() = default;
 
-Status DBImpl::DeleteRange(const WriteOptions& options, const Slice& begin_key,
-                           const Slice& end_key) {
+Status DBImpl::Put(const WriteOptions& options,
+                   ColumnFamilyHandle* column_family, const Slice& key,
+                   const Slice& value) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  return s.ok() ? DB::Put(options, column_family, key, value) : s;
+}
+
+Status DBImpl::Delete(const WriteOptions& options,
+                      ColumnFamilyHandle* column_family, const Slice& key) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  return s.ok() ? DB::Delete(options, column_family, key) : s;
+}
+
+Status DBImpl::SingleDelete(const WriteOptions& options,
+                            ColumnFamilyHandle* column_family,
+                            const Slice& key) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  return s.ok() ? DB::SingleDelete(options, column_family, key) : s;
+}
+
+Status DBImpl::Merge(const WriteOptions& options,
+                     ColumnFamilyHandle* column_family, const Slice& key,
+                     const Slice& value) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  return s.ok() ? DB::Merge(options, column_family, key, value) : s;
+}
+
+Status DBImpl::DeleteRange(const WriteOptions& options,
+                           ColumnFamilyHandle* column_family,
+                           const Slice& begin_key, const Slice& end_key) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
   // As RocksDB: an empty range deletes nothing, a reversed one is an error.
-  const int order = icmp_.user_comparator()->Compare(begin_key, end_key);
+  const int order = cfd->user_comparator()->Compare(begin_key, end_key);
   if (order > 0) {
     return Status::InvalidArgument("DeleteRange: the end key comes before ",
                                    "the begin key");
   }
   if (order == 0) return Status::OK();
-  return DB::DeleteRange(options, begin_key, end_key);
+  return DB::DeleteRange(options, column_family, begin_key, end_key);
 }
 
 Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
@@ -70,9 +108,14 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (updates == nullptr) {
     return Status::InvalidArgument("DB::Write: the batch is null");
   }
-  // Refused here, before the batch can reach the WAL: reads could never
-  // resolve the operands.
-  if (updates->HasMerge() && options_.merge_operator == nullptr) {
+  // Refused here, before the batch can reach the WAL: a record for a
+  // family that does not exist could not be applied, and reads could
+  // never resolve merge operands without a merge operator.
+  if (WriteBatchInternal::HasNonDefaultColumnFamily(updates)) {
+    Status s = CheckBatchFamilies(updates);
+    if (!s.ok()) return s;
+  } else if (updates->HasMerge() &&
+             default_cfd_->options().merge_operator == nullptr) {
     return Status::InvalidArgument(
         "Merge needs Options::merge_operator, which is not set");
   }
@@ -91,8 +134,21 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   MutexLock l(&mutex_);
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (!bg_error_.ok()) return bg_error_;
+  if (routes_stale_) {
+    // A family was created or dropped: no insert may use the old routes.
+    WaitForMemTableWrites();
+    if (closing_) return Status::ShutdownInProgress("the DB is closing");
+    if (!bg_error_.ok()) return bg_error_;
+    RebuildRoutes();
+  }
+  const std::vector<ColumnFamilyData*>& families =
+      routes_.load(std::memory_order_relaxed)->all();
   Status s;
-  if (flush_requested_) {
+  bool flush_requested = false;
+  for (ColumnFamilyData* cfd : families) {
+    flush_requested = flush_requested || cfd->flush_requested;
+  }
+  if (flush_requested) {
     // A flush covers every write published before it. In the unordered
     // and pipelined modes some may still be on their way into the
     // memtable, which may even look empty meanwhile.
@@ -101,34 +157,51 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
     if (!bg_error_.ok()) return bg_error_;
   }
-  const bool full =
-      mem_->ApproximateMemoryUsage() >= options_.write_buffer_size &&
-      mem_->num_entries() > 0;
-  if (full || (flush_requested_ && mem_->num_entries() > 0)) {
-    s = WaitForWriteRoom(group, /*full=*/true);
-    // Inserts still running into the memtable being retired finish first:
-    // a flush must find it complete.
+  std::vector<ColumnFamilyData*>& switching = switching_;
+  switching.clear();
+  bool l0_slowdown = false;
+  for (ColumnFamilyData* cfd : families) {
+    const Options& o = cfd->options();
+    const MemTable* mem = cfd->mem;
+    const bool full = mem->ApproximateMemoryUsage() >= o.write_buffer_size &&
+                      mem->num_entries() > 0;
+    if (full || (cfd->flush_requested && mem->num_entries() > 0)) {
+      switching.push_back(cfd);
+    } else {
+      cfd->flush_requested = false;  // nothing to flush
+    }
+    l0_slowdown = l0_slowdown || (!o.disable_auto_compactions &&
+                                  cfd->current()->NumFiles(0) >=
+                                      o.level0_slowdown_writes_trigger);
+  }
+  if (!switching.empty() && options_.atomic_flush) {
+    // The families are flushed together: every one with data retires its
+    // memtable now.
+    switching.clear();
+    for (ColumnFamilyData* cfd : families) {
+      if (cfd->mem->num_entries() > 0) switching.push_back(cfd);
+    }
+  }
+  if (!switching.empty()) {
+    s = WaitForWriteRoom(group, switching);
+    // Inserts still running into the memtables being retired finish
+    // first: a flush must find them complete.
     if (s.ok()) {
       WaitForMemTableWrites();
       if (closing_) s = Status::ShutdownInProgress("the DB is closing");
       if (s.ok()) s = bg_error_;
     }
     if (s.ok()) {
-      s = SwitchMemTable();
+      s = SwitchMemTables(switching);
       // No new WAL (the background error is not set): keep writing to the
-      // current memtable and WAL; the next group tries again.
+      // current memtables and WAL; the next group tries again.
       if (!s.ok() && bg_error_.ok()) s = Status::OK();
     }
     if (!s.ok()) return s;
-  } else {
-    flush_requested_ = false;  // nothing to flush
+  } else if (l0_slowdown) {
     // The level-0 rules of the write stalls hold for every group.
-    if (!options_.disable_auto_compactions &&
-        versions_->NumLevelFiles(0) >=
-            options_.level0_slowdown_writes_trigger) {
-      s = WaitForWriteRoom(group, /*full=*/false);
-      if (!s.ok()) return s;
-    }
+    s = WaitForWriteRoom(group, switching);
+    if (!s.ok()) return s;
   }
   uint64_t writes = 0, keys = 0, bytes = 0;
   for (WriteThread::Writer* w : *group) {
@@ -138,15 +211,17 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     bytes += w->batch->GetDataSize();
   }
   if (group->disable_wal() && keys > 0) has_unlogged_writes_ = true;
-  internal_stats_.AddUserWrites(writes, keys);
-  internal_stats_.AddUserBytes(bytes);
+  InternalStats& stats = default_cfd_->internal_stats;
+  stats.AddUserWrites(writes, keys);
+  stats.AddUserBytes(bytes);
   if (writes > 0 && !group->disable_wal()) {
     // The group's one WAL record: the batches merged under one header.
-    internal_stats_.AddWalBytes(bytes -
-                                WriteBatchInternal::kHeader * (writes - 1));
-    if (group->need_sync()) internal_stats_.AddWalSync();
+    stats.AddWalBytes(bytes - WriteBatchInternal::kHeader * (writes - 1));
+    if (group->need_sync()) stats.AddWalSync();
   }
-  write_mem_.store(mem_, std::memory_order_release);
+  for (ColumnFamilyData* cfd : families) {
+    cfd->write_mem.store(cfd->mem, std::memory_order_release);
+  }
   return s;
 }
 
@@ -214,10 +289,33 @@ Status DBImpl::ApplyMemTable(WriteThread::WriteGroup* group) {
   return Status::OK();
 }
 
+namespace {
+
+// Routes a write group's records to the memtables PrepareGroup set; a
+// family no longer in the routes was dropped after the batch was checked,
+// and its records go with it.
+class LiveRouter final : public MemTableRouter {
+ public:
+  explicit LiveRouter(const ColumnFamilyRoutes* routes) : routes_(routes) {}
+  Status Route(uint32_t id, MemTable** mem) override {
+    ColumnFamilyData* cfd = routes_->Find(id);
+    *mem = cfd == nullptr ? nullptr
+                          : cfd->write_mem.load(std::memory_order_acquire);
+    return Status::OK();
+  }
+
+ private:
+  const ColumnFamilyRoutes* const routes_;
+};
+
+}  // namespace
+
 Status DBImpl::InsertWriter(WriteThread::Writer* w, bool concurrent) {
-  Status s = InsertBatchIntoMemTable(w->batch, w->sequence,
-                                     write_mem_.load(std::memory_order_acquire),
-                                     concurrent, /*ignore_duplicates=*/false);
+  LiveRouter router(routes_.load(std::memory_order_acquire));
+  Status s = InsertBatchIntoMemTable(
+      w->batch, w->sequence,
+      default_cfd_->write_mem.load(std::memory_order_acquire), &router,
+      concurrent, /*ignore_duplicates=*/false);
   if (!s.ok()) {
     // The WAL has the batch but the memtable only part of it.
     MutexLock l(&mutex_);
@@ -271,7 +369,7 @@ void DBImpl::SetBackgroundError(const Status& s) {
   }
 }
 
-Status DBImpl::SwitchMemTable() {
+Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds) {
   const uint64_t number = NewFileNumber();
   std::unique_ptr<log::Writer> new_log;
   Status s = NewLogFile(number, /*sync_dir=*/!DefersWALSync(), &new_log);
@@ -294,18 +392,19 @@ Status DBImpl::SwitchMemTable() {
     }
   }
   live_logs_.push_back(number);
-  if (memtable_switch_callback_) {
-    memtable_switch_callback_(mem_->ApproximateMemoryUsage());
+  for (ColumnFamilyData* cfd : cfds) {
+    if (memtable_switch_callback_) {
+      memtable_switch_callback_(cfd->mem->ApproximateMemoryUsage());
+    }
+    cfd->imm.Add(cfd->mem);
+    cfd->imm_next_logs.push_back(number);
+    cfd->memtables_retired++;
+    cfd->flush_requested = false;
+    cfd->mem->Unref();  // imm holds its own reference
+    cfd->mem = NewMemTable(cfd);
   }
-  imm_.Add(mem_);
-  imm_next_logs_.push_back(number);
-  memtables_retired_++;
-  flush_requested_ = false;
   switch_error_ = Status::OK();
   MaybeScheduleFlush();
-  mem_->Unref();  // imm_ holds its own reference
-  mem_ = NewMemTable();
-  mem_->Ref();
   STRATA_LOG_INFO(info_log_, "memtable full: new WAL %llu",
                   static_cast<unsigned long long>(number));
   return Status::OK();

@@ -1,5 +1,7 @@
 #include "db/memtable_inserter.h"
 
+#include <string>
+
 #include "db/dbformat.h"
 #include "memtable/memtable.h"
 #include "strata/write_batch.h"
@@ -10,10 +12,12 @@ namespace {
 
 class MemTableInserter final : public WriteBatch::Handler {
  public:
-  MemTableInserter(SequenceNumber sequence, MemTable* mem, bool concurrent,
+  MemTableInserter(SequenceNumber sequence, MemTable* default_mem,
+                   MemTableRouter* router, bool concurrent,
                    bool ignore_duplicates)
       : sequence_(sequence),
-        mem_(mem),
+        default_mem_(default_mem),
+        router_(router),
         concurrent_(concurrent),
         ignore_duplicates_(ignore_duplicates) {}
 
@@ -37,54 +41,59 @@ class MemTableInserter final : public WriteBatch::Handler {
  private:
   Status Add(uint32_t cf, ValueType type, const Slice& key,
              const Slice& value) {
+    MemTable* mem = default_mem_;
     if (cf != 0) {
-      return Status::InvalidArgument("no column family other than 0");
+      if (router_ == nullptr) {
+        return Status::InvalidArgument("write batch: column family " +
+                                       std::to_string(cf) + " does not exist");
+      }
+      Status s = router_->Route(cf, &mem);
+      if (!s.ok()) return s;
     }
-    Status s = mem_->Add(sequence_, type, key, value, concurrent_);
+    const SequenceNumber sequence = sequence_++;
+    if (mem == nullptr) return Status::OK();  // not for this memtable set
+    Status s = mem->Add(sequence, type, key, value, concurrent_);
     if (s.IsTryAgain()) {
       s = ignore_duplicates_
               ? Status::OK()
               : Status::Corruption("duplicate entry in memtable");
     }
-    sequence_++;
     return s;
   }
 
   SequenceNumber sequence_;
-  MemTable* const mem_;
+  MemTable* const default_mem_;
+  MemTableRouter* const router_;
   const bool concurrent_;
   const bool ignore_duplicates_;
 };
 
+// Accepts every well-formed record; Iterate reports malformed ones.
 class SupportChecker final : public WriteBatch::Handler {
  public:
-  Status PutCF(uint32_t cf, const Slice&, const Slice&) override {
-    return Check(cf);
+  Status PutCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
   }
-  Status DeleteCF(uint32_t cf, const Slice&) override { return Check(cf); }
-  Status SingleDeleteCF(uint32_t cf, const Slice&) override {
-    return Check(cf);
+  Status DeleteCF(uint32_t, const Slice&) override { return Status::OK(); }
+  Status SingleDeleteCF(uint32_t, const Slice&) override {
+    return Status::OK();
   }
-  Status DeleteRangeCF(uint32_t cf, const Slice&, const Slice&) override {
-    return Check(cf);
+  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
   }
-  Status MergeCF(uint32_t cf, const Slice&, const Slice&) override {
-    return Check(cf);
-  }
-
- private:
-  static Status Check(uint32_t cf) {
-    return cf == 0 ? Status::OK()
-                   : Status::InvalidArgument("no column family other than 0");
+  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
   }
 };
 
 }  // namespace
 
 Status InsertBatchIntoMemTable(const WriteBatch* batch,
-                               SequenceNumber first_sequence, MemTable* mem,
+                               SequenceNumber first_sequence,
+                               MemTable* default_mem, MemTableRouter* router,
                                bool concurrent, bool ignore_duplicates) {
-  MemTableInserter inserter(first_sequence, mem, concurrent, ignore_duplicates);
+  MemTableInserter inserter(first_sequence, default_mem, router, concurrent,
+                            ignore_duplicates);
   return batch->Iterate(&inserter);
 }
 

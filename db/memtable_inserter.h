@@ -1,5 +1,6 @@
-// Applies a WriteBatch to a memtable: the batch's records get consecutive
-// sequence numbers from first_sequence, in batch order.
+// Applies a WriteBatch to memtables: the batch's records get consecutive
+// sequence numbers from first_sequence, in batch order, and each goes to
+// the memtable of its column family.
 //
 // Every record type is stored: Put, Delete, SingleDelete and Merge as
 // point entries, DeleteRange as a range tombstone of the memtable.
@@ -9,6 +10,8 @@
 #ifndef STRATA_DB_MEMTABLE_INSERTER_H_
 #define STRATA_DB_MEMTABLE_INSERTER_H_
 
+#include <cstdint>
+
 #include "strata/status.h"
 #include "strata/types.h"
 
@@ -17,16 +20,28 @@ namespace strata {
 class MemTable;
 class WriteBatch;
 
-// concurrent: insert with the memtable's concurrent insert (other writers
-// insert at the same time). ignore_duplicates: an entry already present
-// (the same key, sequence and type — a WAL replayed twice) is skipped;
-// otherwise it is Corruption.
+// Where the records of the families other than the default one go.
+class MemTableRouter {
+ public:
+  virtual ~MemTableRouter() = default;
+  // *mem = the memtable family id's records go to; null: they are
+  // skipped (they still take their sequence numbers). A non-OK status
+  // stops the batch.
+  virtual Status Route(uint32_t id, MemTable** mem) = 0;
+};
+
+// default_mem: where the default family's records go (null: skipped).
+// router: the other families' (null: a record of another family is
+// InvalidArgument). concurrent: insert with the memtable's concurrent
+// insert (other writers insert at the same time). ignore_duplicates: an
+// entry already present (the same key, sequence and type — a WAL
+// replayed twice) is skipped; otherwise it is Corruption.
 Status InsertBatchIntoMemTable(const WriteBatch* batch,
-                               SequenceNumber first_sequence, MemTable* mem,
+                               SequenceNumber first_sequence,
+                               MemTable* default_mem, MemTableRouter* router,
                                bool concurrent, bool ignore_duplicates);
 
-// OK if every record of batch can be applied; Corruption for a malformed
-// batch, InvalidArgument for a column family other than 0.
+// OK if every record of batch parses; Corruption for a malformed batch.
 Status CheckBatchSupported(const WriteBatch* batch);
 
 }  // namespace strata

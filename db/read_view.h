@@ -31,12 +31,15 @@
 
 namespace strata {
 
+class ColumnFamilyData;
 class MemTable;
 class RangeDelAggregator;
 class TableCache;
 class Version;
 
 struct ReadView {
+  // The family read (the DB references it for the view's lifetime).
+  ColumnFamilyData* cfd = nullptr;
   MemTable* mem = nullptr;
   MemTableListVersion* imm = nullptr;
   Version* version = nullptr;

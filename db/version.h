@@ -138,6 +138,7 @@ class Version {
   std::string DebugString() const;
 
  private:
+  friend class ColumnFamilyData;
   friend class VersionBuilder;
   friend class VersionSet;
 

@@ -40,38 +40,19 @@ struct VersionSet::ManifestWriter {
 };
 
 VersionSet::VersionSet(const std::string& dbname, Env* env,
-                       const InternalKeyComparator* icmp,
-                       TableCache* table_cache,
-                       const VersionSetOptions& options)
+                       const VersionSetOptions& options,
+                       const Options& default_options)
     : dbname_(dbname),
       env_(env),
-      icmp_(icmp),
-      table_cache_(table_cache),
       options_(options),
-      compact_pointers_(options.num_levels),
-      dummy_versions_(icmp, 0) {
-  assert(options.num_levels >= 1 &&
-         options.num_levels <= config::kMaxNumLevels);
-  AppendVersion(new Version(icmp_, options_.num_levels));
+      default_cfd_(new ColumnFamilyData(0, kDefaultColumnFamilyName,
+                                        default_options, dbname)) {
+  assert(default_options.num_levels >= 1 &&
+         default_options.num_levels <= config::kMaxNumLevels);
+  column_families_.Add(default_cfd_);
 }
 
-VersionSet::~VersionSet() {
-  assert(writers_.empty());
-  current_->Unref();
-  assert(dummy_versions_.next_ == &dummy_versions_);  // no version leaked
-}
-
-void VersionSet::AppendVersion(Version* v) {
-  assert(v->refs_ == 0 && v != current_);
-  if (current_ != nullptr) current_->Unref();
-  current_ = v;
-  v->Ref();
-  // Insert at the tail of the ring.
-  v->prev_ = dummy_versions_.prev_;
-  v->next_ = &dummy_versions_;
-  v->prev_->next_ = v;
-  v->next_->prev_ = v;
-}
+VersionSet::~VersionSet() { assert(writers_.empty()); }
 
 void VersionSet::MarkFileNumberUsed(uint64_t number) {
   uint64_t next = next_file_number_.load();
@@ -85,31 +66,59 @@ void VersionSet::SetLastSequence(SequenceNumber seq) {
   last_sequence_.store(seq, std::memory_order_release);
 }
 
-void VersionSet::ApplyCounters(const VersionEdit& edit) {
-  if (edit.has_log_number()) log_number_ = edit.log_number();
+uint64_t VersionSet::MinLogNumber() const {
+  uint64_t min_log = UINT64_MAX;
+  for (ColumnFamilyData* cfd : column_families_.All()) {
+    min_log = std::min(min_log, cfd->log_number());
+  }
+  return min_log;
+}
+
+void VersionSet::ApplyCounters(ColumnFamilyData* cfd, const VersionEdit& edit) {
+  if (edit.has_log_number()) cfd->log_number_ = edit.log_number();
   for (const auto& cp : edit.compact_pointers()) {
-    if (cp.first < options_.num_levels) {
-      compact_pointers_[cp.first] = cp.second.Encode().ToString();
+    if (cp.first < cfd->num_levels()) {
+      cfd->compact_pointers_[cp.first] = cp.second.Encode().ToString();
     }
   }
 }
 
-void VersionSet::WriteSnapshot(VersionEdit* edit) const {
-  edit->SetComparatorName(icmp_->user_comparator()->Name());
-  edit->SetLogNumber(log_number_);
-  edit->SetLastSequence(LastSequence());
-  for (int level = 0; level < options_.num_levels; level++) {
-    if (!compact_pointers_[level].empty()) {
+void VersionSet::WriteSnapshot(const ColumnFamilyData* cfd,
+                               VersionEdit* edit) const {
+  edit->SetColumnFamily(cfd->id());
+  if (cfd->id() != 0) edit->AddColumnFamily(cfd->name());
+  edit->SetComparatorName(cfd->user_comparator()->Name());
+  edit->SetLogNumber(cfd->log_number());
+  for (int level = 0; level < cfd->num_levels(); level++) {
+    if (!cfd->CompactPointer(level).empty()) {
       InternalKey key;
-      key.DecodeFrom(compact_pointers_[level]);
+      key.DecodeFrom(cfd->CompactPointer(level));
       edit->SetCompactPointer(level, key);
     }
-    for (const FileMetaData* f : current_->files(level)) {
+    for (const FileMetaData* f : cfd->current()->files(level)) {
       edit->AddFile(level, *f);
     }
   }
-  // The next file number goes in by the caller, after it has taken the
-  // new MANIFEST's number.
+}
+
+std::string VersionSet::SnapshotRecord() const {
+  // The default family first, with the DB's counters: a DB with no other
+  // family has the MANIFEST it had before families existed.
+  std::vector<VersionEdit> edits;
+  for (ColumnFamilyData* cfd : column_families_.All()) {
+    edits.emplace_back();
+    WriteSnapshot(cfd, &edits.back());
+  }
+  edits.front().SetLastSequence(LastSequence());
+  if (column_families_.max_id() > 0) {
+    edits.front().SetMaxColumnFamily(column_families_.max_id());
+  }
+  edits.front().SetNextFile(next_file_number_.load());
+  std::vector<const VersionEdit*> ptrs;
+  for (const VersionEdit& e : edits) ptrs.push_back(&e);
+  std::string record;
+  VersionEdit::EncodeGroup(ptrs, &record);
+  return record;
 }
 
 Status VersionSet::StartManifest(uint64_t number, const std::string& snapshot,
@@ -126,55 +135,66 @@ Status VersionSet::StartManifest(uint64_t number, const std::string& snapshot,
   return (*writer)->AddRecord(snapshot);
 }
 
-Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
+Status VersionSet::LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
+                               const std::vector<VersionEdit*>& edits,
+                               port::Mutex* mu) {
   mu->AssertHeld();
+  assert(!cfds.empty() && cfds.size() == edits.size());
   ManifestWriter w(mu);
   writers_.push_back(&w);
   while (writers_.front() != &w) w.cv.Wait();
 
   Status s;
-  if (edit->has_log_number()) {
-    if (edit->log_number() < log_number_ ||
-        edit->log_number() >= next_file_number_.load()) {
-      s = Status::InvalidArgument(
-          "LogAndApply: log number " + NumberToString(edit->log_number()) +
-          " outside [" + NumberToString(log_number_) + ", " +
-          NumberToString(next_file_number_.load()) + ")");
+  for (ColumnFamilyData* cfd : cfds) {
+    // A flush or compaction that ran while its family was dropped.
+    if (cfd->dropped()) s = Status::ColumnFamilyDropped(cfd->name());
+  }
+  // New versions (refs 0), owned here until installed.
+  std::vector<Version*> versions;
+  for (size_t i = 0; s.ok() && i < cfds.size(); i++) {
+    ColumnFamilyData* cfd = cfds[i];
+    VersionEdit* edit = edits[i];
+    edit->SetColumnFamily(cfd->id());
+    if (edit->has_log_number()) {
+      if (edit->log_number() < cfd->log_number() ||
+          edit->log_number() >= next_file_number_.load()) {
+        s = Status::InvalidArgument(
+            "LogAndApply: log number " + NumberToString(edit->log_number()) +
+            " outside [" + NumberToString(cfd->log_number()) + ", " +
+            NumberToString(next_file_number_.load()) + ")");
+      }
+    } else {
+      edit->SetLogNumber(cfd->log_number());
     }
-  } else {
-    edit->SetLogNumber(log_number_);
+    versions.push_back(new Version(&cfd->icmp(), cfd->num_levels()));
+    if (s.ok() && !edit->is_column_family_drop()) {
+      VersionBuilder builder(&cfd->icmp(), cfd->current());
+      s = builder.Apply(*edit);
+      if (s.ok()) s = builder.SaveTo(versions.back());
+    }
   }
-  edit->SetLastSequence(LastSequence());
+  edits.back()->SetLastSequence(LastSequence());
 
-  Version* v = new Version(icmp_, options_.num_levels);
-  if (s.ok()) {
-    VersionBuilder builder(icmp_, current_);
-    s = builder.Apply(*edit);
-    if (s.ok()) s = builder.SaveTo(v);
-  }
-
-  // A new MANIFEST begins with the state before this edit; the edit
-  // follows it as its second record.
+  // A new MANIFEST begins with the state before these edits; they follow
+  // it as its second record.
   uint64_t new_manifest = 0;
   std::string snapshot;
   if (s.ok() && (descriptor_log_ == nullptr ||
                  manifest_file_size_ >= options_.max_manifest_file_size)) {
     new_manifest = NewFileNumber();
-    VersionEdit snapshot_edit;
-    WriteSnapshot(&snapshot_edit);
-    snapshot_edit.SetNextFile(next_file_number_.load());
-    snapshot_edit.EncodeTo(&snapshot);
+    snapshot = SnapshotRecord();
   }
-  edit->SetNextFile(next_file_number_.load());
+  edits.back()->SetNextFile(next_file_number_.load());
 
   bool io_failed = false;
   bool current_switch_tried = false;
   std::unique_ptr<log::Writer> new_log;
   if (s.ok()) {
     std::string record;
-    edit->EncodeTo(&record);
+    VersionEdit::EncodeGroup(
+        std::vector<const VersionEdit*>(edits.begin(), edits.end()), &record);
     // Only the front writer touches the MANIFEST, so mu can go while the
-    // I/O runs; current_ does not change meanwhile.
+    // I/O runs; no family's current version changes meanwhile.
     mu->Unlock();
     if (new_manifest != 0) s = StartManifest(new_manifest, snapshot, &new_log);
     log::Writer* log =
@@ -198,21 +218,30 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
       manifest_file_number_ = new_manifest;
     }
     manifest_file_size_ = descriptor_log_->file()->GetFileSize();
-    ApplyCounters(*edit);
-    AppendVersion(v);
+    for (size_t i = 0; i < cfds.size(); i++) {
+      ColumnFamilyData* cfd = cfds[i];
+      ApplyCounters(cfd, *edits[i]);
+      if (edits[i]->is_column_family_drop()) {
+        delete versions[i];
+        column_families_.Remove(cfd);
+        continue;
+      }
+      cfd->AppendVersion(versions[i]);
+      if (edits[i]->is_column_family_add()) column_families_.Add(cfd);
+    }
   } else {
-    delete v;
-    if (io_failed) {
-      // What reached the MANIFEST is unknown: never append to it again.
-      // The next LogAndApply writes a new one from the state in memory.
-      descriptor_log_.reset();
-      if (new_log != nullptr) {
-        new_log->Close();
-        new_log.reset();
-        // Once CURRENT may name it, the new MANIFEST must stay.
-        if (!current_switch_tried) {
-          env_->RemoveFile(DescriptorFileName(dbname_, new_manifest));
-        }
+    for (Version* v : versions) delete v;
+  }
+  if (io_failed) {
+    // What reached the MANIFEST is unknown: never append to it again.
+    // The next LogAndApply writes a new one from the state in memory.
+    descriptor_log_.reset();
+    if (new_log != nullptr) {
+      new_log->Close();
+      new_log.reset();
+      // Once CURRENT may name it, the new MANIFEST must stay.
+      if (!current_switch_tried) {
+        env_->RemoveFile(DescriptorFileName(dbname_, new_manifest));
       }
     }
   }
@@ -220,6 +249,35 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
   writers_.pop_front();
   if (!writers_.empty()) writers_.front()->cv.Signal();
   return s;
+}
+
+Status VersionSet::CreateColumnFamily(const std::string& name,
+                                      const Options& options,
+                                      uint64_t log_number, port::Mutex* mu,
+                                      ColumnFamilyData** result) {
+  mu->AssertHeld();
+  assert(column_families_.FindByName(name) == nullptr);
+  const uint32_t id = column_families_.max_id() + 1;
+  // Referenced while the edit is written, so a failure frees it.
+  ColumnFamilyData* cfd = new ColumnFamilyData(id, name, options, dbname_);
+  cfd->Ref();
+  VersionEdit edit;
+  edit.AddColumnFamily(name);
+  edit.SetComparatorName(cfd->user_comparator()->Name());
+  edit.SetMaxColumnFamily(id);
+  edit.SetLogNumber(log_number);
+  Status s = LogAndApply(cfd, &edit, mu);
+  *result = s.ok() ? cfd : nullptr;
+  cfd->Unref();  // the set holds it now, if it was added
+  return s;
+}
+
+Status VersionSet::DropColumnFamily(ColumnFamilyData* cfd, port::Mutex* mu) {
+  mu->AssertHeld();
+  assert(cfd->id() != 0 && !cfd->dropped());
+  VersionEdit edit;
+  edit.DropColumnFamily();
+  return LogAndApply(cfd, &edit, mu);
 }
 
 Status VersionSet::ReadCurrentFile(std::string* manifest_name,
@@ -249,20 +307,54 @@ Status VersionSet::ReadCurrentFile(std::string* manifest_name,
   return Status::OK();
 }
 
-Status VersionSet::Recover(bool* save_manifest) {
-  std::string fname;
-  uint64_t manifest_number = 0;
-  Status s = ReadCurrentFile(&fname, &manifest_number);
-  if (!s.ok()) return s;
-
+Status VersionSet::ReadManifest(
+    const std::string& fname, uint64_t number,
+    const std::function<Status(const VersionEdit&, const std::string&)>& fn) {
   std::unique_ptr<SequentialFile> file;
-  s = env_->NewSequentialFile(fname, &file, options_.env_options);
+  Status s = env_->NewSequentialFile(fname, &file, options_.env_options);
   if (!s.ok()) {
     if (s.IsNotFound()) {
       return Status::Corruption("CURRENT names a missing MANIFEST", fname);
     }
     return s;
   }
+  ManifestReporter reporter;
+  log::Reader reader(
+      std::make_unique<SequentialFileReader>(std::move(file), fname), &reporter,
+      /*checksum=*/true, number);
+  Slice record;
+  std::string scratch;
+  std::vector<VersionEdit> edits;
+  // A record cut short by the end of the file is an edit whose append a
+  // crash interrupted before its sync: it was never acknowledged, so it
+  // is dropped (a recovered MANIFEST is never appended to). Any other
+  // damage is Corruption.
+  while (s.ok() &&
+         reader.ReadRecord(&record, &scratch,
+                           WALRecoveryMode::kTolerateCorruptedTailRecords)) {
+    if (!reporter.first().ok()) break;
+    const std::string where =
+        fname + " offset " + NumberToString(reader.LastRecordOffset());
+    s = VersionEdit::DecodeGroup(record, &edits);
+    if (!s.ok()) return Status::Corruption(where, s.getState());
+    for (const VersionEdit& edit : edits) {
+      s = fn(edit, where);
+      if (!s.ok()) return s;
+    }
+  }
+  if (!reporter.first().ok()) {
+    // The reader's message names the MANIFEST's number and offset.
+    return Status::Corruption(fname, reporter.first().getState());
+  }
+  return s;
+}
+
+Status VersionSet::Recover(const std::map<std::string, Options>& families,
+                           bool* save_manifest) {
+  std::string fname;
+  uint64_t manifest_number = 0;
+  Status s = ReadCurrentFile(&fname, &manifest_number);
+  if (!s.ok()) return s;
 
   bool have_log_number = false;
   bool have_next_file = false;
@@ -270,62 +362,82 @@ Status VersionSet::Recover(bool* save_manifest) {
   uint64_t next_file = 0;
   SequenceNumber last_sequence = 0;
   uint64_t max_file_number = 0;
-  const std::string ucmp_name = icmp_->user_comparator()->Name();
-  VersionBuilder builder(icmp_, current_);
-  {
-    ManifestReporter reporter;
-    log::Reader reader(
-        std::make_unique<SequentialFileReader>(std::move(file), fname),
-        &reporter, /*checksum=*/true, manifest_number);
-    Slice record;
-    std::string scratch;
-    // A record cut short by the end of the file is an edit whose append
-    // a crash interrupted before its sync: it was never acknowledged, so
-    // it is dropped (a recovered MANIFEST is never appended to). Any other
-    // damage is Corruption.
-    while (s.ok() &&
-           reader.ReadRecord(&record, &scratch,
-                             WALRecoveryMode::kTolerateCorruptedTailRecords)) {
-      if (!reporter.first().ok()) break;
-      const std::string where =
-          fname + " offset " + NumberToString(reader.LastRecordOffset());
-      VersionEdit edit;
-      s = edit.DecodeFrom(record);
-      if (!s.ok()) {
-        s = Status::Corruption(where, s.getState());
-        break;
-      }
-      if (edit.has_comparator() && edit.comparator() != ucmp_name) {
-        s = Status::InvalidArgument(
-            fname, "the DB's comparator is " + edit.comparator() +
-                       ", it is being opened with " + ucmp_name);
-        break;
-      }
-      s = builder.Apply(edit);
-      if (!s.ok()) {
-        s = s.IsCorruption() ? Status::Corruption(where, s.getState())
-                             : Status::InvalidArgument(where, s.getState());
-        break;
-      }
-      for (const auto& nf : edit.new_files()) {
-        max_file_number = std::max(max_file_number, nf.second.number);
-      }
-      ApplyCounters(edit);
-      if (edit.has_log_number()) have_log_number = true;
-      if (edit.has_next_file_number()) {
-        next_file = edit.next_file_number();
-        have_next_file = true;
-      }
-      if (edit.has_last_sequence()) {
-        last_sequence = edit.last_sequence();
-        have_last_sequence = true;
-      }
-    }
-    if (s.ok() && !reporter.first().ok()) {
-      // The reader's message names the MANIFEST's number and offset.
-      s = Status::Corruption(fname, reporter.first().getState());
-    }
-  }
+  // The builders of the families being recovered, by id.
+  std::map<uint32_t, std::unique_ptr<VersionBuilder>> builders;
+  builders[0].reset(
+      new VersionBuilder(&default_cfd_->icmp(), default_cfd_->current()));
+  // Families recorded but not in families: their edits are skipped.
+  std::map<uint32_t, std::string> unopened;
+  s = ReadManifest(
+      fname, manifest_number,
+      [&](const VersionEdit& edit, const std::string& where) {
+        const uint32_t id = edit.column_family();
+        column_families_.UpdateMaxId(id);
+        if (edit.has_max_column_family()) {
+          column_families_.UpdateMaxId(edit.max_column_family());
+        }
+        if (edit.is_column_family_add()) {
+          if (id == 0 || column_families_.Find(id) != nullptr ||
+              unopened.count(id) > 0) {
+            return Status::Corruption(
+                where, "adds column family " + NumberToString(id) + " again");
+          }
+          const auto it = families.find(edit.column_family_name());
+          if (it == families.end()) {
+            unopened[id] = edit.column_family_name();
+            return Status::OK();
+          }
+          ColumnFamilyData* cfd = new ColumnFamilyData(
+              id, edit.column_family_name(), it->second, dbname_);
+          column_families_.Add(cfd);
+          builders[id].reset(new VersionBuilder(&cfd->icmp(), cfd->current()));
+        }
+        if (unopened.count(id) > 0) {
+          if (edit.is_column_family_drop()) unopened.erase(id);
+          return Status::OK();
+        }
+        ColumnFamilyData* cfd = column_families_.Find(id);
+        if (cfd == nullptr) {
+          return Status::Corruption(where, "edits column family " +
+                                               NumberToString(id) +
+                                               ", which does not exist");
+        }
+        if (edit.has_comparator() &&
+            edit.comparator() != cfd->user_comparator()->Name()) {
+          return Status::InvalidArgument(
+              fname, "column family " + cfd->name() + "'s comparator is " +
+                         edit.comparator() + ", it is being opened with " +
+                         cfd->user_comparator()->Name());
+        }
+        if (edit.is_column_family_drop()) {
+          if (id == 0) {
+            return Status::Corruption(where, "drops the default column family");
+          }
+          builders.erase(id);
+          column_families_.Remove(cfd);
+          return Status::OK();
+        }
+        Status a = builders[id]->Apply(edit);
+        if (!a.ok()) {
+          return a.IsCorruption()
+                     ? Status::Corruption(where, a.getState())
+                     : Status::InvalidArgument(where, a.getState());
+        }
+        for (const auto& nf : edit.new_files()) {
+          max_file_number = std::max(max_file_number, nf.second.number);
+        }
+        ApplyCounters(cfd, edit);
+        if (edit.has_log_number()) have_log_number = true;
+        if (edit.has_next_file_number()) {
+          next_file = edit.next_file_number();
+          have_next_file = true;
+        }
+        if (edit.has_last_sequence()) {
+          last_sequence = edit.last_sequence();
+          have_last_sequence = true;
+        }
+        return Status::OK();
+      });
   if (s.ok()) {
     if (!have_next_file) {
       s = Status::Corruption(fname, "no next file number recorded");
@@ -335,54 +447,87 @@ Status VersionSet::Recover(bool* save_manifest) {
       s = Status::Corruption(fname, "no last sequence recorded");
     }
   }
-  Version* v = nullptr;
-  if (s.ok()) {
-    v = new Version(icmp_, options_.num_levels);
-    s = builder.SaveTo(v);
+  if (s.ok() && !unopened.empty()) {
+    std::string names;
+    for (const auto& entry : unopened) {
+      names += (names.empty() ? "" : ", ") + entry.second;
+    }
+    s = Status::InvalidArgument(
+        dbname_, "every column family must be opened; not given: " + names);
+  }
+  std::vector<std::pair<ColumnFamilyData*, Version*>> recovered;
+  for (const auto& entry : builders) {
+    if (!s.ok()) break;
+    ColumnFamilyData* cfd = column_families_.Find(entry.first);
+    Version* v = new Version(&cfd->icmp(), cfd->num_levels());
+    s = entry.second->SaveTo(v);
     if (!s.ok()) {
       delete v;
       s = Status::Corruption(fname, s.getState());
+      break;
     }
+    recovered.emplace_back(cfd, v);
   }
+  builders.clear();  // they hold refs on the families' versions
   if (!s.ok()) {
-    log_number_ = 0;
-    compact_pointers_.assign(options_.num_levels, std::string());
+    for (auto& r : recovered) delete r.second;
     return s;
   }
-
-  AppendVersion(v);
+  for (auto& r : recovered) {
+    r.first->AppendVersion(r.second);
+    MarkFileNumberUsed(r.first->log_number());
+  }
   manifest_file_number_ = manifest_number;
   MarkFileNumberUsed(next_file == 0 ? 0 : next_file - 1);
   MarkFileNumberUsed(manifest_number);
-  MarkFileNumberUsed(log_number_);
   MarkFileNumberUsed(max_file_number);
   SetLastSequence(std::max(LastSequence(), last_sequence));
   *save_manifest = true;
   return Status::OK();
 }
 
+Status VersionSet::ListColumnFamilies(Env* env, const std::string& dbname,
+                                      std::vector<std::string>* names) {
+  names->clear();
+  VersionSet reader(dbname, env, VersionSetOptions(), Options());
+  std::string fname;
+  uint64_t number = 0;
+  Status s = reader.ReadCurrentFile(&fname, &number);
+  if (!s.ok()) return s;
+  std::map<uint32_t, std::string> live;
+  live[0] = kDefaultColumnFamilyName;
+  s = reader.ReadManifest(
+      fname, number, [&](const VersionEdit& edit, const std::string& where) {
+        if (edit.is_column_family_add()) {
+          live[edit.column_family()] = edit.column_family_name();
+        } else if (edit.is_column_family_drop()) {
+          if (edit.column_family() == 0) {
+            return Status::Corruption(where, "drops the default column family");
+          }
+          live.erase(edit.column_family());
+        }
+        return Status::OK();
+      });
+  if (!s.ok()) return s;
+  for (const auto& entry : live) names->push_back(entry.second);
+  return Status::OK();
+}
+
 void VersionSet::AddLiveFiles(std::vector<uint64_t>* live) const {
-  for (const Version* v = dummy_versions_.next_; v != &dummy_versions_;
-       v = v->next_) {
-    v->AddLiveFiles(live);
+  for (ColumnFamilyData* cfd : column_families_.All()) {
+    cfd->AddLiveFiles(live);
+  }
+  for (ColumnFamilyData* cfd : column_families_.Dropped()) {
+    cfd->AddLiveFiles(live);
   }
 }
 
 int VersionSet::NumLevelFiles(int level) const {
-  return current_->NumFiles(level);
+  return current()->NumFiles(level);
 }
 
 uint64_t VersionSet::NumLevelBytes(int level) const {
-  return current_->NumLevelBytes(level);
-}
-
-std::string VersionSet::LevelSummary() const {
-  std::string r = "files[";
-  for (int level = 0; level < options_.num_levels; level++) {
-    r += " " + NumberToString(current_->NumFiles(level));
-  }
-  r += " ]";
-  return r;
+  return current()->NumLevelBytes(level);
 }
 
 }  // namespace strata

@@ -7,10 +7,18 @@
 // snapshot edit of the whole state and made live by replacing CURRENT
 // atomically (temp file, sync, rename, directory sync). Recover replays
 // the MANIFEST that CURRENT names. After recovery the DB replays the WALs
-// numbered LogNumber() and up; older WALs are reflected in tables.
+// numbered MinLogNumber() and up, each record into the families whose log
+// number it is at or past; older WALs are reflected in tables.
 //
-// Creating a DB: a VersionSet that recovered nothing starts empty, and
-// its first LogAndApply writes MANIFEST and CURRENT.
+// Column families: the set owns the live families (db/column_family.h);
+// each has its own versions and log number, all share the MANIFEST, the
+// file numbers and the sequence. An edit belongs to one family; edits of
+// several families made together are written as one record (an atomic
+// group).
+//
+// Creating a DB: a VersionSet that recovered nothing starts empty, with
+// the default family, and its first LogAndApply writes MANIFEST and
+// CURRENT.
 //
 // Thread safety: the DB mutex (the mu given to LogAndApply) guards every
 // method. The DB reaches its VersionSet only through a pointer that is
@@ -24,10 +32,13 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "db/column_family.h"
 #include "db/dbformat.h"
 #include "db/log_writer.h"
 #include "db/version.h"
@@ -39,12 +50,7 @@
 
 namespace strata {
 
-class TableCache;
-
 struct VersionSetOptions {
-  // Levels of the tree (Options::num_levels), at most
-  // config::kMaxNumLevels.
-  int num_levels = 7;
   // A MANIFEST that has grown past this many bytes is replaced by a new
   // one holding a snapshot of the state (RocksDB's max_manifest_file_size).
   uint64_t max_manifest_file_size = 1024 * 1024 * 1024;
@@ -55,38 +61,74 @@ struct VersionSetOptions {
 
 class VersionSet {
  public:
-  // icmp and table_cache must outlive the set.
+  // The default family (id 0) is created at once with default_options
+  // (the DB's options with its ColumnFamilyOptions, sanitized).
   VersionSet(const std::string& dbname, Env* env,
-             const InternalKeyComparator* icmp, TableCache* table_cache,
-             const VersionSetOptions& options);
+             const VersionSetOptions& options, const Options& default_options);
   VersionSet(const VersionSet&) = delete;
   VersionSet& operator=(const VersionSet&) = delete;
   // REQUIRES: no LogAndApply running, and every version but the current
-  // one released.
+  // ones released.
   ~VersionSet();
 
-  // Records edit (filled in with the log number, next file number and
-  // last sequence) in the MANIFEST and makes current() the result of
-  // applying it. On error the current version is unchanged; the edit may
-  // or may not be on disk, and the next LogAndApply starts a new MANIFEST
-  // without it.
-  // REQUIRES: mu held; edit's log number, if set, in [LogNumber(),
-  // next file number).
+  // Records the edits in the MANIFEST as one record, so that all of them
+  // or none survive a crash, and makes the result of applying edits[i] to
+  // cfds[i] current (edits are filled in with the next file number and
+  // last sequence; an edit without a log number keeps its family's). An
+  // edit adding a family applies to a ColumnFamilyData not yet in the set
+  // (CreateColumnFamily), one dropping a family removes it from the set.
+  // On error nothing changes in memory; the edits may or may not be on
+  // disk, and the next LogAndApply starts a new MANIFEST without them.
+  // REQUIRES: mu held; each edit's log number, if set, in [its family's
+  // log number, next file number).
+  Status LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
+                     const std::vector<VersionEdit*>& edits, port::Mutex* mu)
+      EXCLUSIVE_LOCKS_REQUIRED(mu);
+  Status LogAndApply(ColumnFamilyData* cfd, VersionEdit* edit, port::Mutex* mu)
+      EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    return LogAndApply(std::vector<ColumnFamilyData*>{cfd},
+                       std::vector<VersionEdit*>{edit}, mu);
+  }
+  // The default family's.
   Status LogAndApply(VersionEdit* edit, port::Mutex* mu)
+      EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    return LogAndApply(default_cfd_, edit, mu);
+  }
+
+  // Creates family name (options: the DB's with the family's, sanitized)
+  // with log_number as its log number, and records it in the MANIFEST.
+  // *cfd is the new family, in the set. REQUIRES: mu held, no live family
+  // named name.
+  Status CreateColumnFamily(const std::string& name, const Options& options,
+                            uint64_t log_number, port::Mutex* mu,
+                            ColumnFamilyData** cfd)
+      EXCLUSIVE_LOCKS_REQUIRED(mu);
+  // Records the drop of cfd (not the default family) and removes it from
+  // the set. REQUIRES: mu held.
+  Status DropColumnFamily(ColumnFamilyData* cfd, port::Mutex* mu)
       EXCLUSIVE_LOCKS_REQUIRED(mu);
 
-  // Loads the state recorded by the MANIFEST that CURRENT names. A
+  // Loads the state recorded by the MANIFEST that CURRENT names. Every
+  // family it holds but the default one must be in families (name ->
+  // options), or the result is InvalidArgument naming those missing. A
   // damaged or missing CURRENT or MANIFEST, or a bad edit in it, is
-  // Corruption naming the file; a comparator other than icmp's, or a file
-  // at a level >= num_levels, is InvalidArgument. *save_manifest is set
-  // when the next LogAndApply will write a new MANIFEST (always: a
-  // recovered MANIFEST is never appended to).
+  // Corruption naming the file; a family recorded with a comparator other
+  // than its options', or a file at a level >= its num_levels, is
+  // InvalidArgument. *save_manifest is set when the next LogAndApply will
+  // write a new MANIFEST (always: a recovered MANIFEST is never appended
+  // to).
   // REQUIRES: nothing applied or recovered yet.
-  Status Recover(bool* save_manifest);
+  Status Recover(const std::map<std::string, Options>& families,
+                 bool* save_manifest);
+  Status Recover(bool* save_manifest) { return Recover({}, save_manifest); }
 
-  // The current version. Readers Ref it (under the DB mutex) while they
-  // use it.
-  Version* current() const { return current_; }
+  // The names of the live families of the DB in dbname (its MANIFEST),
+  // the default family first.
+  static Status ListColumnFamilies(Env* env, const std::string& dbname,
+                                   std::vector<std::string>* names);
+
+  ColumnFamilySet* column_families() { return &column_families_; }
+  ColumnFamilyData* default_cfd() const { return default_cfd_; }
 
   uint64_t NewFileNumber() { return next_file_number_.fetch_add(1); }
   // Makes sure number is never handed out again (a file found on disk).
@@ -99,62 +141,66 @@ class VersionSet {
   // REQUIRES: seq >= LastSequence()
   void SetLastSequence(SequenceNumber seq);
 
-  // WALs numbered below this are fully in tables.
-  uint64_t LogNumber() const { return log_number_; }
+  // WALs numbered below this hold nothing any live family still needs:
+  // the smallest log number of the live families.
+  uint64_t MinLogNumber() const;
   // The live MANIFEST's number (0 before the first one is written). A DB
   // deleting obsolete files keeps every MANIFEST numbered at or above it:
   // a newer one may be named by CURRENT after a failed switch.
   uint64_t ManifestFileNumber() const { return manifest_file_number_; }
   uint64_t ManifestFileSize() const { return manifest_file_size_; }
-  int NumberLevels() const { return options_.num_levels; }
-  // The cache the DB reads this set's tables through.
-  TableCache* table_cache() const { return table_cache_; }
 
-  // The key where the next compaction of level starts ("" for none).
-  const std::string& CompactPointer(int level) const {
-    return compact_pointers_[level];
-  }
-
-  // Appends the numbers of the table files of every live version (the
-  // current one and those still referenced). Any other table file in
-  // the directory is obsolete.
+  // Appends the numbers of the table files of every live version of every
+  // family, dropped ones still referenced included. Any other table file
+  // in the directory is obsolete.
   void AddLiveFiles(std::vector<uint64_t>* live) const;
 
+  // The default family's state (single-family callers and tests).
+  Version* current() const { return default_cfd_->current(); }
+  uint64_t LogNumber() const { return default_cfd_->log_number(); }
+  int NumberLevels() const { return default_cfd_->num_levels(); }
+  const std::string& CompactPointer(int level) const {
+    return default_cfd_->CompactPointer(level);
+  }
   int NumLevelFiles(int level) const;
   uint64_t NumLevelBytes(int level) const;
-  // "files[ 2 0 3 ]": files per level of the current version.
-  std::string LevelSummary() const;
+  std::string LevelSummary() const { return default_cfd_->LevelSummary(); }
 
  private:
   struct ManifestWriter;
 
-  // Makes v (with refs 0) current, in the list of live versions.
-  void AppendVersion(Version* v);
-  // An edit recreating the whole state of current(): comparator, counters,
-  // compaction pointers and every file.
-  void WriteSnapshot(VersionEdit* edit) const;
-  // Updates the counters and pointers that edit sets.
-  void ApplyCounters(const VersionEdit& edit);
+  // An edit recreating the whole state of cfd: its id, name and
+  // comparator, log number, compaction pointers and files.
+  void WriteSnapshot(const ColumnFamilyData* cfd, VersionEdit* edit) const;
+  // The MANIFEST record that recreates the whole state.
+  std::string SnapshotRecord() const;
+  // Updates the family state that edit sets.
+  static void ApplyCounters(ColumnFamilyData* cfd, const VersionEdit& edit);
   // Reads CURRENT: the MANIFEST it names.
   Status ReadCurrentFile(std::string* manifest_name, uint64_t* number);
+  // Calls fn on every edit of the MANIFEST fname, in order, with where it
+  // is; stops at the first non-OK status, which it returns. A record cut
+  // short by the end of the file is dropped; other damage is Corruption.
+  Status ReadManifest(
+      const std::string& fname, uint64_t number,
+      const std::function<Status(const VersionEdit&, const std::string&)>& fn);
   // Opens a new MANIFEST number and writes snapshot into it, synced.
   Status StartManifest(uint64_t number, const std::string& snapshot,
                        std::unique_ptr<log::Writer>* writer);
 
   const std::string dbname_;
   Env* const env_;
-  const InternalKeyComparator* const icmp_;
-  TableCache* const table_cache_;
   const VersionSetOptions options_;
+
+  ColumnFamilySet column_families_;
+  ColumnFamilyData* default_cfd_;
 
   // Starts where DBImpl's counter does; the DB marks the numbers it
   // finds on disk used (MarkFileNumberUsed).
   std::atomic<uint64_t> next_file_number_{2};
   std::atomic<SequenceNumber> last_sequence_{0};
-  uint64_t log_number_ = 0;
   uint64_t manifest_file_number_ = 0;
   uint64_t manifest_file_size_ = 0;
-  std::vector<std::string> compact_pointers_;
 
   // The open MANIFEST; null before the first LogAndApply and after a
   // failed one (the next starts a new MANIFEST). Used by the LogAndApply
@@ -162,10 +208,6 @@ class VersionSet {
   std::unique_ptr<log::Writer> descriptor_log_;
   // LogAndApply calls waiting their turn; the front one runs.
   std::deque<ManifestWriter*> writers_;
-
-  // The ring of live versions: dummy_versions_ is its head, never used.
-  Version dummy_versions_;
-  Version* current_ = nullptr;
 };
 
 }  // namespace strata

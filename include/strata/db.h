@@ -9,8 +9,10 @@
 #define STRATA_INCLUDE_DB_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "strata/comparator.h"
@@ -77,11 +79,34 @@ class STRATA_EXPORT DB {
   // A missing DB is InvalidArgument unless options.create_if_missing; an
   // existing one with options.error_if_exists is InvalidArgument; a DB
   // another process holds is IOError (IsBusy()); a damaged WAL is
-  // Corruption or is recovered, per options.wal_recovery_mode.
+  // Corruption or is recovered, per options.wal_recovery_mode. A DB with
+  // column families other than the default one must be opened with the
+  // form below, naming every family.
   static Status Open(const Options& options, const std::string& name,
                      DB** dbptr);
   static Status Open(const Options& options, const std::string& name,
                      std::unique_ptr<DB>* dbptr);
+
+  // Opens the DB with its column families: column_families must name the
+  // default family and every family the DB has (InvalidArgument
+  // otherwise), each with its options; a family the DB lacks is created
+  // if db_options.create_missing_column_families, else InvalidArgument.
+  // On success *handles holds one handle per descriptor, in order, which
+  // the caller destroys (DestroyColumnFamilyHandle) before deleting the
+  // DB.
+  static Status Open(const DBOptions& db_options, const std::string& name,
+                     const std::vector<ColumnFamilyDescriptor>& column_families,
+                     std::vector<ColumnFamilyHandle*>* handles, DB** dbptr);
+  static Status Open(const DBOptions& db_options, const std::string& name,
+                     const std::vector<ColumnFamilyDescriptor>& column_families,
+                     std::vector<ColumnFamilyHandle*>* handles,
+                     std::unique_ptr<DB>* dbptr);
+
+  // The names of the column families of the DB in name (not open, or
+  // open by another DB object), the default family first.
+  static Status ListColumnFamilies(const DBOptions& db_options,
+                                   const std::string& name,
+                                   std::vector<std::string>* column_families);
 
   DB() = default;
   DB(const DB&) = delete;
@@ -99,34 +124,124 @@ class STRATA_EXPORT DB {
   // are lost, and Close returns that error.
   virtual Status Close() = 0;
 
-  // Single-update forms of Write.
-  virtual Status Put(const WriteOptions& options, const Slice& key,
-                     const Slice& value);
-  virtual Status Delete(const WriteOptions& options, const Slice& key);
-  virtual Status SingleDelete(const WriteOptions& options, const Slice& key);
-  virtual Status DeleteRange(const WriteOptions& options,
-                             const Slice& begin_key, const Slice& end_key);
-  virtual Status Merge(const WriteOptions& options, const Slice& key,
-                       const Slice& value);
+  // ---- column families ----
+  // Creates a family; *handle is its handle (the caller's). A family of
+  // that name already existing is InvalidArgument.
+  virtual Status CreateColumnFamily(const ColumnFamilyOptions& options,
+                                    const std::string& column_family_name,
+                                    ColumnFamilyHandle** handle) = 0;
+  // Creates several, one at a time; on the first failure stops and
+  // returns it, *handles holding the handles of those created.
+  virtual Status CreateColumnFamilies(
+      const ColumnFamilyOptions& options,
+      const std::vector<std::string>& column_family_names,
+      std::vector<ColumnFamilyHandle*>* handles);
+  virtual Status CreateColumnFamilies(
+      const std::vector<ColumnFamilyDescriptor>& column_families,
+      std::vector<ColumnFamilyHandle*>* handles);
+  // Drops the family: it takes no more writes, and its data is deleted
+  // once no handle or iterator uses it. Dropping the default family is
+  // InvalidArgument. The handle must still be destroyed.
+  virtual Status DropColumnFamily(ColumnFamilyHandle* column_family) = 0;
+  virtual Status DropColumnFamilies(
+      const std::vector<ColumnFamilyHandle*>& column_families);
+  // Releases a handle given out by Open or CreateColumnFamily. The handle
+  // DefaultColumnFamily() returns belongs to the DB (InvalidArgument).
+  virtual Status DestroyColumnFamilyHandle(
+      ColumnFamilyHandle* column_family) = 0;
+  // The default family's handle, owned by the DB.
+  virtual ColumnFamilyHandle* DefaultColumnFamily() const = 0;
 
-  // Applies every update in updates atomically. A null updates is
-  // InvalidArgument; so is a batch holding a Merge when the DB has no
-  // Options::merge_operator.
+  // ---- writes ----
+  // Single-update forms of Write. The forms without a handle write the
+  // default family.
+  virtual Status Put(const WriteOptions& options,
+                     ColumnFamilyHandle* column_family, const Slice& key,
+                     const Slice& value);
+  virtual Status Put(const WriteOptions& options, const Slice& key,
+                     const Slice& value) {
+    return Put(options, DefaultColumnFamily(), key, value);
+  }
+  virtual Status Delete(const WriteOptions& options,
+                        ColumnFamilyHandle* column_family, const Slice& key);
+  virtual Status Delete(const WriteOptions& options, const Slice& key) {
+    return Delete(options, DefaultColumnFamily(), key);
+  }
+  virtual Status SingleDelete(const WriteOptions& options,
+                              ColumnFamilyHandle* column_family,
+                              const Slice& key);
+  virtual Status SingleDelete(const WriteOptions& options, const Slice& key) {
+    return SingleDelete(options, DefaultColumnFamily(), key);
+  }
+  virtual Status DeleteRange(const WriteOptions& options,
+                             ColumnFamilyHandle* column_family,
+                             const Slice& begin_key, const Slice& end_key);
+  virtual Status DeleteRange(const WriteOptions& options,
+                             const Slice& begin_key, const Slice& end_key) {
+    return DeleteRange(options, DefaultColumnFamily(), begin_key, end_key);
+  }
+  virtual Status Merge(const WriteOptions& options,
+                       ColumnFamilyHandle* column_family, const Slice& key,
+                       const Slice& value);
+  virtual Status Merge(const WriteOptions& options, const Slice& key,
+                       const Slice& value) {
+    return Merge(options, DefaultColumnFamily(), key, value);
+  }
+
+  // Applies every update in updates atomically, across families. A null
+  // updates is InvalidArgument; so is a batch naming a family this DB does
+  // not have (or dropped), or holding a Merge for a family without a
+  // merge_operator.
   virtual Status Write(const WriteOptions& options, WriteBatch* updates) = 0;
 
-  // *value = the value of key; NotFound if there is none.
+  // ---- reads ----
+  // *value = the value of key in the family; NotFound if there is none.
+  virtual Status Get(const ReadOptions& options,
+                     ColumnFamilyHandle* column_family, const Slice& key,
+                     PinnableSlice* value) = 0;
+  virtual Status Get(const ReadOptions& options,
+                     ColumnFamilyHandle* column_family, const Slice& key,
+                     std::string* value);
   virtual Status Get(const ReadOptions& options, const Slice& key,
-                     std::string* value) = 0;
+                     std::string* value) {
+    return Get(options, DefaultColumnFamily(), key, value);
+  }
 
   // Get for many keys at one sequence number: (*values)[i] and the i-th
-  // Status belong to keys[i].
+  // Status belong to keys[i], read in column_family[i].
+  virtual std::vector<Status> MultiGet(
+      const ReadOptions& options,
+      const std::vector<ColumnFamilyHandle*>& column_family,
+      const std::vector<Slice>& keys, std::vector<std::string>* values) = 0;
   virtual std::vector<Status> MultiGet(const ReadOptions& options,
                                        const std::vector<Slice>& keys,
-                                       std::vector<std::string>* values) = 0;
+                                       std::vector<std::string>* values) {
+    return MultiGet(
+        options,
+        std::vector<ColumnFamilyHandle*>(keys.size(), DefaultColumnFamily()),
+        keys, values);
+  }
+  // The batched form: values[i] and statuses[i] belong to keys[i], all in
+  // one family, at one sequence number. sorted_input: the caller promises
+  // keys are in the family's order.
+  virtual void MultiGet(const ReadOptions& options,
+                        ColumnFamilyHandle* column_family,
+                        const size_t num_keys, const Slice* keys,
+                        PinnableSlice* values, Status* statuses,
+                        const bool sorted_input = false) = 0;
 
-  // An iterator over the DB as of options.snapshot (or now), owned by the
-  // caller, who deletes it before deleting the DB.
-  virtual Iterator* NewIterator(const ReadOptions& options) = 0;
+  // An iterator over the family as of options.snapshot (or now), owned by
+  // the caller, who deletes it before deleting the DB.
+  virtual Iterator* NewIterator(const ReadOptions& options,
+                                ColumnFamilyHandle* column_family) = 0;
+  virtual Iterator* NewIterator(const ReadOptions& options) {
+    return NewIterator(options, DefaultColumnFamily());
+  }
+  // Iterators over several families, all at one sequence number.
+  virtual Status NewIterators(
+      const ReadOptions& options,
+      const std::vector<ColumnFamilyHandle*>& column_families,
+      std::vector<Iterator*>* iterators) = 0;
 
   // A snapshot of the current state; release it with ReleaseSnapshot.
   virtual const Snapshot* GetSnapshot() = 0;
@@ -135,34 +250,96 @@ class STRATA_EXPORT DB {
   // The sequence number of the most recent visible write.
   virtual SequenceNumber GetLatestSequenceNumber() const = 0;
 
-  // A property of the DB ("strata.<name>", see docs/architecture.md);
-  // false if property is not known.
-  virtual bool GetProperty(const Slice& property, std::string* value) = 0;
-  virtual bool GetIntProperty(const Slice& property, uint64_t* value) = 0;
+  // A property of the family or the DB ("strata.<name>", see
+  // docs/architecture.md); false if property is not known.
+  virtual bool GetProperty(ColumnFamilyHandle* column_family,
+                           const Slice& property, std::string* value) = 0;
+  virtual bool GetProperty(const Slice& property, std::string* value) {
+    return GetProperty(DefaultColumnFamily(), property, value);
+  }
+  virtual bool GetIntProperty(ColumnFamilyHandle* column_family,
+                              const Slice& property, uint64_t* value) = 0;
+  virtual bool GetIntProperty(const Slice& property, uint64_t* value) {
+    return GetIntProperty(DefaultColumnFamily(), property, value);
+  }
+  // A map property ("strata.cfstats": the per-level numbers of
+  // strata.stats as name -> value).
+  virtual bool GetMapProperty(ColumnFamilyHandle* column_family,
+                              const Slice& property,
+                              std::map<std::string, std::string>* value) = 0;
+  virtual bool GetMapProperty(const Slice& property,
+                              std::map<std::string, std::string>* value) {
+    return GetMapProperty(DefaultColumnFamily(), property, value);
+  }
 
+  // ---- maintenance ----
   // Syncs the WAL: every write acknowledged before the call then survives
   // a power loss.
   virtual Status SyncWAL() = 0;
 
-  // Writes the active memtable (and every older one) to a table, so that
-  // its writes no longer depend on the WAL. With options.wait, returns
-  // once they are in a table, or the error that stopped the flush.
-  virtual Status Flush(const FlushOptions& options) = 0;
+  // Writes the family's active memtable (and every older one) to a table,
+  // so that its writes no longer depend on the WAL. With options.wait,
+  // returns once they are in a table, or the error that stopped the
+  // flush.
+  virtual Status Flush(const FlushOptions& options,
+                       ColumnFamilyHandle* column_family) = 0;
+  virtual Status Flush(const FlushOptions& options) {
+    return Flush(options, DefaultColumnFamily());
+  }
+  // Flushes several families (all together with DBOptions::atomic_flush).
+  virtual Status Flush(
+      const FlushOptions& options,
+      const std::vector<ColumnFamilyHandle*>& column_families) = 0;
 
-  // Compacts the keys in [*begin, *end] (null: unbounded) through every
-  // level: the memtables are flushed, then each level's files in the range
-  // are merged into the next, down to the deepest level holding part of
-  // the range. Blocks until done; returns the first error.
+  // Compacts the family's keys in [*begin, *end] (null: unbounded)
+  // through every level: the memtables are flushed, then each level's
+  // files in the range are merged into the next, down to the deepest
+  // level holding part of the range. Blocks until done; returns the
+  // first error.
   virtual Status CompactRange(const CompactRangeOptions& options,
+                              ColumnFamilyHandle* column_family,
                               const Slice* begin, const Slice* end) = 0;
+  virtual Status CompactRange(const CompactRangeOptions& options,
+                              const Slice* begin, const Slice* end) {
+    return CompactRange(options, DefaultColumnFamily(), begin, end);
+  }
 
-  // sizes[i] = the approximate bytes the keys in [ranges[i].start,
-  // ranges[i].limit) take: in table files (by their position in each
-  // table's index) and/or in the memtables, per include_flags.
+  // sizes[i] = the approximate bytes the family's keys in
+  // [ranges[i].start, ranges[i].limit) take: in table files (by their
+  // position in each table's index) and/or in the memtables, per
+  // include_flags.
+  virtual Status GetApproximateSizes(
+      ColumnFamilyHandle* column_family, const Range* ranges, int n,
+      uint64_t* sizes,
+      SizeApproximationFlags include_flags =
+          SizeApproximationFlags::INCLUDE_FILES) = 0;
   virtual Status GetApproximateSizes(
       const Range* ranges, int n, uint64_t* sizes,
       SizeApproximationFlags include_flags =
-          SizeApproximationFlags::INCLUDE_FILES) = 0;
+          SizeApproximationFlags::INCLUDE_FILES) {
+    return GetApproximateSizes(DefaultColumnFamily(), ranges, n, sizes,
+                               include_flags);
+  }
+
+  // Changes the family's dynamic options ("write_buffer_size",
+  // "disable_auto_compactions", "level0_file_num_compaction_trigger",
+  // "level0_slowdown_writes_trigger", "level0_stop_writes_trigger",
+  // "target_file_size_base", "max_bytes_for_level_base", ...: see
+  // docs/options.md); an unknown name or a bad value is InvalidArgument
+  // and changes nothing.
+  virtual Status SetOptions(
+      ColumnFamilyHandle* column_family,
+      const std::unordered_map<std::string, std::string>& new_options) = 0;
+  virtual Status SetOptions(
+      const std::unordered_map<std::string, std::string>& new_options) {
+    return SetOptions(DefaultColumnFamily(), new_options);
+  }
+  // The options the family runs with (the DB's and the family's).
+  virtual Options GetOptions(ColumnFamilyHandle* column_family) const = 0;
+  virtual Options GetOptions() const {
+    return GetOptions(DefaultColumnFamily());
+  }
+  virtual DBOptions GetDBOptions() const = 0;
 
   virtual const std::string& GetName() const = 0;
   virtual Env* GetEnv() const = 0;

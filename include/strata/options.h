@@ -66,6 +66,22 @@ struct STRATA_EXPORT DBOptions {
   // Fail DB::Open with InvalidArgument if the DB already exists.
   bool error_if_exists = false;
 
+  // DB::Open with column families creates those the DB lacks (otherwise
+  // naming one is InvalidArgument).
+  bool create_missing_column_families = false;
+
+  // Flushes of several column families (Flush with a list, and flushes
+  // the DB starts itself) write all the families' memtables and install
+  // the tables in one MANIFEST record: after a crash either every family
+  // shows the flush or none does (docs/column_families.md).
+  bool atomic_flush = false;
+
+  // Once the live WALs hold more than this many bytes, the column
+  // families whose unflushed data keeps the oldest WAL alive are flushed.
+  // 0: four times the sum of the families' write_buffer_size *
+  // max_write_buffer_number. Only matters with more than one family.
+  uint64_t max_total_wal_size = 0;
+
   // Accepted for RocksDB compatibility and not used: strata's checks of
   // what it reads from disk do not depend on it (docs/formats/), and what
   // recovery does with a damaged WAL is wal_recovery_mode's choice.

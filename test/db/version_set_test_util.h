@@ -137,10 +137,11 @@ class VersionSetTest : public testing::TestWithParam<bool> {
       uint64_t max_manifest = 1 << 30,
       const InternalKeyComparator* icmp = nullptr, int levels = kLevels) {
     VersionSetOptions opts;
-    opts.num_levels = levels;
     opts.max_manifest_file_size = max_manifest;
-    return std::make_unique<VersionSet>(
-        dir_, env_.get(), icmp != nullptr ? icmp : &icmp_, nullptr, opts);
+    Options family;
+    family.comparator = (icmp != nullptr ? icmp : &icmp_)->user_comparator();
+    family.num_levels = levels;
+    return std::make_unique<VersionSet>(dir_, env_.get(), opts, family);
   }
 
   Status Apply(VersionSet* vs, VersionEdit* edit) {

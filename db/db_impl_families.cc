@@ -1,0 +1,394 @@
+// DBImpl: column families — creating and dropping them, the handles the
+// API hands out, the routes write groups insert by, and the options a
+// family runs with (docs/column_families.md).
+//
+// A family is created or dropped by a MANIFEST edit under mutex_. The
+// write path learns of it through routes_, which only the leader of a
+// write group replaces (PrepareGroup), once no insert is running: a batch
+// never sees a family half added. A write naming a family that does not
+// exist is refused before it reaches the WAL (CheckBatchFamilies); one
+// that raced with the drop of its family is dropped with the family.
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "db/db_impl.h"
+#include "db/write_batch_internal.h"
+#include "memtable/memtable.h"
+#include "util/logging.h"
+#include "util/mutexlock.h"
+
+namespace strata {
+
+Status DB::CreateColumnFamilies(
+    const ColumnFamilyOptions& options,
+    const std::vector<std::string>& column_family_names,
+    std::vector<ColumnFamilyHandle*>* handles) {
+  std::vector<ColumnFamilyDescriptor> families;
+  for (const std::string& name : column_family_names) {
+    families.emplace_back(name, options);
+  }
+  return CreateColumnFamilies(families, handles);
+}
+
+Status DB::CreateColumnFamilies(
+    const std::vector<ColumnFamilyDescriptor>& column_families,
+    std::vector<ColumnFamilyHandle*>* handles) {
+  if (handles == nullptr) {
+    return Status::InvalidArgument("CreateColumnFamilies: handles is null");
+  }
+  handles->clear();
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    ColumnFamilyHandle* handle = nullptr;
+    Status s = CreateColumnFamily(d.options, d.name, &handle);
+    if (!s.ok()) return s;
+    handles->push_back(handle);
+  }
+  return Status::OK();
+}
+
+Status DB::DropColumnFamilies(
+    const std::vector<ColumnFamilyHandle*>& column_families) {
+  for (ColumnFamilyHandle* handle : column_families) {
+    Status s = DropColumnFamily(handle);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+Status DBImpl::FamilyOf(ColumnFamilyHandle* handle,
+                        ColumnFamilyData** cfd) const {
+  if (handle == nullptr) {
+    return Status::InvalidArgument("the column family handle is null");
+  }
+  auto* impl = static_cast<ColumnFamilyHandleImpl*>(handle);
+  if (impl->db() != this) {
+    return Status::InvalidArgument("column family handle of another DB: ",
+                                   impl->GetName());
+  }
+  *cfd = impl->cfd();
+  if (*cfd == nullptr) {
+    return Status::InvalidArgument(
+        "column family handle used after DestroyColumnFamilyHandle or "
+        "Close: ",
+        impl->GetName());
+  }
+  return Status::OK();
+}
+
+ColumnFamilyHandleImpl* DBImpl::NewHandle(ColumnFamilyData* cfd) {
+  mutex_.AssertHeld();
+  auto* handle = new ColumnFamilyHandleImpl(cfd, this);
+  handles_.insert(handle);
+  return handle;
+}
+
+void DBImpl::ForgetHandle(ColumnFamilyHandleImpl* handle) {
+  MutexLock l(&mutex_);
+  handles_.erase(handle);
+  handle->Release();
+}
+
+Status DBImpl::GetDescriptor(ColumnFamilyHandleImpl* handle,
+                             ColumnFamilyDescriptor* desc) {
+  MutexLock l(&mutex_);
+  ColumnFamilyData* cfd = handle->cfd();
+  if (cfd == nullptr) {
+    return Status::InvalidArgument(
+        "GetDescriptor: the handle was destroyed or its DB closed");
+  }
+  desc->name = cfd->name();
+  desc->options = cfd->options();
+  return Status::OK();
+}
+
+MemTable* DBImpl::NewMemTable(const ColumnFamilyData* cfd) const {
+  const Options& options = cfd->options();
+  const size_t block =
+      std::min<size_t>(std::max<size_t>(options.write_buffer_size / 8,
+                                        ConcurrentArena::kMinBlockSize),
+                       ConcurrentArena::kDefaultBlockSize);
+  // A region may stay partly unused: at most an eighth of the buffer.
+  const size_t region = options.memtable_huge_page_size;
+  const bool use_regions = region > 0 && port::HugePagesAvailable() &&
+                           options.write_buffer_size / 8 >= region;
+  MemTable* mem = new MemTable(cfd->icmp(), block, use_regions ? region : 0);
+  mem->Ref();
+  return mem;
+}
+
+Status DBImpl::CreateFamily(const std::string& name,
+                            const ColumnFamilyOptions& options,
+                            ColumnFamilyData** cfd) {
+  mutex_.AssertHeld();
+  // The family starts with the WAL being written: none before it holds
+  // any of its records.
+  Status s = versions_->CreateColumnFamily(
+      name, SanitizeOptions(Options(options_, options)), live_logs_.back(),
+      &mutex_, cfd);
+  if (!s.ok()) return s;
+  (*cfd)->mem = NewMemTable(*cfd);
+  routes_stale_ = true;
+  num_families_.store(versions_->column_families()->size(),
+                      std::memory_order_release);
+  STRATA_LOG_INFO(info_log_, "created column family %s (id %u)", name.c_str(),
+                  (*cfd)->id());
+  return Status::OK();
+}
+
+Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions& options,
+                                  const std::string& column_family_name,
+                                  ColumnFamilyHandle** handle) {
+  if (handle == nullptr) {
+    return Status::InvalidArgument("CreateColumnFamily: handle is null");
+  }
+  *handle = nullptr;
+  if (column_family_name.empty()) {
+    return Status::InvalidArgument("CreateColumnFamily: empty name");
+  }
+  Status s = ValidateOptions(Options(options_, options));
+  if (!s.ok()) return s;
+  MutexLock l(&mutex_);
+  if (!opened_ || closing_) {
+    return Status::ShutdownInProgress("the DB is closed");
+  }
+  if (!bg_error_.ok()) return bg_error_;
+  if (versions_->column_families()->FindByName(column_family_name) != nullptr) {
+    return Status::InvalidArgument("column family already exists: ",
+                                   column_family_name);
+  }
+  ColumnFamilyData* cfd = nullptr;
+  s = CreateFamily(column_family_name, options, &cfd);
+  if (s.ok()) *handle = NewHandle(cfd);
+  return s;
+}
+
+Status DBImpl::DropColumnFamily(ColumnFamilyHandle* column_family) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
+  if (cfd->id() == 0) {
+    return Status::InvalidArgument(
+        "the default column family cannot be "
+        "dropped");
+  }
+  {
+    MutexLock l(&mutex_);
+    if (!opened_ || closing_) {
+      return Status::ShutdownInProgress("the DB is closed");
+    }
+    if (cfd->dropped()) {
+      return Status::InvalidArgument("column family already dropped: ",
+                                     cfd->name());
+    }
+    s = versions_->DropColumnFamily(cfd, &mutex_);
+    if (!s.ok()) return s;
+    routes_stale_ = true;
+    num_families_.store(versions_->column_families()->size(),
+                        std::memory_order_release);
+    // No flush of it will be installed; the WALs it kept alive may go.
+    bg_cv_.SignalAll();
+    STRATA_LOG_INFO(info_log_, "dropped column family %s (id %u)",
+                    cfd->name().c_str(), cfd->id());
+  }
+  // The routes let go of the family before this returns, so its data goes
+  // with its last handle and reader. (The drop is durable either way.)
+  RefreshRoutes();
+  MutexLock l(&mutex_);
+  if (opened_ && !closing_) DeleteObsoleteFiles();
+  return Status::OK();
+}
+
+Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* column_family) {
+  if (column_family == nullptr) {
+    return Status::InvalidArgument("DestroyColumnFamilyHandle: null handle");
+  }
+  if (column_family == default_handle_) {
+    return Status::InvalidArgument(
+        "the handle DefaultColumnFamily() returns belongs to the DB");
+  }
+  auto* impl = static_cast<ColumnFamilyHandleImpl*>(column_family);
+  if (impl->db() != this) {
+    return Status::InvalidArgument("column family handle of another DB: ",
+                                   impl->GetName());
+  }
+  MutexLock l(&mutex_);
+  if (handles_.erase(impl) == 0) {
+    return Status::InvalidArgument("column family handle already destroyed: ",
+                                   impl->GetName());
+  }
+  impl->Release();
+  destroyed_handles_.emplace_back(impl);
+  // A dropped family whose last handle this was is gone: its files too.
+  if (opened_ && !closing_) DeleteObsoleteFiles();
+  return Status::OK();
+}
+
+void DBImpl::RebuildRoutes() {
+  mutex_.AssertHeld();
+  const std::vector<ColumnFamilyData*> families =
+      versions_->column_families()->All();
+  for (ColumnFamilyData* cfd : families) cfd->Ref();
+  ColumnFamilyRoutes* old = routes_.exchange(new ColumnFamilyRoutes(families),
+                                             std::memory_order_acq_rel);
+  if (old != nullptr) {
+    old->UnrefAll();
+    delete old;
+  }
+  routes_stale_ = false;
+}
+
+Status DBImpl::RefreshRoutes() {
+  // An empty write group: its PrepareGroup rebuilds stale routes once the
+  // inserts before it are done.
+  WriteThread::Writer request(WriteOptions(), nullptr);
+  return write_thread_.Write(&request);
+}
+
+// Checks, against the live families, what a batch naming families other
+// than the default one asks of them.
+namespace {
+
+class FamilyChecker final : public WriteBatch::Handler {
+ public:
+  explicit FamilyChecker(const ColumnFamilySet* families)
+      : families_(families) {}
+
+  Status PutCF(uint32_t cf, const Slice&, const Slice&) override {
+    return Check(cf, false);
+  }
+  Status DeleteCF(uint32_t cf, const Slice&) override {
+    return Check(cf, false);
+  }
+  Status SingleDeleteCF(uint32_t cf, const Slice&) override {
+    return Check(cf, false);
+  }
+  Status DeleteRangeCF(uint32_t cf, const Slice& begin,
+                       const Slice& end) override {
+    Status s = Check(cf, false);
+    if (s.ok() && last_->user_comparator()->Compare(begin, end) > 0) {
+      s = Status::InvalidArgument("DeleteRange: the end key comes before ",
+                                  "the begin key");
+    }
+    return s;
+  }
+  Status MergeCF(uint32_t cf, const Slice&, const Slice&) override {
+    return Check(cf, true);
+  }
+
+ private:
+  Status Check(uint32_t cf, bool merge) {
+    if (last_ == nullptr || last_->id() != cf) last_ = families_->Find(cf);
+    if (last_ == nullptr) {
+      return Status::InvalidArgument(
+          "write batch names column family " + std::to_string(cf) +
+          ", which this DB does not have (dropped?)");
+    }
+    if (merge && last_->options().merge_operator == nullptr) {
+      return Status::InvalidArgument(
+          "Merge needs a merge_operator, which column family " + last_->name() +
+          " does not have");
+    }
+    return Status::OK();
+  }
+
+  const ColumnFamilySet* const families_;
+  const ColumnFamilyData* last_ = nullptr;
+};
+
+}  // namespace
+
+Status DBImpl::CheckBatchFamilies(const WriteBatch* batch) {
+  MutexLock l(&mutex_);
+  FamilyChecker checker(versions_->column_families());
+  return batch->Iterate(&checker);
+}
+
+Status DBImpl::SetOptions(
+    ColumnFamilyHandle* column_family,
+    const std::unordered_map<std::string, std::string>& new_options) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
+  if (new_options.empty()) {
+    return Status::InvalidArgument("SetOptions: no option given");
+  }
+  MutexLock l(&mutex_);
+  Options changed = cfd->options();
+  for (const auto& entry : new_options) {
+    const std::string& name = entry.first;
+    const std::string& text = entry.second;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long number = std::strtoull(text.c_str(), &end, 10);
+    const bool is_number =
+        !text.empty() && text[0] != '-' && *end == '\0' && errno == 0;
+    const bool is_bool =
+        text == "true" || text == "false" || text == "1" || text == "0";
+    const bool flag = text == "true" || text == "1";
+    auto int_value = [&](int* field) {
+      if (!is_number || number > 0x7fffffffull) return false;
+      *field = static_cast<int>(number);
+      return true;
+    };
+    auto u64_value = [&](uint64_t* field) {
+      if (!is_number) return false;
+      *field = number;
+      return true;
+    };
+    bool ok;
+    if (name == "write_buffer_size") {
+      ok = is_number && number > 0;
+      if (ok) changed.write_buffer_size = static_cast<size_t>(number);
+    } else if (name == "max_write_buffer_number") {
+      ok = int_value(&changed.max_write_buffer_number) &&
+           changed.max_write_buffer_number >= 1;
+    } else if (name == "disable_auto_compactions") {
+      ok = is_bool;
+      if (ok) changed.disable_auto_compactions = flag;
+    } else if (name == "level0_file_num_compaction_trigger") {
+      ok = int_value(&changed.level0_file_num_compaction_trigger);
+    } else if (name == "level0_slowdown_writes_trigger") {
+      ok = int_value(&changed.level0_slowdown_writes_trigger);
+    } else if (name == "level0_stop_writes_trigger") {
+      ok = int_value(&changed.level0_stop_writes_trigger);
+    } else if (name == "target_file_size_base") {
+      ok = u64_value(&changed.target_file_size_base) && number > 0;
+    } else if (name == "target_file_size_multiplier") {
+      ok = int_value(&changed.target_file_size_multiplier) && number > 0;
+    } else if (name == "max_bytes_for_level_base") {
+      ok = u64_value(&changed.max_bytes_for_level_base) && number > 0;
+    } else if (name == "max_bytes_for_level_multiplier") {
+      const double v = std::strtod(text.c_str(), &end);
+      ok = !text.empty() && *end == '\0' && v >= 1;
+      if (ok) changed.max_bytes_for_level_multiplier = v;
+    } else if (name == "max_compaction_bytes") {
+      ok = u64_value(&changed.max_compaction_bytes);
+    } else {
+      return Status::InvalidArgument(
+          "SetOptions: not an option strata can change while open: ", name);
+    }
+    if (!ok) {
+      return Status::InvalidArgument("SetOptions: bad value for " + name + ": ",
+                                     text);
+    }
+  }
+  cfd->SetMutableOptions(SanitizeOptions(changed));
+  STRATA_LOG_INFO(info_log_, "SetOptions on column family %s",
+                  cfd->name().c_str());
+  // New triggers may start a compaction or end a stall.
+  MaybeScheduleCompaction();
+  bg_cv_.SignalAll();
+  return Status::OK();
+}
+
+Options DBImpl::GetOptions(ColumnFamilyHandle* column_family) const {
+  ColumnFamilyData* cfd = nullptr;
+  if (!FamilyOf(column_family, &cfd).ok()) return options_;
+  MutexLock l(&mutex_);
+  return cfd->options();
+}
+
+DBOptions DBImpl::GetDBOptions() const { return options_; }
+
+}  // namespace strata
