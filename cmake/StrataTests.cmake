@@ -317,7 +317,10 @@ strata_add_test(db_stats_test SOURCES
 )
 
 # Child processes killed mid-write (SIGKILL / TerminateProcess).
-strata_add_test(db_crash_test LABELS crash SOURCES test/db/db_crash_test.cc)
+strata_add_test(db_crash_test LABELS crash SOURCES
+  test/db/db_atomic_flush_crash_test.cc
+  test/db/db_crash_test.cc
+)
 
 # A RocksDB program, with "rocksdb" replaced by "strata", must compile
 # against strata's public headers alone and run (DESIGN §2).

@@ -16,6 +16,7 @@
 
 #include "gtest/gtest.h"
 #include "strata/db.h"
+#include "test/db/crash_test_util.h"
 #include "test/db/write_modes.h"
 #include "test/util/subprocess.h"
 #include "test/util/temp_dir.h"
@@ -43,87 +44,32 @@ void UseBusyTreeOptions(Options* options) {
   options->compression = kNoCompression;
 }
 
-// A writable file that ends the process (as a kill would: nothing more
-// reaches the disk) at its first Sync, or at its first Append.
-class DyingFile : public WritableFile {
- public:
-  DyingFile(std::unique_ptr<WritableFile> target, bool at_append)
-      : target_(std::move(target)), at_append_(at_append) {}
-  Status Append(const Slice& data) override {
-    if (at_append_) std::_Exit(kDiedOnPurpose);
-    return target_->Append(data);
-  }
-  Status PositionedAppend(const Slice& data, uint64_t offset) override {
-    if (at_append_) std::_Exit(kDiedOnPurpose);
-    return target_->PositionedAppend(data, offset);
-  }
-  Status Truncate(uint64_t size) override { return target_->Truncate(size); }
-  Status Close() override { return target_->Close(); }
-  Status Flush() override { return target_->Flush(); }
-  Status Sync() override { std::_Exit(kDiedOnPurpose); }
-  Status Fsync() override { std::_Exit(kDiedOnPurpose); }
-  bool use_direct_io() const override { return target_->use_direct_io(); }
-  size_t GetRequiredBufferAlignment() const override {
-    return target_->GetRequiredBufferAlignment();
-  }
-  uint64_t GetFileSize() override { return target_->GetFileSize(); }
-
-  static constexpr int kDiedOnPurpose = 9;
-
- private:
-  std::unique_ptr<WritableFile> target_;
-  const bool at_append_;
-};
-
-// The pool of the background job running on this thread (TOTAL: none).
-thread_local Env::Priority g_job_pool = Env::TOTAL;
+using test::DyingFile;
+using test::kDiedOnPurpose;
 
 // Ends the process inside the writing of the n-th table file written on
 // one pool, flush outputs (HIGH) or compaction outputs (LOW), counted once
 // every writer is Ready (so that each has acknowledged writes by then).
-// Its jobs run wrapped, so that a file's creation knows its pool.
-class DieAtTableEnv : public EnvWrapper {
+class DieAtTableEnv : public test::JobPoolEnv {
  public:
   DieAtTableEnv(Env* target, Priority pool, int n, bool at_append, int writers)
-      : EnvWrapper(target),
+      : JobPoolEnv(target),
         pool_(pool),
         n_(n),
         at_append_(at_append),
         unready_(writers) {}
   void Ready() { unready_--; }
-  void Schedule(void (*function)(void*), void* arg, Priority pri, void* tag,
-                void (*unschedule)(void*)) override {
-    target()->Schedule(&RunJob, new Job{function, arg, unschedule, pri}, pri,
-                       tag, &DropJob);
-  }
   Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
                          const EnvOptions& options) override {
     Status s = target()->NewWritableFile(f, r, options);
     if (s.ok() && f.size() > 4 && f.compare(f.size() - 4, 4, ".sst") == 0 &&
-        g_job_pool == pool_ && unready_.load() <= 0 && ++tables_ == n_) {
+        test::g_job_pool == pool_ && unready_.load() <= 0 && ++tables_ == n_) {
       *r = std::make_unique<DyingFile>(std::move(*r), at_append_);
     }
     return s;
   }
 
  private:
-  struct Job {
-    void (*function)(void*);
-    void* arg;
-    void (*unschedule)(void*);
-    Priority pool;
-  };
-  static void RunJob(void* j) {
-    std::unique_ptr<Job> job(static_cast<Job*>(j));
-    g_job_pool = job->pool;
-    job->function(job->arg);
-    g_job_pool = TOTAL;
-  }
-  static void DropJob(void* j) {
-    std::unique_ptr<Job> job(static_cast<Job*>(j));
-    if (job->unschedule != nullptr) job->unschedule(job->arg);
-  }
-
   const Priority pool_;
   const int n_;
   const bool at_append_;
@@ -295,7 +241,7 @@ void CrashAndCheck(int threads, bool sync, size_t write_buffer_size, int rounds,
     std::unique_ptr<test::Subprocess> child;
     ASSERT_TRUE(test::Subprocess::Start("CrashWriter", args, &child).ok());
     if (mode == Mode::kDieInTable) {
-      EXPECT_EQ(DyingFile::kDiedOnPurpose, child->Wait());
+      EXPECT_EQ(kDiedOnPurpose, child->Wait());
       if (dies_in_compaction) {
         EXPECT_TRUE(CompactionInFlight(env, dbname)) << "round " << round;
       }
