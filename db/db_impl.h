@@ -230,9 +230,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Has every write group after the current ones pick up changed routes
   // (a family created or dropped) before it inserts.
   Status RefreshRoutes() LOCKS_EXCLUDED(mutex_);
-  // OK if every record of batch names a live family, and every family a
-  // Merge names has a merge operator.
-  Status CheckBatchFamilies(const WriteBatch* batch) LOCKS_EXCLUDED(mutex_);
+  // OK if every record of batch names a live family (or ignore_missing),
+  // and every family a Merge names has a merge operator.
+  Status CheckBatchFamilies(const WriteBatch* batch, bool ignore_missing)
+      LOCKS_EXCLUDED(mutex_);
   // A new empty memtable for cfd, referenced.
   MemTable* NewMemTable(const ColumnFamilyData* cfd) const;
 

@@ -251,8 +251,10 @@ namespace {
 
 class FamilyChecker final : public WriteBatch::Handler {
  public:
-  explicit FamilyChecker(const ColumnFamilySet* families)
-      : families_(families) {}
+  // ignore_missing: a family that does not exist is not an error (its
+  // updates will be skipped).
+  FamilyChecker(const ColumnFamilySet* families, bool ignore_missing)
+      : families_(families), ignore_missing_(ignore_missing) {}
 
   Status PutCF(uint32_t cf, const Slice&, const Slice&) override {
     return Check(cf, false);
@@ -266,7 +268,8 @@ class FamilyChecker final : public WriteBatch::Handler {
   Status DeleteRangeCF(uint32_t cf, const Slice& begin,
                        const Slice& end) override {
     Status s = Check(cf, false);
-    if (s.ok() && last_->user_comparator()->Compare(begin, end) > 0) {
+    if (s.ok() && last_ != nullptr &&
+        last_->user_comparator()->Compare(begin, end) > 0) {
       s = Status::InvalidArgument("DeleteRange: the end key comes before ",
                                   "the begin key");
     }
@@ -280,6 +283,7 @@ class FamilyChecker final : public WriteBatch::Handler {
   Status Check(uint32_t cf, bool merge) {
     if (last_ == nullptr || last_->id() != cf) last_ = families_->Find(cf);
     if (last_ == nullptr) {
+      if (ignore_missing_) return Status::OK();
       return Status::InvalidArgument(
           "write batch names column family " + std::to_string(cf) +
           ", which this DB does not have (dropped?)");
@@ -293,14 +297,16 @@ class FamilyChecker final : public WriteBatch::Handler {
   }
 
   const ColumnFamilySet* const families_;
+  const bool ignore_missing_;
   const ColumnFamilyData* last_ = nullptr;
 };
 
 }  // namespace
 
-Status DBImpl::CheckBatchFamilies(const WriteBatch* batch) {
+Status DBImpl::CheckBatchFamilies(const WriteBatch* batch,
+                                  bool ignore_missing) {
   MutexLock l(&mutex_);
-  FamilyChecker checker(versions_->column_families());
+  FamilyChecker checker(versions_->column_families(), ignore_missing);
   return batch->Iterate(&checker);
 }
 

@@ -112,7 +112,8 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   // family that does not exist could not be applied, and reads could
   // never resolve merge operands without a merge operator.
   if (WriteBatchInternal::HasNonDefaultColumnFamily(updates)) {
-    Status s = CheckBatchFamilies(updates);
+    Status s =
+        CheckBatchFamilies(updates, options.ignore_missing_column_families);
     if (!s.ok()) return s;
   } else if (updates->HasMerge() &&
              default_cfd_->options().merge_operator == nullptr) {

@@ -82,6 +82,10 @@ struct STRATA_EXPORT DBOptions {
   // max_write_buffer_number. Only matters with more than one family.
   uint64_t max_total_wal_size = 0;
 
+  // Accepted and kept for RocksDB compatibility: strata has no two-phase
+  // commit yet (transactions will use it).
+  bool allow_2pc = false;
+
   // Accepted for RocksDB compatibility and not used: strata's checks of
   // what it reads from disk do not depend on it (docs/formats/), and what
   // recovery does with a damaged WAL is wal_recovery_mode's choice.
@@ -375,6 +379,10 @@ struct STRATA_EXPORT WriteOptions {
 
   // Skip the WAL: the write is lost by a crash before it reaches a table.
   bool disableWAL = false;
+
+  // A batch's updates of column families the DB does not have (dropped)
+  // are skipped instead of failing the write with InvalidArgument.
+  bool ignore_missing_column_families = false;
 
   // Fail with Incomplete rather than wait when writes are stalled.
   bool no_slowdown = false;

@@ -127,6 +127,13 @@ TEST_F(ColumnFamilyTest, DropStopsWritesAndSurvivesReopen) {
   s = db_->Write(WriteOptions(), &batch);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_EQ("NOT_FOUND", Get(2, "k2"));  // nothing of the batch applied
+  // Unless the program asks for the dropped family's updates to be
+  // skipped.
+  WriteOptions skip;
+  skip.ignore_missing_column_families = true;
+  ASSERT_TRUE(db_->Write(skip, &batch).ok());
+  EXPECT_EQ("b2", Get(2, "k2"));
+  EXPECT_EQ("NOT_FOUND", Get(1, "k2"));
 
   std::vector<std::string> names;
   ASSERT_TRUE(DB::ListColumnFamilies(options_, name_, &names).ok());
