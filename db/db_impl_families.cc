@@ -10,7 +10,9 @@
 // that raced with the drop of its family is dropped with the family.
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <string>
 
 #include "db/db_impl.h"
 #include "db/write_batch_internal.h"
