@@ -252,8 +252,10 @@ strata_add_test(db_format_test SOURCES
 strata_add_test(memtable_test SOURCES
   test/memtable/concurrent_arena_test.cc
   test/memtable/inline_skiplist_test.cc
+  test/memtable/inplace_update_test.cc
   test/memtable/memtable_list_test.cc
   test/memtable/memtable_test.cc
+  test/memtable/vector_rep_test.cc
 )
 
 strata_add_test(write_thread_test SOURCES

@@ -1,10 +1,15 @@
 #include "memtable/memtable.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "util/coding.h"
+#include "util/hash.h"
+#include "util/mutexlock.h"
 
 namespace strata {
 
@@ -36,25 +41,28 @@ int MemTable::KeyComparator::operator()(const char* a, const char* b) const {
                              DecodePrefixed(b));
 }
 
-// Positions are skiplist nodes; key() and value() decode the entry in
-// place, so they stay valid for the memtable's life, not just until the
-// iterator moves.
+// An iterator over a Position: a Table::Iterator (skiplist nodes) or a
+// VectorPosition (a sorted run). Either way key() and value() decode the
+// entry in place, so they stay valid for the memtable's life, not just
+// until the iterator moves (LockedValueIter's value() excepted).
+template <class Position>
 class MemTable::Iter : public InternalIterator {
  public:
-  explicit Iter(const Table* table) : iter_(table) {}
+  template <class... Args>
+  explicit Iter(Args&&... args) : pos_(std::forward<Args>(args)...) {}
 
-  bool Valid() const override { return iter_.Valid(); }
-  void SeekToFirst() override { iter_.SeekToFirst(); }
-  void SeekToLast() override { iter_.SeekToLast(); }
+  bool Valid() const override { return pos_.Valid(); }
+  void SeekToFirst() override { pos_.SeekToFirst(); }
+  void SeekToLast() override { pos_.SeekToLast(); }
   void Seek(const Slice& target) override {
-    iter_.Seek(EncodeTarget(&scratch_, target));
+    pos_.Seek(EncodeTarget(&scratch_, target));
   }
   void SeekForPrev(const Slice& target) override {
-    iter_.SeekForPrev(EncodeTarget(&scratch_, target));
+    pos_.SeekForPrev(EncodeTarget(&scratch_, target));
   }
-  void Next() override { iter_.Next(); }
-  void Prev() override { iter_.Prev(); }
-  Slice key() const override { return DecodePrefixed(iter_.key()); }
+  void Next() override { pos_.Next(); }
+  void Prev() override { pos_.Prev(); }
+  Slice key() const override { return DecodePrefixed(pos_.key()); }
   Slice value() const override {
     const Slice k = key();
     return DecodePrefixed(k.data() + k.size());
@@ -62,19 +70,128 @@ class MemTable::Iter : public InternalIterator {
   Status status() const override { return Status::OK(); }
 
  private:
-  Table::Iterator iter_;
+  Position pos_;
   std::string scratch_;
 };
 
+// A position in a VectorRep's sorted run, with Table::Iterator's
+// interface. Index entries_.size() is "not valid". Holds the run (hold is
+// empty for the final run, which lives as long as the memtable).
+class MemTable::VectorPosition {
+ public:
+  VectorPosition(const KeyComparator* cmp,
+                 std::shared_ptr<const Vector::Run> hold, const Vector::Run* run)
+      : cmp_(cmp),
+        hold_(std::move(hold)),
+        entries_(run->entries),
+        i_(entries_.size()) {}
+
+  bool Valid() const { return i_ < entries_.size(); }
+  const char* key() const { return entries_[i_]; }
+  void Next() { i_++; }
+  void Prev() { i_ = i_ == 0 ? entries_.size() : i_ - 1; }
+  void Seek(const char* target) {
+    i_ = std::lower_bound(entries_.begin(), entries_.end(), target, Less()) -
+         entries_.begin();
+  }
+  void SeekForPrev(const char* target) {
+    const size_t after =
+        std::upper_bound(entries_.begin(), entries_.end(), target, Less()) -
+        entries_.begin();
+    i_ = after == 0 ? entries_.size() : after - 1;
+  }
+  void SeekToFirst() { i_ = 0; }
+  void SeekToLast() { i_ = entries_.empty() ? 0 : entries_.size() - 1; }
+
+ private:
+  struct LessThan {
+    const KeyComparator* cmp;
+    bool operator()(const char* a, const char* b) const {
+      return (*cmp)(a, b) < 0;
+    }
+  };
+  LessThan Less() const { return LessThan{cmp_}; }
+
+  const KeyComparator* const cmp_;
+  const std::shared_ptr<const Vector::Run> hold_;
+  const std::vector<const char*>& entries_;
+  size_t i_;
+};
+
+// Wraps a memtable iterator whose values an in-place update may rewrite:
+// value() copies the value under the key's update lock, once per position.
+class MemTable::LockedValueIter : public InternalIterator {
+ public:
+  LockedValueIter(const MemTable* mem, InternalIterator* iter)
+      : mem_(mem), iter_(iter) {}
+
+  bool Valid() const override { return iter_->Valid(); }
+  void SeekToFirst() override {
+    copied_ = false;
+    iter_->SeekToFirst();
+  }
+  void SeekToLast() override {
+    copied_ = false;
+    iter_->SeekToLast();
+  }
+  void Seek(const Slice& target) override {
+    copied_ = false;
+    iter_->Seek(target);
+  }
+  void SeekForPrev(const Slice& target) override {
+    copied_ = false;
+    iter_->SeekForPrev(target);
+  }
+  void Next() override {
+    copied_ = false;
+    iter_->Next();
+  }
+  void Prev() override {
+    copied_ = false;
+    iter_->Prev();
+  }
+  Slice key() const override { return iter_->key(); }
+  Slice value() const override {
+    if (!copied_) {
+      ReadLock l(mem_->LockFor(ExtractUserKey(iter_->key())));
+      const Slice v = iter_->value();
+      value_.assign(v.data(), v.size());
+      copied_ = true;
+    }
+    return value_;
+  }
+  Status status() const override { return iter_->status(); }
+
+ private:
+  const MemTable* const mem_;
+  const std::unique_ptr<InternalIterator> iter_;
+  mutable std::string value_;
+  mutable bool copied_ = false;
+};
+
 MemTable::MemTable(const InternalKeyComparator& comparator)
-    : MemTable(comparator, ConcurrentArena::kDefaultBlockSize) {}
+    : MemTable(comparator, MemTableOptions()) {}
 
 MemTable::MemTable(const InternalKeyComparator& comparator,
                    size_t arena_block_size, size_t huge_page_region)
+    : MemTable(comparator, [&] {
+        MemTableOptions options;
+        options.arena_block_size = arena_block_size;
+        options.huge_page_region = huge_page_region;
+        return options;
+      }()) {}
+
+MemTable::MemTable(const InternalKeyComparator& comparator,
+                   const MemTableOptions& options)
     : comparator_(comparator),
-      arena_(arena_block_size, huge_page_region),
+      arena_(options.arena_block_size, options.huge_page_region),
       table_(comparator_, &arena_),
-      range_del_table_(comparator_, &arena_) {}
+      range_del_table_(comparator_, &arena_),
+      vector_(options.vector_rep
+                  ? new Vector(comparator_, options.vector_reserve)
+                  : nullptr),
+      num_locks_(options.inplace_update_locks),
+      locks_(num_locks_ > 0 ? new port::RWMutex[num_locks_] : nullptr) {}
 
 MemTable::~MemTable() { assert(refs_ == 0); }
 
@@ -91,6 +208,11 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
     return Status::InvalidArgument("memtable: not an entry type");
   }
   Table* const table = type == kTypeRangeDeletion ? &range_del_table_ : &table_;
+  const bool to_vector = vector_ != nullptr && type != kTypeRangeDeletion;
+  if (to_vector && allow_concurrent) {
+    return Status::InvalidArgument(
+        "memtable: the vector representation takes one writer at a time");
+  }
   assert(seq <= kMaxSequenceNumber);
   constexpr size_t kMaxField = std::numeric_limits<uint32_t>::max();
   if (key.size() > kMaxField - kInternalKeyTrailerSize ||
@@ -103,7 +225,8 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   const size_t entry_size =
       VarintLength(klen) + size_t{klen} + VarintLength(vlen) + value.size();
 
-  char* const entry = table->AllocateKey(entry_size);
+  char* const entry =
+      to_vector ? arena_.Allocate(entry_size) : table->AllocateKey(entry_size);
   char* p = EncodeVarint32(entry, klen);
   std::memcpy(p, key.data(), key.size());
   p += key.size();
@@ -113,8 +236,13 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   std::memcpy(p, value.data(), value.size());
   assert(p + value.size() == entry + entry_size);
 
-  const bool inserted = allow_concurrent ? table->InsertConcurrently(entry)
-                                         : table->Insert(entry);
+  bool inserted = true;
+  if (to_vector) {
+    vector_->Append(entry);
+  } else {
+    inserted = allow_concurrent ? table->InsertConcurrently(entry)
+                                : table->Insert(entry);
+  }
   if (!inserted) {
     // The entry's space stays in the arena, unused; this only happens on
     // a replay, which is rare.
@@ -127,6 +255,10 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
     num_deletes_.fetch_add(1, std::memory_order_relaxed);
   } else if (type == kTypeRangeDeletion) {
     num_range_deletes_.fetch_add(1, std::memory_order_relaxed);
+    SequenceNumber newest = max_range_del_seq_.load(std::memory_order_relaxed);
+    while (seq > newest && !max_range_del_seq_.compare_exchange_weak(
+                               newest, seq, std::memory_order_relaxed)) {
+    }
   }
   data_size_.fetch_add(key.size() + value.size(), std::memory_order_relaxed);
   // Lower first_seqno_ to seq; 0 means "nothing yet".
@@ -139,9 +271,20 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
 }
 
 void MemTable::ForEachVersion(const LookupKey& key, void* arg,
-                              bool (*visit)(void* arg,
-                                            const Slice& internal_key,
-                                            const Slice& value)) {
+                              Visitor visit) {
+  if (ValuesMayChange()) {
+    ReadLock l(LockFor(key.user_key()));
+    VisitVersions(key, arg, visit);
+  } else {
+    VisitVersions(key, arg, visit);
+  }
+}
+
+void MemTable::VisitVersions(const LookupKey& key, void* arg, Visitor visit) {
+  if (vector_ != nullptr) {
+    VisitVectorVersions(key, arg, visit);
+    return;
+  }
   const Comparator* ucmp = comparator_.comparator.user_comparator();
   Table::Iterator iter(&table_);
   // The lookup key sorts just before every version of the user key with
@@ -155,13 +298,139 @@ void MemTable::ForEachVersion(const LookupKey& key, void* arg,
   }
 }
 
-InternalIterator* MemTable::NewIterator() { return new Iter(&table_); }
+namespace {
+
+// Unsorted entries a lookup into a mutable VectorRep of n entries scans
+// before it has the sorted run extended. A scan costs a user-key
+// comparison per entry; an extension copies the run's n pointers (and
+// sorts only the new ones), so extending once per about sqrt(n) appends
+// balances the two when reads and writes interleave.
+size_t MaxUnsortedForLookup(size_t n) {
+  return std::max<size_t>(64, static_cast<size_t>(std::sqrt(static_cast<double>(n))));
+}
+
+bool VisitEntry(const char* entry, void* arg,
+                bool (*visit)(void*, const Slice&, const Slice&)) {
+  const Slice internal_key = DecodePrefixed(entry);
+  return visit(arg, internal_key,
+               DecodePrefixed(internal_key.data() + internal_key.size()));
+}
+
+}  // namespace
+
+void MemTable::VisitVectorVersions(const LookupKey& key, void* arg,
+                                   Visitor visit) {
+  const char* const target = key.memtable_key().data();
+  const Comparator* ucmp = comparator_.comparator.user_comparator();
+  const auto same_user_key = [&](const char* entry) {
+    return ucmp->Equal(ExtractUserKey(DecodePrefixed(entry)), key.user_key());
+  };
+  const auto less = [this](const char* a, const char* b) {
+    return comparator_(a, b) < 0;
+  };
+  std::shared_ptr<const Vector::Run> hold;
+  const Vector::Run* run = vector_->final_run();
+  if (run == nullptr) {
+    hold = vector_->Sorted(MaxUnsortedForLookup(vector_->size()));
+    run = hold.get();
+  }
+  // Read after the run: everything published before this lookup began is
+  // in the run or in [covered, end).
+  const size_t end = vector_->size();
+  auto it = std::lower_bound(run->entries.begin(), run->entries.end(), target,
+                             less);
+  if (run->covered == end) {  // all sorted: no copy
+    for (; it != run->entries.end() && same_user_key(*it); ++it) {
+      if (!VisitEntry(*it, arg, visit)) return;
+    }
+    return;
+  }
+  // The key's versions in the run, then those appended since, in order.
+  // Stable: of equal entries (a duplicate Add) the run's, appended first,
+  // comes first and is the one visited.
+  std::vector<const char*> versions;
+  for (; it != run->entries.end() && same_user_key(*it); ++it) {
+    versions.push_back(*it);
+  }
+  vector_->ForEach(run->covered, end, [&](const char* e) {
+    if (same_user_key(e) && comparator_(e, target) >= 0) versions.push_back(e);
+  });
+  std::stable_sort(versions.begin(), versions.end(), less);
+  const char* previous = nullptr;
+  for (const char* e : versions) {
+    if (previous != nullptr && comparator_(previous, e) == 0) continue;
+    previous = e;
+    if (!VisitEntry(e, arg, visit)) return;
+  }
+}
+
+port::RWMutex* MemTable::LockFor(const Slice& user_key) const {
+  return &locks_[GetSliceHash(user_key) % num_locks_];
+}
+
+Status MemTable::Update(SequenceNumber seq, const Slice& key,
+                        const Slice& value) {
+  assert(locks_ != nullptr);
+  // The newest version of key, whatever its sequence: where its value
+  // starts (just past the internal key), its tag and its value's size.
+  struct Newest {
+    char* value_at = nullptr;
+    uint64_t tag = 0;
+    size_t size = 0;
+  } newest;
+  // No lock to find it: keys never change, and this is the only writer.
+  VisitVersions(LookupKey(key, kMaxSequenceNumber), &newest,
+                [](void* arg, const Slice& internal_key, const Slice& v) {
+                  Newest* n = static_cast<Newest*>(arg);
+                  const char* end = internal_key.data() + internal_key.size();
+                  n->value_at = const_cast<char*>(end);
+                  n->tag = DecodeFixed64(end - kInternalKeyTrailerSize);
+                  n->size = v.size();
+                  return false;
+                });
+  if (newest.value_at != nullptr && value.size() <= newest.size) {
+    SequenceNumber newest_seq;
+    ValueType type;
+    UnpackSequenceAndType(newest.tag, &newest_seq, &type);
+    // Older than seq: not a WAL record replayed onto its own entry or a
+    // later one (Add sorts that out). Newer than every range tombstone
+    // here: the value must not land under a tombstone the new Put follows.
+    if (type == kTypeValue && newest_seq < seq &&
+        newest_seq > max_range_del_seq_.load(std::memory_order_relaxed)) {
+      // A smaller value may shorten the length prefix too; the bytes
+      // after the new value are left unused.
+      WriteLock l(LockFor(key));
+      char* p = EncodeVarint32(newest.value_at,
+                               static_cast<uint32_t>(value.size()));
+      std::memcpy(p, value.data(), value.size());
+      return Status::OK();
+    }
+  }
+  return Add(seq, kTypeValue, key, value);
+}
+
+InternalIterator* MemTable::NewIterator() {
+  InternalIterator* iter;
+  if (vector_ == nullptr) {
+    iter = new Iter<Table::Iterator>(&table_);
+  } else {
+    std::shared_ptr<const Vector::Run> hold;
+    const Vector::Run* run = vector_->final_run();
+    if (run == nullptr) {
+      hold = vector_->Sorted(0);
+      run = hold.get();
+    }
+    iter = new Iter<VectorPosition>(&comparator_, std::move(hold), run);
+  }
+  if (ValuesMayChange()) iter = new LockedValueIter(this, iter);
+  return iter;
+}
 
 InternalIterator* MemTable::NewRangeTombstoneIterator() {
   Table::Iterator probe(&range_del_table_);
   probe.SeekToFirst();
   if (!probe.Valid()) return nullptr;
-  return new Iter(&range_del_table_);
+  return new Iter<Table::Iterator>(&range_del_table_);
 }
 
 }  // namespace strata
