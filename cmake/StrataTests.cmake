@@ -278,6 +278,7 @@ strata_add_test(db_test SOURCES
   test/db/db_basic_test.cc
   test/db/db_close_test.cc
   test/db/db_fault_test.cc
+  test/db/db_memtable_rep_test.cc
   test/db/db_model_test.cc
   test/db/db_options_test.cc
   test/db/db_recovery_test.cc

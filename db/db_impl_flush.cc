@@ -36,7 +36,20 @@ MemTable* DBImpl::NewMemTable() const {
   const size_t region = options_.memtable_huge_page_size;
   const bool use_regions = region > 0 && port::HugePagesAvailable() &&
                            options_.write_buffer_size / 8 >= region;
-  return new MemTable(icmp_, block, use_regions ? region : 0);
+  MemTableOptions options;
+  options.arena_block_size = block;
+  options.huge_page_region = use_regions ? region : 0;
+  // ValidateOptions let through only the factories handled here.
+  const auto* vector = dynamic_cast<const VectorRepFactory*>(
+      options_.memtable_factory.get());
+  if (vector != nullptr) {
+    options.vector_rep = true;
+    options.vector_reserve = vector->count();
+  }
+  if (options_.inplace_update_support) {
+    options.inplace_update_locks = options_.inplace_update_num_locks;
+  }
+  return new MemTable(icmp_, options);
 }
 
 void DBImpl::MaybeScheduleFlush() {

@@ -1,5 +1,7 @@
 #include "db/memtable_inserter.h"
 
+#include <cassert>
+
 #include "db/dbformat.h"
 #include "memtable/memtable.h"
 #include "strata/write_batch.h"
@@ -18,6 +20,11 @@ class MemTableInserter final : public WriteBatch::Handler {
         ignore_duplicates_(ignore_duplicates) {}
 
   Status PutCF(uint32_t cf, const Slice& key, const Slice& value) override {
+    if (mem_->inplace_update_support() && cf == 0) {
+      // Never concurrent: DB::Open refuses the combination.
+      assert(!concurrent_);
+      return Finish(mem_->Update(sequence_, key, value));
+    }
     return Add(cf, kTypeValue, key, value);
   }
   Status DeleteCF(uint32_t cf, const Slice& key) override {
@@ -40,7 +47,11 @@ class MemTableInserter final : public WriteBatch::Handler {
     if (cf != 0) {
       return Status::InvalidArgument("no column family other than 0");
     }
-    Status s = mem_->Add(sequence_, type, key, value, concurrent_);
+    return Finish(mem_->Add(sequence_, type, key, value, concurrent_));
+  }
+
+  // The outcome of the record at sequence_, which the next record follows.
+  Status Finish(Status s) {
     if (s.IsTryAgain()) {
       s = ignore_duplicates_
               ? Status::OK()
