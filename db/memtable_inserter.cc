@@ -17,10 +17,11 @@ class MemTableInserter final : public WriteBatch::Handler {
       : sequence_(sequence),
         mem_(mem),
         concurrent_(concurrent),
-        ignore_duplicates_(ignore_duplicates) {}
+        ignore_duplicates_(ignore_duplicates),
+        inplace_(mem->inplace_update_support()) {}
 
   Status PutCF(uint32_t cf, const Slice& key, const Slice& value) override {
-    if (mem_->inplace_update_support() && cf == 0) {
+    if (inplace_ && cf == 0) {
       // Never concurrent: DB::Open refuses the combination.
       assert(!concurrent_);
       return Finish(mem_->Update(sequence_, key, value));
@@ -65,6 +66,7 @@ class MemTableInserter final : public WriteBatch::Handler {
   MemTable* const mem_;
   const bool concurrent_;
   const bool ignore_duplicates_;
+  const bool inplace_;  // Puts go through MemTable::Update
 };
 
 class SupportChecker final : public WriteBatch::Handler {

@@ -200,6 +200,64 @@ void MemTable::Unref() {
   if (--refs_ == 0) delete this;
 }
 
+namespace {
+
+// The size of the entry of (key, value), or 0 when a length does not fit
+// its varint32.
+inline size_t EntrySize(const Slice& key, const Slice& value) {
+  constexpr size_t kMaxField = std::numeric_limits<uint32_t>::max();
+  if (key.size() > kMaxField - kInternalKeyTrailerSize ||
+      value.size() > kMaxField) {
+    return 0;
+  }
+  const uint32_t klen =
+      static_cast<uint32_t>(key.size() + kInternalKeyTrailerSize);
+  return VarintLength(klen) + size_t{klen} +
+         VarintLength(static_cast<uint32_t>(value.size())) + value.size();
+}
+
+// Writes the entry (layout in memtable.h) into entry_size bytes at entry.
+inline void EncodeEntry(char* entry, size_t entry_size, SequenceNumber seq,
+                        ValueType type, const Slice& key, const Slice& value) {
+  char* p = EncodeVarint32(
+      entry, static_cast<uint32_t>(key.size() + kInternalKeyTrailerSize));
+  std::memcpy(p, key.data(), key.size());
+  p += key.size();
+  EncodeFixed64(p, PackSequenceAndType(seq, type));
+  p += kInternalKeyTrailerSize;
+  p = EncodeVarint32(p, static_cast<uint32_t>(value.size()));
+  std::memcpy(p, value.data(), value.size());
+  assert(p + value.size() == entry + entry_size);
+  (void)entry_size;
+}
+
+}  // namespace
+
+inline void MemTable::CountAdd(SequenceNumber seq, ValueType type,
+                               size_t bytes) {
+  num_entries_.fetch_add(1, std::memory_order_relaxed);
+  if (type == kTypeDeletion || type == kTypeSingleDeletion) {
+    num_deletes_.fetch_add(1, std::memory_order_relaxed);
+  } else if (type == kTypeRangeDeletion) {
+    CountRangeDeletion(seq);
+  }
+  data_size_.fetch_add(bytes, std::memory_order_relaxed);
+  // Lower first_seqno_ to seq; 0 means "nothing yet".
+  SequenceNumber first = first_seqno_.load(std::memory_order_relaxed);
+  while ((first == 0 || seq < first) &&
+         !first_seqno_.compare_exchange_weak(first, seq,
+                                             std::memory_order_relaxed)) {
+  }
+}
+
+void MemTable::CountRangeDeletion(SequenceNumber seq) {
+  num_range_deletes_.fetch_add(1, std::memory_order_relaxed);
+  SequenceNumber newest = max_range_del_seq_.load(std::memory_order_relaxed);
+  while (seq > newest && !max_range_del_seq_.compare_exchange_weak(
+                             newest, seq, std::memory_order_relaxed)) {
+  }
+}
+
 Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
                      const Slice& value, bool allow_concurrent) {
   if (type != kTypeValue && type != kTypeDeletion &&
@@ -207,71 +265,66 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
       type != kTypeRangeDeletion) {
     return Status::InvalidArgument("memtable: not an entry type");
   }
-  Table* const table = type == kTypeRangeDeletion ? &range_del_table_ : &table_;
-  const bool to_vector = vector_ != nullptr && type != kTypeRangeDeletion;
-  if (to_vector && allow_concurrent) {
-    return Status::InvalidArgument(
-        "memtable: the vector representation takes one writer at a time");
-  }
   assert(seq <= kMaxSequenceNumber);
-  constexpr size_t kMaxField = std::numeric_limits<uint32_t>::max();
-  if (key.size() > kMaxField - kInternalKeyTrailerSize ||
-      value.size() > kMaxField) {
+  const size_t entry_size = EntrySize(key, value);
+  if (entry_size == 0) {
     return Status::InvalidArgument("memtable: key or value too large");
   }
-  const uint32_t klen =
-      static_cast<uint32_t>(key.size() + kInternalKeyTrailerSize);
-  const uint32_t vlen = static_cast<uint32_t>(value.size());
-  const size_t entry_size =
-      VarintLength(klen) + size_t{klen} + VarintLength(vlen) + value.size();
-
-  char* const entry =
-      to_vector ? arena_.Allocate(entry_size) : table->AllocateKey(entry_size);
-  char* p = EncodeVarint32(entry, klen);
-  std::memcpy(p, key.data(), key.size());
-  p += key.size();
-  EncodeFixed64(p, PackSequenceAndType(seq, type));
-  p += kInternalKeyTrailerSize;
-  p = EncodeVarint32(p, vlen);
-  std::memcpy(p, value.data(), value.size());
-  assert(p + value.size() == entry + entry_size);
-
-  bool inserted = true;
-  if (to_vector) {
-    vector_->Append(entry);
-  } else {
-    inserted = allow_concurrent ? table->InsertConcurrently(entry)
-                                : table->Insert(entry);
+  if (vector_ != nullptr && type != kTypeRangeDeletion) {
+    return AddToVector(seq, type, key, value, entry_size, allow_concurrent);
   }
+  Table* const table = type == kTypeRangeDeletion ? &range_del_table_ : &table_;
+  char* const entry = table->AllocateKey(entry_size);
+  EncodeEntry(entry, entry_size, seq, type, key, value);
+  const bool inserted = allow_concurrent ? table->InsertConcurrently(entry)
+                                         : table->Insert(entry);
   if (!inserted) {
     // The entry's space stays in the arena, unused; this only happens on
     // a replay, which is rare.
     return Status::TryAgain("memtable already holds this key at sequence",
                             std::to_string(seq));
   }
-
-  num_entries_.fetch_add(1, std::memory_order_relaxed);
-  if (type == kTypeDeletion || type == kTypeSingleDeletion) {
-    num_deletes_.fetch_add(1, std::memory_order_relaxed);
-  } else if (type == kTypeRangeDeletion) {
-    num_range_deletes_.fetch_add(1, std::memory_order_relaxed);
-    SequenceNumber newest = max_range_del_seq_.load(std::memory_order_relaxed);
-    while (seq > newest && !max_range_del_seq_.compare_exchange_weak(
-                               newest, seq, std::memory_order_relaxed)) {
-    }
-  }
-  data_size_.fetch_add(key.size() + value.size(), std::memory_order_relaxed);
-  // Lower first_seqno_ to seq; 0 means "nothing yet".
-  SequenceNumber first = first_seqno_.load(std::memory_order_relaxed);
-  while ((first == 0 || seq < first) &&
-         !first_seqno_.compare_exchange_weak(first, seq,
-                                             std::memory_order_relaxed)) {
-  }
+  CountAdd(seq, type, key.size() + value.size());
   return Status::OK();
+}
+
+Status MemTable::AddToVector(SequenceNumber seq, ValueType type,
+                             const Slice& key, const Slice& value,
+                             size_t entry_size, bool allow_concurrent) {
+  if (allow_concurrent) {
+    return Status::InvalidArgument(
+        "memtable: the vector representation takes one writer at a time");
+  }
+  // No node links: the entry alone, unaligned.
+  char* const entry = arena_.Allocate(entry_size);
+  EncodeEntry(entry, entry_size, seq, type, key, value);
+  vector_->Append(entry);
+  CountAdd(seq, type, key.size() + value.size());
+  return Status::OK();
+}
+
+// The skiplist's versions of key, newest first (see ForEachVersion).
+inline void MemTable::VisitSkipListVersions(const LookupKey& key, void* arg,
+                                            Visitor visit) {
+  const Comparator* ucmp = comparator_.comparator.user_comparator();
+  Table::Iterator iter(&table_);
+  // The lookup key sorts just before every version of the user key with
+  // sequence <= its own.
+  for (iter.Seek(key.memtable_key().data()); iter.Valid(); iter.Next()) {
+    const Slice internal_key = DecodePrefixed(iter.key());
+    if (!ucmp->Equal(ExtractUserKey(internal_key), key.user_key())) return;
+    const Slice value =
+        DecodePrefixed(internal_key.data() + internal_key.size());
+    if (!visit(arg, internal_key, value)) return;
+  }
 }
 
 void MemTable::ForEachVersion(const LookupKey& key, void* arg,
                               Visitor visit) {
+  if (vector_ == nullptr && locks_ == nullptr) {
+    VisitSkipListVersions(key, arg, visit);  // the default, kept lean
+    return;
+  }
   if (ValuesMayChange()) {
     ReadLock l(LockFor(key.user_key()));
     VisitVersions(key, arg, visit);
@@ -283,18 +336,8 @@ void MemTable::ForEachVersion(const LookupKey& key, void* arg,
 void MemTable::VisitVersions(const LookupKey& key, void* arg, Visitor visit) {
   if (vector_ != nullptr) {
     VisitVectorVersions(key, arg, visit);
-    return;
-  }
-  const Comparator* ucmp = comparator_.comparator.user_comparator();
-  Table::Iterator iter(&table_);
-  // The lookup key sorts just before every version of the user key with
-  // sequence <= its own.
-  for (iter.Seek(key.memtable_key().data()); iter.Valid(); iter.Next()) {
-    const Slice internal_key = DecodePrefixed(iter.key());
-    if (!ucmp->Equal(ExtractUserKey(internal_key), key.user_key())) return;
-    const Slice value =
-        DecodePrefixed(internal_key.data() + internal_key.size());
-    if (!visit(arg, internal_key, value)) return;
+  } else {
+    VisitSkipListVersions(key, arg, visit);
   }
 }
 

@@ -230,8 +230,16 @@ class MemTable {
 
   ~MemTable();  // only Unref deletes
 
+  // Add of a point entry of entry_size bytes into vector_.
+  Status AddToVector(SequenceNumber seq, ValueType type, const Slice& key,
+                     const Slice& value, size_t entry_size,
+                     bool allow_concurrent);
+  // The statistics of an Add of bytes of key and value.
+  void CountAdd(SequenceNumber seq, ValueType type, size_t bytes);
+  void CountRangeDeletion(SequenceNumber seq);
   // ForEachVersion without the in-place update lock.
   void VisitVersions(const LookupKey& key, void* arg, Visitor visit);
+  void VisitSkipListVersions(const LookupKey& key, void* arg, Visitor visit);
   void VisitVectorVersions(const LookupKey& key, void* arg, Visitor visit);
   // The in-place update lock of user_key.
   port::RWMutex* LockFor(const Slice& user_key) const;

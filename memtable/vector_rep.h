@@ -142,6 +142,11 @@ class VectorRep {
   // Written by the writer before count_ publishes them; read only below
   // count_.
   const char** chunks_[kMaxChunks] = {};
+  // The writer's place, so that an append needs no Locate: the chunk being
+  // filled, its size and the slots used in it. Writer only.
+  int tail_chunk_ = -1;
+  size_t tail_capacity_ = 0;
+  size_t tail_used_ = 0;
 
   port::Mutex mu_;
   std::shared_ptr<const Run> cached_ GUARDED_BY(mu_);
@@ -164,15 +169,16 @@ VectorRep<Comparator>::~VectorRep() {
 
 template <class Comparator>
 void VectorRep<Comparator>::Append(const char* entry) {
-  const size_t i = count_.load(std::memory_order_relaxed);
-  size_t offset;
-  const int k = Locate(i, &offset);
-  if (offset == 0) {
-    assert(k < kMaxChunks && chunks_[k] == nullptr);
-    chunks_[k] = new const char*[size_t{1} << (base_shift_ + k)];
+  if (tail_used_ == tail_capacity_) {
+    tail_chunk_++;
+    assert(tail_chunk_ < kMaxChunks);
+    tail_capacity_ = size_t{1} << (base_shift_ + tail_chunk_);
+    chunks_[tail_chunk_] = new const char*[tail_capacity_];
+    tail_used_ = 0;
   }
-  chunks_[k][offset] = entry;
-  count_.store(i + 1, std::memory_order_release);
+  chunks_[tail_chunk_][tail_used_++] = entry;
+  count_.store(count_.load(std::memory_order_relaxed) + 1,
+               std::memory_order_release);
 }
 
 template <class Comparator>
