@@ -75,46 +75,52 @@ class MemTable::Iter : public InternalIterator {
 };
 
 // A position in a VectorRep's sorted run, with Table::Iterator's
-// interface. Index entries_.size() is "not valid". Holds the run (hold is
+// interface. Index RunSize(run) is "not valid". Holds the run (hold is
 // empty for the final run, which lives as long as the memtable).
 class MemTable::VectorPosition {
  public:
-  VectorPosition(const KeyComparator* cmp,
+  VectorPosition(const KeyComparator* cmp, const Vector* rep,
                  std::shared_ptr<const Vector::Run> hold, const Vector::Run* run)
       : cmp_(cmp),
+        rep_(rep),
         hold_(std::move(hold)),
-        entries_(run->entries),
-        i_(entries_.size()) {}
+        run_(run),
+        size_(Vector::RunSize(*run)),
+        i_(size_) {}
 
-  bool Valid() const { return i_ < entries_.size(); }
-  const char* key() const { return entries_[i_]; }
+  bool Valid() const { return i_ < size_; }
+  const char* key() const { return rep_->RunAt(*run_, i_); }
   void Next() { i_++; }
-  void Prev() { i_ = i_ == 0 ? entries_.size() : i_ - 1; }
-  void Seek(const char* target) {
-    i_ = std::lower_bound(entries_.begin(), entries_.end(), target, Less()) -
-         entries_.begin();
-  }
+  void Prev() { i_ = i_ == 0 ? size_ : i_ - 1; }
+  void Seek(const char* target) { i_ = LowerBound(target, false); }
   void SeekForPrev(const char* target) {
-    const size_t after =
-        std::upper_bound(entries_.begin(), entries_.end(), target, Less()) -
-        entries_.begin();
-    i_ = after == 0 ? entries_.size() : after - 1;
+    const size_t after = LowerBound(target, true);
+    i_ = after == 0 ? size_ : after - 1;
   }
   void SeekToFirst() { i_ = 0; }
-  void SeekToLast() { i_ = entries_.empty() ? 0 : entries_.size() - 1; }
+  void SeekToLast() { i_ = size_ == 0 ? 0 : size_ - 1; }
 
  private:
-  struct LessThan {
-    const KeyComparator* cmp;
-    bool operator()(const char* a, const char* b) const {
-      return (*cmp)(a, b) < 0;
+  // The first position whose entry is >= target (> target: upper).
+  size_t LowerBound(const char* target, bool upper) const {
+    size_t lo = 0, hi = size_;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      const int c = (*cmp_)(rep_->RunAt(*run_, mid), target);
+      if (c < 0 || (upper && c == 0)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
-  };
-  LessThan Less() const { return LessThan{cmp_}; }
+    return lo;
+  }
 
   const KeyComparator* const cmp_;
+  const Vector* const rep_;
   const std::shared_ptr<const Vector::Run> hold_;
-  const std::vector<const char*>& entries_;
+  const Vector::Run* const run_;
+  const size_t size_;
   size_t i_;
 };
 
@@ -188,7 +194,7 @@ MemTable::MemTable(const InternalKeyComparator& comparator,
       table_(comparator_, &arena_),
       range_del_table_(comparator_, &arena_),
       vector_(options.vector_rep
-                  ? new Vector(comparator_, options.vector_reserve)
+                  ? new Vector(comparator_, &arena_, options.vector_reserve)
                   : nullptr),
       num_locks_(options.inplace_update_locks),
       locks_(num_locks_ > 0 ? new port::RWMutex[num_locks_] : nullptr) {}
@@ -380,11 +386,20 @@ void MemTable::VisitVectorVersions(const LookupKey& key, void* arg,
   // Read after the run: everything published before this lookup began is
   // in the run or in [covered, end).
   const size_t end = vector_->size();
-  auto it = std::lower_bound(run->entries.begin(), run->entries.end(), target,
-                             less);
+  const size_t run_size = Vector::RunSize(*run);
+  size_t i = 0;  // the first run entry >= target
+  for (size_t hi = run_size; i < hi;) {
+    const size_t mid = i + (hi - i) / 2;
+    if (less(vector_->RunAt(*run, mid), target)) {
+      i = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
   if (run->covered == end) {  // all sorted: no copy
-    for (; it != run->entries.end() && same_user_key(*it); ++it) {
-      if (!VisitEntry(*it, arg, visit)) return;
+    for (; i < run_size; i++) {
+      const char* e = vector_->RunAt(*run, i);
+      if (!same_user_key(e) || !VisitEntry(e, arg, visit)) return;
     }
     return;
   }
@@ -392,8 +407,8 @@ void MemTable::VisitVectorVersions(const LookupKey& key, void* arg,
   // Stable: of equal entries (a duplicate Add) the run's, appended first,
   // comes first and is the one visited.
   std::vector<const char*> versions;
-  for (; it != run->entries.end() && same_user_key(*it); ++it) {
-    versions.push_back(*it);
+  for (; i < run_size && same_user_key(vector_->RunAt(*run, i)); i++) {
+    versions.push_back(vector_->RunAt(*run, i));
   }
   vector_->ForEach(run->covered, end, [&](const char* e) {
     if (same_user_key(e) && comparator_(e, target) >= 0) versions.push_back(e);
@@ -463,7 +478,8 @@ InternalIterator* MemTable::NewIterator() {
       hold = vector_->Sorted(0);
       run = hold.get();
     }
-    iter = new Iter<VectorPosition>(&comparator_, std::move(hold), run);
+    iter = new Iter<VectorPosition>(&comparator_, vector_.get(),
+                                    std::move(hold), run);
   }
   if (ValuesMayChange()) iter = new LockedValueIter(this, iter);
   return iter;

@@ -178,11 +178,11 @@ class MemTable {
   InternalIterator* NewRangeTombstoneIterator();
 
   // Memory held by the entries and the index (reserved arena space
-  // included): what decides when the memtable is full. A VectorRep adds
-  // its pointer array (the entries are in the arena), not its sorted runs.
+  // included): what decides when the memtable is full. A VectorRep's
+  // pointer chunks are in the arena; its sorted runs, when it needs
+  // copies, are not counted.
   size_t ApproximateMemoryUsage() const {
-    const size_t arena = arena_.ApproximateMemoryUsage();
-    return vector_ == nullptr ? arena : arena + vector_->MemoryUsage();
+    return arena_.ApproximateMemoryUsage();
   }
 
   // Statistics over successful Adds. Exact once the Adds that were running
