@@ -154,6 +154,17 @@ if(STRATA_BUILD_TOOLS)
         "--benchmarks=${_benchmarks} ${_args}" EXPECT "${_expect}")
     endforeach()
   endforeach()
+  # The vector memtable and in-place updates, and RocksDB's refusal of
+  # either with concurrent memtable writes (db_bench's default).
+  strata_db_bench_test(db_bench.memtablerep_vector
+    "--benchmarks=fillrandom,readrandom,readseq --num=1000 --seed=1 --memtablerep=vector --allow_concurrent_memtable_write=false"
+    EXPECT "Memtablerep: VectorRepFactory\n.*\nreadseq${_result_line}")
+  strata_db_bench_test(db_bench.inplace_update_support
+    "--benchmarks=fillrandom,overwrite,readrandom --num=1000 --seed=1 --inplace_update_support --allow_concurrent_memtable_write=false"
+    EXPECT "\nreadrandom${_result_line}")
+  strata_db_bench_test(db_bench.memtablerep_vector_concurrent
+    "--benchmarks=fillseq --num=10 --memtablerep=vector"
+    EXPECT_ERROR "allow_concurrent_memtable_write")
   strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
     EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
   strata_db_bench_test(db_bench.bad_value "--num=10x"

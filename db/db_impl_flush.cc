@@ -40,8 +40,8 @@ MemTable* DBImpl::NewMemTable() const {
   options.arena_block_size = block;
   options.huge_page_region = use_regions ? region : 0;
   // ValidateOptions let through only the factories handled here.
-  const auto* vector = dynamic_cast<const VectorRepFactory*>(
-      options_.memtable_factory.get());
+  const auto* vector =
+      dynamic_cast<const VectorRepFactory*>(options_.memtable_factory.get());
   if (vector != nullptr) {
     options.vector_rep = true;
     options.vector_reserve = vector->count();

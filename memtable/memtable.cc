@@ -80,7 +80,8 @@ class MemTable::Iter : public InternalIterator {
 class MemTable::VectorPosition {
  public:
   VectorPosition(const KeyComparator* cmp, const Vector* rep,
-                 std::shared_ptr<const Vector::Run> hold, const Vector::Run* run)
+                 std::shared_ptr<const Vector::Run> hold,
+                 const Vector::Run* run)
       : cmp_(cmp),
         rep_(rep),
         hold_(std::move(hold)),
@@ -325,8 +326,7 @@ inline void MemTable::VisitSkipListVersions(const LookupKey& key, void* arg,
   }
 }
 
-void MemTable::ForEachVersion(const LookupKey& key, void* arg,
-                              Visitor visit) {
+void MemTable::ForEachVersion(const LookupKey& key, void* arg, Visitor visit) {
   if (vector_ == nullptr && locks_ == nullptr) {
     VisitSkipListVersions(key, arg, visit);  // the default, kept lean
     return;
@@ -355,7 +355,8 @@ namespace {
 // sorts only the new ones), so extending once per about sqrt(n) appends
 // balances the two when reads and writes interleave.
 size_t MaxUnsortedForLookup(size_t n) {
-  return std::max<size_t>(64, static_cast<size_t>(std::sqrt(static_cast<double>(n))));
+  return std::max<size_t>(
+      64, static_cast<size_t>(std::sqrt(static_cast<double>(n))));
 }
 
 bool VisitEntry(const char* entry, void* arg,
@@ -458,8 +459,8 @@ Status MemTable::Update(SequenceNumber seq, const Slice& key,
       // A smaller value may shorten the length prefix too; the bytes
       // after the new value are left unused.
       WriteLock l(LockFor(key));
-      char* p = EncodeVarint32(newest.value_at,
-                               static_cast<uint32_t>(value.size()));
+      char* p =
+          EncodeVarint32(newest.value_at, static_cast<uint32_t>(value.size()));
       std::memcpy(p, value.data(), value.size());
       return Status::OK();
     }

@@ -206,10 +206,9 @@ void VectorRep<Comparator>::SortUnique(std::vector<const char*>* v) const {
   // Stable: of equal entries the first appended stays first, and is kept.
   std::stable_sort(v->begin(), v->end(),
                    [this](const char* a, const char* b) { return Less(a, b); });
-  auto last = std::unique(v->begin(), v->end(),
-                          [this](const char* a, const char* b) {
-                            return cmp_(a, b) == 0;
-                          });
+  auto last = std::unique(
+      v->begin(), v->end(),
+      [this](const char* a, const char* b) { return cmp_(a, b) == 0; });
   v->erase(last, v->end());
 }
 

@@ -176,8 +176,8 @@ class DBMemTableRepModelTest : public testing::TestWithParam<Config> {
 
   static constexpr int kKeySpace = 300;
   DBHolder h_;
-  const bool inplace_ = GetParam() == Config::kInplace ||
-                        GetParam() == Config::kInplaceVector;
+  const bool inplace_ =
+      GetParam() == Config::kInplace || GetParam() == Config::kInplaceVector;
 };
 
 // Random puts (many rewriting a key with a value of the same or a smaller
@@ -272,14 +272,15 @@ TEST_P(DBMemTableRepModelTest, RandomOperations) {
   ASSERT_EQ(model, h_.Contents());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Configs, DBMemTableRepModelTest,
-    testing::Values(Config::kVector, Config::kVectorTinyMemtables,
-                    Config::kVectorReserved, Config::kInplace,
-                    Config::kInplaceVector),
-    [](const testing::TestParamInfo<Config>& info) {
-      return std::string(ConfigName(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Configs, DBMemTableRepModelTest,
+                         testing::Values(Config::kVector,
+                                         Config::kVectorTinyMemtables,
+                                         Config::kVectorReserved,
+                                         Config::kInplace,
+                                         Config::kInplaceVector),
+                         [](const testing::TestParamInfo<Config>& info) {
+                           return std::string(ConfigName(info.param));
+                         });
 
 }  // namespace
 }  // namespace strata

@@ -174,7 +174,7 @@ TEST_P(InplaceUpdateTest, ReadersBesideInplaceWriter) {
 INSTANTIATE_TEST_SUITE_P(Reps, InplaceUpdateTest, testing::Bool(),
                          [](const testing::TestParamInfo<bool>& info) {
                            return std::string(info.param ? "Vector"
-                                                          : "SkipList");
+                                                         : "SkipList");
                          });
 
 }  // namespace

@@ -109,8 +109,7 @@ TEST_F(VectorRepTest, FinalRunAfterMarkImmutable) {
     expected.push_back(n);
   }
   std::sort(expected.begin(), expected.end());
-  expected.erase(std::unique(expected.begin(), expected.end()),
-                 expected.end());
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
   rep.Sorted(10);  // a partial run while mutable
   EXPECT_EQ(nullptr, rep.final_run());
   rep.MarkImmutable();
@@ -134,8 +133,8 @@ TEST_F(VectorRepTest, InOrderInputIsTheRunItself) {
   auto longer = rep.Sorted(0);
   EXPECT_FALSE(longer->sorted_copy);
   EXPECT_EQ(1501u, Rep::RunSize(*longer));
-  rep.Append(Entry(1));      // out of order
-  rep.Append(Entry(2998));   // a duplicate of an older entry
+  rep.Append(Entry(1));     // out of order
+  rep.Append(Entry(2998));  // a duplicate of an older entry
   auto merged = rep.Sorted(0);
   EXPECT_TRUE(merged->sorted_copy);
   std::vector<uint64_t> keys = Keys(rep, *merged);
@@ -313,7 +312,8 @@ TEST_F(VectorMemTableTest, ImmutableSortsOnceAndReadsTheFinalRun) {
   it->SeekToLast();
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ("k1099", ExtractUserKey(it->key()).ToString());
-  it->Seek(InternalKey("k1050", kMaxSequenceNumber, kValueTypeForSeek).Encode());
+  it->Seek(
+      InternalKey("k1050", kMaxSequenceNumber, kValueTypeForSeek).Encode());
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ("v50", it->value().ToString());
   it->Prev();
@@ -341,8 +341,7 @@ TEST_F(VectorMemTableTest, VersionsOfOneKeyInAnyArrivalOrder) {
   EXPECT_EQ("k@9=v9 k@7=v7 k@4=v4 k@3=v3 k@1=v1 ", Scan(it.get(), true));
   mem_->MarkImmutable();
   std::unique_ptr<InternalIterator> final_it(mem_->NewIterator());
-  EXPECT_EQ("k@1=v1 k@3=v3 k@4=v4 k@7=v7 k@9=v9 ",
-            Scan(final_it.get(), false));
+  EXPECT_EQ("k@1=v1 k@3=v3 k@4=v4 k@7=v7 k@9=v9 ", Scan(final_it.get(), false));
   EXPECT_EQ("v4", Get("k", 6));
 }
 
@@ -354,9 +353,8 @@ TEST_F(VectorMemTableTest, DuplicateAddIsDroppedWhenSorted) {
   EXPECT_EQ("v", Get("k", 7));
   std::unique_ptr<InternalIterator> it(mem_->NewIterator());
   EXPECT_EQ("k@8=v8 k@7=v ", Scan(it.get(), true));
-  EXPECT_TRUE(
-      mem_->Add(9, kTypeValue, "k", "x", /*allow_concurrent=*/true)
-          .IsInvalidArgument());
+  EXPECT_TRUE(mem_->Add(9, kTypeValue, "k", "x", /*allow_concurrent=*/true)
+                  .IsInvalidArgument());
 }
 
 TEST_F(VectorMemTableTest, RangeTombstonesStayInTheirSkiplist) {
