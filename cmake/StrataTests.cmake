@@ -154,6 +154,17 @@ if(STRATA_BUILD_TOOLS)
         "--benchmarks=${_benchmarks} ${_args}" EXPECT "${_expect}")
     endforeach()
   endforeach()
+  # The vector memtable and in-place updates, and RocksDB's refusal of
+  # either with concurrent memtable writes (db_bench's default).
+  strata_db_bench_test(db_bench.memtablerep_vector
+    "--benchmarks=fillrandom,readrandom,readseq --num=1000 --seed=1 --memtablerep=vector --allow_concurrent_memtable_write=false"
+    EXPECT "Memtablerep: VectorRepFactory\n.*\nreadseq${_result_line}")
+  strata_db_bench_test(db_bench.inplace_update_support
+    "--benchmarks=fillrandom,overwrite,readrandom --num=1000 --seed=1 --inplace_update_support --allow_concurrent_memtable_write=false"
+    EXPECT "\nreadrandom${_result_line}")
+  strata_db_bench_test(db_bench.memtablerep_vector_concurrent
+    "--benchmarks=fillseq --num=10 --memtablerep=vector"
+    EXPECT_ERROR "allow_concurrent_memtable_write")
   strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
     EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
   strata_db_bench_test(db_bench.bad_value "--num=10x"
@@ -254,8 +265,10 @@ strata_add_test(db_format_test SOURCES
 strata_add_test(memtable_test SOURCES
   test/memtable/concurrent_arena_test.cc
   test/memtable/inline_skiplist_test.cc
+  test/memtable/inplace_update_test.cc
   test/memtable/memtable_list_test.cc
   test/memtable/memtable_test.cc
+  test/memtable/vector_rep_test.cc
 )
 
 strata_add_test(write_thread_test SOURCES
@@ -278,6 +291,7 @@ strata_add_test(db_test SOURCES
   test/db/db_basic_test.cc
   test/db/db_close_test.cc
   test/db/db_fault_test.cc
+  test/db/db_memtable_rep_test.cc
   test/db/db_model_test.cc
   test/db/db_options_test.cc
   test/db/db_recovery_test.cc

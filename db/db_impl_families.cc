@@ -114,7 +114,20 @@ MemTable* DBImpl::NewMemTable(const ColumnFamilyData* cfd) const {
   const size_t region = options.memtable_huge_page_size;
   const bool use_regions = region > 0 && port::HugePagesAvailable() &&
                            options.write_buffer_size / 8 >= region;
-  MemTable* mem = new MemTable(cfd->icmp(), block, use_regions ? region : 0);
+  MemTableOptions memtable_options;
+  memtable_options.arena_block_size = block;
+  memtable_options.huge_page_region = use_regions ? region : 0;
+  // ValidateOptions let through only the factories handled here.
+  const auto* vector =
+      dynamic_cast<const VectorRepFactory*>(options.memtable_factory.get());
+  if (vector != nullptr) {
+    memtable_options.vector_rep = true;
+    memtable_options.vector_reserve = vector->count();
+  }
+  if (options.inplace_update_support) {
+    memtable_options.inplace_update_locks = options.inplace_update_num_locks;
+  }
+  MemTable* mem = new MemTable(cfd->icmp(), memtable_options);
   mem->Ref();
   return mem;
 }

@@ -199,14 +199,43 @@ Status DBImpl::ValidateOptions(const Options& options) {
         "Options::compression_per_level[" + std::to_string(i) + "]");
   }
   if (!s.ok()) return s;
-  // strata's memtable is its own skiplist whatever the factory says, so a
-  // factory asking for another representation is refused, not ignored.
+  // A factory strata has no representation for is refused, not ignored.
   const MemTableRepFactory* factory = options.memtable_factory.get();
   if (factory != nullptr &&
-      dynamic_cast<const SkipListFactory*>(factory) == nullptr) {
+      dynamic_cast<const SkipListFactory*>(factory) == nullptr &&
+      dynamic_cast<const VectorRepFactory*>(factory) == nullptr) {
     return Status::InvalidArgument(
         "Options::memtable_factory: strata has no memtable representation ",
-        std::string(factory->Name()) + " (only SkipListFactory)");
+        std::string(factory->Name()) +
+            " (only SkipListFactory and VectorRepFactory)");
+  }
+  // As RocksDB: concurrent memtable writes need a representation that
+  // takes them, and exclude in-place updates (one writer rewrites values).
+  // unordered_write needs concurrent writes (checked below), so it is
+  // refused with these too.
+  const std::string fix =
+      options.unordered_write
+          ? "set allow_concurrent_memtable_write and unordered_write (which "
+            "needs it) to false"
+          : "set allow_concurrent_memtable_write to false";
+  if (options.allow_concurrent_memtable_write && factory != nullptr &&
+      !factory->IsInsertConcurrentlySupported()) {
+    return Status::InvalidArgument(
+        "Options::memtable_factory " + std::string(factory->Name()) +
+            " takes one writer at a time: incompatible with "
+            "allow_concurrent_memtable_write",
+        fix);
+  }
+  if (options.allow_concurrent_memtable_write &&
+      options.inplace_update_support) {
+    return Status::InvalidArgument(
+        "Options::inplace_update_support is incompatible with "
+        "allow_concurrent_memtable_write",
+        fix);
+  }
+  if (options.inplace_update_support && options.inplace_update_num_locks == 0) {
+    return Status::InvalidArgument(
+        "Options::inplace_update_num_locks is 0 with inplace_update_support");
   }
   if (options.unordered_write && options.enable_pipelined_write) {
     return Status::InvalidArgument(
@@ -431,6 +460,7 @@ Status DBImpl::Recover(
   for (size_t i = 0; s.ok() && i < families.size(); i++) {
     ColumnFamilyData* cfd = families[i];
     if (cfd->mem->num_entries() > 0) {
+      cfd->mem->MarkImmutable();  // replayed in full: no write follows
       uint64_t table = 0;
       s = WriteLevel0Table(cfd, {cfd->mem}, &edits[i], &table);
       tables.push_back(table);

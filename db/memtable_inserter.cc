@@ -1,5 +1,6 @@
 #include "db/memtable_inserter.h"
 
+#include <cassert>
 #include <string>
 
 #include "db/dbformat.h"
@@ -52,7 +53,14 @@ class MemTableInserter final : public WriteBatch::Handler {
     }
     const SequenceNumber sequence = sequence_++;
     if (mem == nullptr) return Status::OK();  // not for this memtable set
-    Status s = mem->Add(sequence, type, key, value, concurrent_);
+    Status s;
+    if (type == kTypeValue && mem->inplace_update_support()) {
+      // Never concurrent: DB::Open refuses the combination.
+      assert(!concurrent_);
+      s = mem->Update(sequence, key, value);
+    } else {
+      s = mem->Add(sequence, type, key, value, concurrent_);
+    }
     if (s.IsTryAgain()) {
       s = ignore_duplicates_
               ? Status::OK()

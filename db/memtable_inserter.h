@@ -3,7 +3,9 @@
 // the memtable of its column family.
 //
 // Every record type is stored: Put, Delete, SingleDelete and Merge as
-// point entries, DeleteRange as a range tombstone of the memtable.
+// point entries, DeleteRange as a range tombstone of the memtable. On a
+// memtable with in-place updates (inplace_update_support) a Put goes
+// through MemTable::Update, which may overwrite the key's newest value.
 // Recovery checks each WAL record whole with CheckBatchSupported before
 // applying any of it, so a malformed record is never applied in part.
 

@@ -1,10 +1,15 @@
 #include "memtable/memtable.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "util/coding.h"
+#include "util/hash.h"
+#include "util/mutexlock.h"
 
 namespace strata {
 
@@ -36,25 +41,28 @@ int MemTable::KeyComparator::operator()(const char* a, const char* b) const {
                              DecodePrefixed(b));
 }
 
-// Positions are skiplist nodes; key() and value() decode the entry in
-// place, so they stay valid for the memtable's life, not just until the
-// iterator moves.
+// An iterator over a Position: a Table::Iterator (skiplist nodes) or a
+// VectorPosition (a sorted run). Either way key() and value() decode the
+// entry in place, so they stay valid for the memtable's life, not just
+// until the iterator moves (LockedValueIter's value() excepted).
+template <class Position>
 class MemTable::Iter : public InternalIterator {
  public:
-  explicit Iter(const Table* table) : iter_(table) {}
+  template <class... Args>
+  explicit Iter(Args&&... args) : pos_(std::forward<Args>(args)...) {}
 
-  bool Valid() const override { return iter_.Valid(); }
-  void SeekToFirst() override { iter_.SeekToFirst(); }
-  void SeekToLast() override { iter_.SeekToLast(); }
+  bool Valid() const override { return pos_.Valid(); }
+  void SeekToFirst() override { pos_.SeekToFirst(); }
+  void SeekToLast() override { pos_.SeekToLast(); }
   void Seek(const Slice& target) override {
-    iter_.Seek(EncodeTarget(&scratch_, target));
+    pos_.Seek(EncodeTarget(&scratch_, target));
   }
   void SeekForPrev(const Slice& target) override {
-    iter_.SeekForPrev(EncodeTarget(&scratch_, target));
+    pos_.SeekForPrev(EncodeTarget(&scratch_, target));
   }
-  void Next() override { iter_.Next(); }
-  void Prev() override { iter_.Prev(); }
-  Slice key() const override { return DecodePrefixed(iter_.key()); }
+  void Next() override { pos_.Next(); }
+  void Prev() override { pos_.Prev(); }
+  Slice key() const override { return DecodePrefixed(pos_.key()); }
   Slice value() const override {
     const Slice k = key();
     return DecodePrefixed(k.data() + k.size());
@@ -62,25 +70,199 @@ class MemTable::Iter : public InternalIterator {
   Status status() const override { return Status::OK(); }
 
  private:
-  Table::Iterator iter_;
+  Position pos_;
   std::string scratch_;
 };
 
+// A position in a VectorRep's sorted run, with Table::Iterator's
+// interface. Index RunSize(run) is "not valid". Holds the run (hold is
+// empty for the final run, which lives as long as the memtable).
+class MemTable::VectorPosition {
+ public:
+  VectorPosition(const KeyComparator* cmp, const Vector* rep,
+                 std::shared_ptr<const Vector::Run> hold,
+                 const Vector::Run* run)
+      : cmp_(cmp),
+        rep_(rep),
+        hold_(std::move(hold)),
+        run_(run),
+        size_(Vector::RunSize(*run)),
+        i_(size_) {}
+
+  bool Valid() const { return i_ < size_; }
+  const char* key() const { return rep_->RunAt(*run_, i_); }
+  void Next() { i_++; }
+  void Prev() { i_ = i_ == 0 ? size_ : i_ - 1; }
+  void Seek(const char* target) { i_ = LowerBound(target, false); }
+  void SeekForPrev(const char* target) {
+    const size_t after = LowerBound(target, true);
+    i_ = after == 0 ? size_ : after - 1;
+  }
+  void SeekToFirst() { i_ = 0; }
+  void SeekToLast() { i_ = size_ == 0 ? 0 : size_ - 1; }
+
+ private:
+  // The first position whose entry is >= target (> target: upper).
+  size_t LowerBound(const char* target, bool upper) const {
+    size_t lo = 0, hi = size_;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      const int c = (*cmp_)(rep_->RunAt(*run_, mid), target);
+      if (c < 0 || (upper && c == 0)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  const KeyComparator* const cmp_;
+  const Vector* const rep_;
+  const std::shared_ptr<const Vector::Run> hold_;
+  const Vector::Run* const run_;
+  const size_t size_;
+  size_t i_;
+};
+
+// Wraps a memtable iterator whose values an in-place update may rewrite:
+// value() copies the value under the key's update lock, once per position.
+class MemTable::LockedValueIter : public InternalIterator {
+ public:
+  LockedValueIter(const MemTable* mem, InternalIterator* iter)
+      : mem_(mem), iter_(iter) {}
+
+  bool Valid() const override { return iter_->Valid(); }
+  void SeekToFirst() override {
+    copied_ = false;
+    iter_->SeekToFirst();
+  }
+  void SeekToLast() override {
+    copied_ = false;
+    iter_->SeekToLast();
+  }
+  void Seek(const Slice& target) override {
+    copied_ = false;
+    iter_->Seek(target);
+  }
+  void SeekForPrev(const Slice& target) override {
+    copied_ = false;
+    iter_->SeekForPrev(target);
+  }
+  void Next() override {
+    copied_ = false;
+    iter_->Next();
+  }
+  void Prev() override {
+    copied_ = false;
+    iter_->Prev();
+  }
+  Slice key() const override { return iter_->key(); }
+  Slice value() const override {
+    if (!copied_) {
+      ReadLock l(mem_->LockFor(ExtractUserKey(iter_->key())));
+      const Slice v = iter_->value();
+      value_.assign(v.data(), v.size());
+      copied_ = true;
+    }
+    return value_;
+  }
+  Status status() const override { return iter_->status(); }
+
+ private:
+  const MemTable* const mem_;
+  const std::unique_ptr<InternalIterator> iter_;
+  mutable std::string value_;
+  mutable bool copied_ = false;
+};
+
 MemTable::MemTable(const InternalKeyComparator& comparator)
-    : MemTable(comparator, ConcurrentArena::kDefaultBlockSize) {}
+    : MemTable(comparator, MemTableOptions()) {}
 
 MemTable::MemTable(const InternalKeyComparator& comparator,
                    size_t arena_block_size, size_t huge_page_region)
+    : MemTable(comparator, [&] {
+        MemTableOptions options;
+        options.arena_block_size = arena_block_size;
+        options.huge_page_region = huge_page_region;
+        return options;
+      }()) {}
+
+MemTable::MemTable(const InternalKeyComparator& comparator,
+                   const MemTableOptions& options)
     : comparator_(comparator),
-      arena_(arena_block_size, huge_page_region),
+      arena_(options.arena_block_size, options.huge_page_region),
       table_(comparator_, &arena_),
-      range_del_table_(comparator_, &arena_) {}
+      range_del_table_(comparator_, &arena_),
+      vector_(options.vector_rep
+                  ? new Vector(comparator_, &arena_, options.vector_reserve)
+                  : nullptr),
+      num_locks_(options.inplace_update_locks),
+      locks_(num_locks_ > 0 ? new port::RWMutex[num_locks_] : nullptr) {}
 
 MemTable::~MemTable() { assert(refs_ == 0); }
 
 void MemTable::Unref() {
   assert(refs_ > 0);
   if (--refs_ == 0) delete this;
+}
+
+namespace {
+
+// The size of the entry of (key, value), or 0 when a length does not fit
+// its varint32.
+inline size_t EntrySize(const Slice& key, const Slice& value) {
+  constexpr size_t kMaxField = std::numeric_limits<uint32_t>::max();
+  if (key.size() > kMaxField - kInternalKeyTrailerSize ||
+      value.size() > kMaxField) {
+    return 0;
+  }
+  const uint32_t klen =
+      static_cast<uint32_t>(key.size() + kInternalKeyTrailerSize);
+  return VarintLength(klen) + size_t{klen} +
+         VarintLength(static_cast<uint32_t>(value.size())) + value.size();
+}
+
+// Writes the entry (layout in memtable.h) into entry_size bytes at entry.
+inline void EncodeEntry(char* entry, size_t entry_size, SequenceNumber seq,
+                        ValueType type, const Slice& key, const Slice& value) {
+  char* p = EncodeVarint32(
+      entry, static_cast<uint32_t>(key.size() + kInternalKeyTrailerSize));
+  std::memcpy(p, key.data(), key.size());
+  p += key.size();
+  EncodeFixed64(p, PackSequenceAndType(seq, type));
+  p += kInternalKeyTrailerSize;
+  p = EncodeVarint32(p, static_cast<uint32_t>(value.size()));
+  std::memcpy(p, value.data(), value.size());
+  assert(p + value.size() == entry + entry_size);
+  (void)entry_size;
+}
+
+}  // namespace
+
+inline void MemTable::CountAdd(SequenceNumber seq, ValueType type,
+                               size_t bytes) {
+  num_entries_.fetch_add(1, std::memory_order_relaxed);
+  if (type == kTypeDeletion || type == kTypeSingleDeletion) {
+    num_deletes_.fetch_add(1, std::memory_order_relaxed);
+  } else if (type == kTypeRangeDeletion) {
+    CountRangeDeletion(seq);
+  }
+  data_size_.fetch_add(bytes, std::memory_order_relaxed);
+  // Lower first_seqno_ to seq; 0 means "nothing yet".
+  SequenceNumber first = first_seqno_.load(std::memory_order_relaxed);
+  while ((first == 0 || seq < first) &&
+         !first_seqno_.compare_exchange_weak(first, seq,
+                                             std::memory_order_relaxed)) {
+  }
+}
+
+void MemTable::CountRangeDeletion(SequenceNumber seq) {
+  num_range_deletes_.fetch_add(1, std::memory_order_relaxed);
+  SequenceNumber newest = max_range_del_seq_.load(std::memory_order_relaxed);
+  while (seq > newest && !max_range_del_seq_.compare_exchange_weak(
+                             newest, seq, std::memory_order_relaxed)) {
+  }
 }
 
 Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
@@ -90,29 +272,17 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
       type != kTypeRangeDeletion) {
     return Status::InvalidArgument("memtable: not an entry type");
   }
-  Table* const table = type == kTypeRangeDeletion ? &range_del_table_ : &table_;
   assert(seq <= kMaxSequenceNumber);
-  constexpr size_t kMaxField = std::numeric_limits<uint32_t>::max();
-  if (key.size() > kMaxField - kInternalKeyTrailerSize ||
-      value.size() > kMaxField) {
+  const size_t entry_size = EntrySize(key, value);
+  if (entry_size == 0) {
     return Status::InvalidArgument("memtable: key or value too large");
   }
-  const uint32_t klen =
-      static_cast<uint32_t>(key.size() + kInternalKeyTrailerSize);
-  const uint32_t vlen = static_cast<uint32_t>(value.size());
-  const size_t entry_size =
-      VarintLength(klen) + size_t{klen} + VarintLength(vlen) + value.size();
-
+  if (vector_ != nullptr && type != kTypeRangeDeletion) {
+    return AddToVector(seq, type, key, value, entry_size, allow_concurrent);
+  }
+  Table* const table = type == kTypeRangeDeletion ? &range_del_table_ : &table_;
   char* const entry = table->AllocateKey(entry_size);
-  char* p = EncodeVarint32(entry, klen);
-  std::memcpy(p, key.data(), key.size());
-  p += key.size();
-  EncodeFixed64(p, PackSequenceAndType(seq, type));
-  p += kInternalKeyTrailerSize;
-  p = EncodeVarint32(p, vlen);
-  std::memcpy(p, value.data(), value.size());
-  assert(p + value.size() == entry + entry_size);
-
+  EncodeEntry(entry, entry_size, seq, type, key, value);
   const bool inserted = allow_concurrent ? table->InsertConcurrently(entry)
                                          : table->Insert(entry);
   if (!inserted) {
@@ -121,27 +291,28 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
     return Status::TryAgain("memtable already holds this key at sequence",
                             std::to_string(seq));
   }
-
-  num_entries_.fetch_add(1, std::memory_order_relaxed);
-  if (type == kTypeDeletion || type == kTypeSingleDeletion) {
-    num_deletes_.fetch_add(1, std::memory_order_relaxed);
-  } else if (type == kTypeRangeDeletion) {
-    num_range_deletes_.fetch_add(1, std::memory_order_relaxed);
-  }
-  data_size_.fetch_add(key.size() + value.size(), std::memory_order_relaxed);
-  // Lower first_seqno_ to seq; 0 means "nothing yet".
-  SequenceNumber first = first_seqno_.load(std::memory_order_relaxed);
-  while ((first == 0 || seq < first) &&
-         !first_seqno_.compare_exchange_weak(first, seq,
-                                             std::memory_order_relaxed)) {
-  }
+  CountAdd(seq, type, key.size() + value.size());
   return Status::OK();
 }
 
-void MemTable::ForEachVersion(const LookupKey& key, void* arg,
-                              bool (*visit)(void* arg,
-                                            const Slice& internal_key,
-                                            const Slice& value)) {
+Status MemTable::AddToVector(SequenceNumber seq, ValueType type,
+                             const Slice& key, const Slice& value,
+                             size_t entry_size, bool allow_concurrent) {
+  if (allow_concurrent) {
+    return Status::InvalidArgument(
+        "memtable: the vector representation takes one writer at a time");
+  }
+  // No node links: the entry alone, unaligned.
+  char* const entry = arena_.Allocate(entry_size);
+  EncodeEntry(entry, entry_size, seq, type, key, value);
+  vector_->Append(entry);
+  CountAdd(seq, type, key.size() + value.size());
+  return Status::OK();
+}
+
+// The skiplist's versions of key, newest first (see ForEachVersion).
+inline void MemTable::VisitSkipListVersions(const LookupKey& key, void* arg,
+                                            Visitor visit) {
   const Comparator* ucmp = comparator_.comparator.user_comparator();
   Table::Iterator iter(&table_);
   // The lookup key sorts just before every version of the user key with
@@ -155,13 +326,171 @@ void MemTable::ForEachVersion(const LookupKey& key, void* arg,
   }
 }
 
-InternalIterator* MemTable::NewIterator() { return new Iter(&table_); }
+void MemTable::ForEachVersion(const LookupKey& key, void* arg, Visitor visit) {
+  if (vector_ == nullptr && locks_ == nullptr) {
+    VisitSkipListVersions(key, arg, visit);  // the default, kept lean
+    return;
+  }
+  if (ValuesMayChange()) {
+    ReadLock l(LockFor(key.user_key()));
+    VisitVersions(key, arg, visit);
+  } else {
+    VisitVersions(key, arg, visit);
+  }
+}
+
+void MemTable::VisitVersions(const LookupKey& key, void* arg, Visitor visit) {
+  if (vector_ != nullptr) {
+    VisitVectorVersions(key, arg, visit);
+  } else {
+    VisitSkipListVersions(key, arg, visit);
+  }
+}
+
+namespace {
+
+// Unsorted entries a lookup into a mutable VectorRep of n entries scans
+// before it has the sorted run extended. A scan costs a user-key
+// comparison per entry; an extension copies the run's n pointers (and
+// sorts only the new ones), so extending once per about sqrt(n) appends
+// balances the two when reads and writes interleave.
+size_t MaxUnsortedForLookup(size_t n) {
+  return std::max<size_t>(
+      64, static_cast<size_t>(std::sqrt(static_cast<double>(n))));
+}
+
+bool VisitEntry(const char* entry, void* arg,
+                bool (*visit)(void*, const Slice&, const Slice&)) {
+  const Slice internal_key = DecodePrefixed(entry);
+  return visit(arg, internal_key,
+               DecodePrefixed(internal_key.data() + internal_key.size()));
+}
+
+}  // namespace
+
+void MemTable::VisitVectorVersions(const LookupKey& key, void* arg,
+                                   Visitor visit) {
+  const char* const target = key.memtable_key().data();
+  const Comparator* ucmp = comparator_.comparator.user_comparator();
+  const auto same_user_key = [&](const char* entry) {
+    return ucmp->Equal(ExtractUserKey(DecodePrefixed(entry)), key.user_key());
+  };
+  const auto less = [this](const char* a, const char* b) {
+    return comparator_(a, b) < 0;
+  };
+  std::shared_ptr<const Vector::Run> hold;
+  const Vector::Run* run = vector_->final_run();
+  if (run == nullptr) {
+    hold = vector_->Sorted(MaxUnsortedForLookup(vector_->size()));
+    run = hold.get();
+  }
+  // Read after the run: everything published before this lookup began is
+  // in the run or in [covered, end).
+  const size_t end = vector_->size();
+  const size_t run_size = Vector::RunSize(*run);
+  size_t i = 0;  // the first run entry >= target
+  for (size_t hi = run_size; i < hi;) {
+    const size_t mid = i + (hi - i) / 2;
+    if (less(vector_->RunAt(*run, mid), target)) {
+      i = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (run->covered == end) {  // all sorted: no copy
+    for (; i < run_size; i++) {
+      const char* e = vector_->RunAt(*run, i);
+      if (!same_user_key(e) || !VisitEntry(e, arg, visit)) return;
+    }
+    return;
+  }
+  // The key's versions in the run, then those appended since, in order.
+  // Stable: of equal entries (a duplicate Add) the run's, appended first,
+  // comes first and is the one visited.
+  std::vector<const char*> versions;
+  for (; i < run_size && same_user_key(vector_->RunAt(*run, i)); i++) {
+    versions.push_back(vector_->RunAt(*run, i));
+  }
+  vector_->ForEach(run->covered, end, [&](const char* e) {
+    if (same_user_key(e) && comparator_(e, target) >= 0) versions.push_back(e);
+  });
+  std::stable_sort(versions.begin(), versions.end(), less);
+  const char* previous = nullptr;
+  for (const char* e : versions) {
+    if (previous != nullptr && comparator_(previous, e) == 0) continue;
+    previous = e;
+    if (!VisitEntry(e, arg, visit)) return;
+  }
+}
+
+port::RWMutex* MemTable::LockFor(const Slice& user_key) const {
+  return &locks_[GetSliceHash(user_key) % num_locks_];
+}
+
+Status MemTable::Update(SequenceNumber seq, const Slice& key,
+                        const Slice& value) {
+  assert(locks_ != nullptr);
+  // The newest version of key, whatever its sequence: where its value
+  // starts (just past the internal key), its tag and its value's size.
+  struct Newest {
+    char* value_at = nullptr;
+    uint64_t tag = 0;
+    size_t size = 0;
+  } newest;
+  // No lock to find it: keys never change, and this is the only writer.
+  VisitVersions(LookupKey(key, kMaxSequenceNumber), &newest,
+                [](void* arg, const Slice& internal_key, const Slice& v) {
+                  Newest* n = static_cast<Newest*>(arg);
+                  const char* end = internal_key.data() + internal_key.size();
+                  n->value_at = const_cast<char*>(end);
+                  n->tag = DecodeFixed64(end - kInternalKeyTrailerSize);
+                  n->size = v.size();
+                  return false;
+                });
+  if (newest.value_at != nullptr && value.size() <= newest.size) {
+    SequenceNumber newest_seq;
+    ValueType type;
+    UnpackSequenceAndType(newest.tag, &newest_seq, &type);
+    // Older than seq: not a WAL record replayed onto its own entry or a
+    // later one (Add sorts that out). Newer than every range tombstone
+    // here: the value must not land under a tombstone the new Put follows.
+    if (type == kTypeValue && newest_seq < seq &&
+        newest_seq > max_range_del_seq_.load(std::memory_order_relaxed)) {
+      // A smaller value may shorten the length prefix too; the bytes
+      // after the new value are left unused.
+      WriteLock l(LockFor(key));
+      char* p =
+          EncodeVarint32(newest.value_at, static_cast<uint32_t>(value.size()));
+      std::memcpy(p, value.data(), value.size());
+      return Status::OK();
+    }
+  }
+  return Add(seq, kTypeValue, key, value);
+}
+
+InternalIterator* MemTable::NewIterator() {
+  InternalIterator* iter;
+  if (vector_ == nullptr) {
+    iter = new Iter<Table::Iterator>(&table_);
+  } else {
+    std::shared_ptr<const Vector::Run> hold;
+    const Vector::Run* run = vector_->final_run();
+    if (run == nullptr) {
+      hold = vector_->Sorted(0);
+      run = hold.get();
+    }
+    iter = new Iter<VectorPosition>(&comparator_, vector_.get(),
+                                    std::move(hold), run);
+  }
+  if (ValuesMayChange()) iter = new LockedValueIter(this, iter);
+  return iter;
+}
 
 InternalIterator* MemTable::NewRangeTombstoneIterator() {
   Table::Iterator probe(&range_del_table_);
   probe.SeekToFirst();
   if (!probe.Valid()) return nullptr;
-  return new Iter(&range_del_table_);
+  return new Iter<Table::Iterator>(&range_del_table_);
 }
 
 }  // namespace strata

@@ -33,6 +33,7 @@ MemTableList::MemTableList() : current_(nullptr) {
 MemTableList::~MemTableList() { current_->Unref(); }
 
 void MemTableList::Add(MemTable* m) {
+  m->MarkImmutable();
   std::vector<MemTable*> memtables;
   memtables.reserve(current_->memtables_.size() + 1);
   memtables.push_back(m);

@@ -71,9 +71,10 @@ class MemTableList {
   // while holding the mutex. REQUIRES: the DB mutex.
   MemTableListVersion* current() const { return current_; }
 
-  // Makes m the newest immutable memtable. The list takes its own
-  // reference on m; the caller's reference (if any) stays the caller's.
-  // REQUIRES: the DB mutex.
+  // Makes m the newest immutable memtable (MemTable::MarkImmutable). The
+  // list takes its own reference on m; the caller's reference (if any)
+  // stays the caller's.
+  // REQUIRES: the DB mutex; no write into m follows.
   void Add(MemTable* m);
 
   // Drops the n oldest memtables (after they were flushed).

@@ -1,15 +1,19 @@
 // The choice of memtable representation (ColumnFamilyOptions::
 // memtable_factory), with RocksDB's names.
 //
-// strata's memtable is always its own concurrent skiplist
-// (memtable/inline_skiplist.h, docs/memtable.md); these classes exist so
-// that a RocksDB program naming its factory compiles, and so that DB::Open
-// can refuse a representation strata does not have rather than silently
-// use another one. Unlike RocksDB's, a factory here builds nothing: the
-// representation's own interface stays internal.
+// strata has two representations (docs/memtable.md): its concurrent
+// skiplist (SkipListFactory, the default) and an unordered vector sorted
+// when needed (VectorRepFactory). Unlike RocksDB's, a factory here builds
+// nothing: DB::Open recognizes the factory by its type and the memtable
+// builds the representation itself, so the representation's interface
+// stays internal and a program cannot plug in one of its own.
 //
-// Accepted by DB::Open: a null memtable_factory or a SkipListFactory.
-// Anything else fails the open with InvalidArgument naming the factory.
+// Accepted by DB::Open: a null memtable_factory (the skiplist), a
+// SkipListFactory or a VectorRepFactory. Any other factory fails the open
+// with InvalidArgument naming it, and so does a factory whose
+// IsInsertConcurrentlySupported() is false together with
+// DBOptions::allow_concurrent_memtable_write (true by default, as in
+// RocksDB: a VectorRepFactory needs it set to false).
 //
 // Thread safety: factories are immutable once built; share them freely.
 
@@ -51,6 +55,34 @@ class STRATA_EXPORT SkipListFactory : public MemTableRepFactory {
 
   bool IsInsertConcurrentlySupported() const override { return true; }
   bool CanHandleDuplicatedKey() const override { return true; }
+};
+
+// Entries appended to an array in arrival order, without a search: the
+// cheapest insert, for bulk loads. The array is sorted when an ordered
+// read needs it (an iterator, a flush, a lookup once enough unsorted
+// entries have piled up) and once for good after the memtable becomes
+// immutable; a lookup into the unsorted part scans it. Best where a
+// memtable is written, then read or flushed, not both at once.
+//
+// One writer at a time: DB::Open refuses it with
+// allow_concurrent_memtable_write (set that to false; unordered_write
+// needs concurrent writes, so it is refused too).
+class STRATA_EXPORT VectorRepFactory : public MemTableRepFactory {
+ public:
+  // count: room reserved up front for this many entries in each memtable's
+  // array (it grows as needed beyond). 0: a small default.
+  explicit VectorRepFactory(size_t count = 0);
+  ~VectorRepFactory() override;
+
+  static const char* kClassName() { return "VectorRepFactory"; }
+  const char* Name() const override { return kClassName(); }
+
+  // strata's own accessor (RocksDB keeps count private): the count given
+  // to the constructor.
+  size_t count() const { return count_; }
+
+ private:
+  size_t count_;
 };
 
 }  // namespace strata

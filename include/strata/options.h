@@ -236,10 +236,29 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // every immutable memtable waiting.
   int min_write_buffer_number_to_merge = 1;
 
-  // The memtable representation (strata/memtablerep.h). Null or a
-  // SkipListFactory; anything else fails DB::Open with InvalidArgument.
+  // The memtable representation (strata/memtablerep.h): null or a
+  // SkipListFactory (the concurrent skiplist), or a VectorRepFactory (an
+  // unordered array for bulk loads; needs allow_concurrent_memtable_write
+  // false). Anything else fails DB::Open with InvalidArgument.
   std::shared_ptr<MemTableRepFactory> memtable_factory =
       std::make_shared<SkipListFactory>();
+
+  // A Put whose key's newest entry in the active memtable is a plain value
+  // (not a deletion or merge) at least as large as the new value
+  // overwrites that value in place instead of adding an entry: a memtable
+  // of often-rewritten keys then stays small. The entry keeps its older
+  // sequence number, so snapshots and iterators are no longer
+  // point-in-time: a snapshot taken before the Put, or an iterator
+  // already open, may see the new value. Not done when a range tombstone
+  // newer than the entry is in the memtable (the value would land under
+  // it). Needs allow_concurrent_memtable_write false (else DB::Open fails
+  // with InvalidArgument, as RocksDB).
+  bool inplace_update_support = false;
+
+  // Locks (striped by key hash) that guard the values in-place updates
+  // rewrite, per memtable; reads of the active memtable take them shared.
+  // 0 with inplace_update_support is InvalidArgument.
+  size_t inplace_update_num_locks = 10000;
 
   // Block compression of tables. Default: kSnappyCompression when strata
   // is built with snappy, else kNoCompression.

@@ -490,8 +490,8 @@ class OtherRepFactory : public MemTableRepFactory {
 };
 
 // A skiplist (or none named) opens; a representation strata lacks is
-// refused before anything is created.
-TEST(DBOptionsMemTableFactoryTest, OnlyTheSkipListIsAccepted) {
+// refused before anything is created (the vector: db_memtable_rep_test).
+TEST(DBOptionsMemTableFactoryTest, UnknownRepresentationIsRefused) {
   DBHolder h;
   h.options().memtable_factory = std::make_shared<OtherRepFactory>();
   Status s = h.Open();

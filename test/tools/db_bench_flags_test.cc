@@ -42,6 +42,9 @@ TEST(DbBenchFlagsTest, DefaultsAreRocksDbs) {
   EXPECT_FALSE(f.use_direct_reads);
   EXPECT_EQ(90, f.readwritepercent);
   EXPECT_EQ("report.csv", f.report_file);
+  EXPECT_EQ("skip_list", f.memtablerep);
+  EXPECT_FALSE(f.inplace_update_support);
+  EXPECT_EQ(10000, f.inplace_update_num_locks);
   EXPECT_TRUE(f.given.empty());
 }
 
@@ -155,6 +158,13 @@ TEST(DbBenchFlagsTest, ValidationRejectsWhatStrataCannotDo) {
   EXPECT_TRUE(ValidateFlags(f).IsInvalidArgument());
   ASSERT_TRUE(Parse({"--benchmarks=filluniquerandom", "--threads=2"}, &f).ok());
   EXPECT_TRUE(ValidateFlags(f).IsInvalidArgument());
+
+  ASSERT_TRUE(Parse({"--memtablerep=vector"}, &f).ok());
+  EXPECT_TRUE(ValidateFlags(f).ok());
+  ASSERT_TRUE(Parse({"--memtablerep=prefix_hash"}, &f).ok());
+  s = ValidateFlags(f);
+  ASSERT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, s.ToString().find("--memtablerep"));
 }
 
 TEST(DbBenchFlagsTest, OptionsFollowTheFlags) {
@@ -191,6 +201,25 @@ TEST(DbBenchFlagsTest, OptionsFollowTheFlags) {
 
   ASSERT_TRUE(Parse({"--cache_numshardbits=30"}, &f).ok());
   EXPECT_TRUE(BuildOptions(f, &o).IsInvalidArgument());
+}
+
+TEST(DbBenchFlagsTest, MemtableFlags) {
+  Flags f;
+  Options o;
+  ASSERT_TRUE(Parse({}, &f).ok());
+  ASSERT_TRUE(BuildOptions(f, &o).ok());
+  EXPECT_STREQ("SkipListFactory", o.memtable_factory->Name());
+  EXPECT_FALSE(o.inplace_update_support);
+
+  ASSERT_TRUE(Parse({"--memtablerep=vector", "--inplace_update_support",
+                     "--inplace_update_num_locks=7"},
+                    &f)
+                  .ok());
+  Options v;
+  ASSERT_TRUE(BuildOptions(f, &v).ok());
+  EXPECT_STREQ("VectorRepFactory", v.memtable_factory->Name());
+  EXPECT_TRUE(v.inplace_update_support);
+  EXPECT_EQ(7u, v.inplace_update_num_locks);
 }
 
 }  // namespace

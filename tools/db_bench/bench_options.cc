@@ -3,8 +3,11 @@
 
 #include "tools/db_bench/bench_options.h"
 
+#include <memory>
+
 #include "strata/cache.h"
 #include "strata/filter_policy.h"
+#include "strata/memtablerep.h"
 #include "strata/slice_transform.h"
 #include "strata/table.h"
 
@@ -86,6 +89,16 @@ Status ValidateFlags(const Flags& f) {
   if (f.report_interval_seconds < 0) {
     return BadFlag("report_interval_seconds", "must not be negative");
   }
+  if (f.inplace_update_num_locks < 0) {
+    return BadFlag("inplace_update_num_locks", "must not be negative");
+  }
+  // RocksDB's other representations (prefix_hash, hash_linkedlist,
+  // cuckoo) have no strata counterpart.
+  if (f.memtablerep != "skip_list" && f.memtablerep != "vector") {
+    return BadFlag("memtablerep", "'" + f.memtablerep +
+                                      "' is not supported by strata "
+                                      "(skip_list, vector)");
+  }
   // RocksDB knows more algorithms; strata has no counterpart for them, and
   // a run must never silently compress differently than asked.
   if (f.compression_type != "none" && f.compression_type != "snappy" &&
@@ -120,6 +133,12 @@ Status BuildOptions(const Flags& f, Options* options) {
   options->memtable_huge_page_size =
       f.memtable_use_huge_page ? ColumnFamilyOptions().memtable_huge_page_size
                                : 0;
+  if (f.memtablerep == "vector") {
+    options->memtable_factory = std::make_shared<VectorRepFactory>();
+  }
+  options->inplace_update_support = f.inplace_update_support;
+  options->inplace_update_num_locks =
+      static_cast<size_t>(f.inplace_update_num_locks);
   options->max_background_jobs = f.max_background_jobs;
   options->level0_file_num_compaction_trigger =
       f.level0_file_num_compaction_trigger;

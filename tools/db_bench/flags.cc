@@ -158,6 +158,10 @@ const std::vector<FlagSpec>& FlagTable() {
        "Use a yielding spin loop for brief writer thread waits."},
       {"histogram", &F::histogram, "false",
        "Print histogram of operation timings"},
+      {"inplace_update_num_locks", &F::inplace_update_num_locks, "10000",
+       "Number of RW locks to protect in-place memtable updates"},
+      {"inplace_update_support", &F::inplace_update_support, "false",
+       "Support in-place memtable update for smaller or same-size values"},
       {"key_size", &F::key_size, "16", "size of each key"},
       {"keys_per_prefix", &F::keys_per_prefix, "0",
        "control average number of keys generated per prefix, 0 means no "
@@ -183,6 +187,9 @@ const std::vector<FlagSpec>& FlagTable() {
        "Memtables take their memory in 2 MiB regions backed by huge pages "
        "(Options::memtable_huge_page_size; strata's default, unlike "
        "RocksDB's db_bench)"},
+      {"memtablerep", &F::memtablerep, "skip_list",
+       "The memtable representation: skip_list or vector (vector needs "
+       "--allow_concurrent_memtable_write=false)"},
       {"mmap_read", &F::mmap_read, "false",
        "Allow reads to occur via mmap-ing files"},
       {"num", &F::num, "1000000", "Number of key/values to place in database"},

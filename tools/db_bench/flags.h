@@ -62,6 +62,9 @@ struct Flags {
   int64_t write_buffer_size;
   int32_t max_write_buffer_number;
   bool memtable_use_huge_page;
+  std::string memtablerep;
+  bool inplace_update_support;
+  int64_t inplace_update_num_locks;
   int32_t max_background_jobs;
   int32_t level0_file_num_compaction_trigger;
   int32_t level0_slowdown_writes_trigger;

@@ -8,6 +8,7 @@
 
 #include "strata/db.h"
 #include "strata/env.h"
+#include "strata/memtablerep.h"
 #include "util/mutexlock.h"
 
 #ifndef STRATA_VERSION_STRING
@@ -310,7 +311,9 @@ void PrintHeader(const Flags& flags) {
                                                                : "Snappy";
   std::fprintf(stdout, "Compression: %s\n", compression);
   std::fprintf(stdout, "Compression sampling rate: 0\n");
-  std::fprintf(stdout, "Memtablerep: SkipListFactory\n");
+  std::fprintf(stdout, "Memtablerep: %s\n",
+               flags.memtablerep == "vector" ? VectorRepFactory::kClassName()
+                                             : SkipListFactory::kClassName());
   std::fprintf(stdout, "Perf Level: 1\n");
 #ifndef NDEBUG
   std::fprintf(stdout,
