@@ -87,11 +87,13 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
-# db_bench (cmake/StrataTools.cmake): its flag parser and key generator,
-# then every benchmark run briefly (natively and under Wine), with direct
-# I/O off and on, and the errors of a bad command line.
+# db_bench (cmake/StrataTools.cmake): its flag parser, key generator and
+# column-family spread, then every benchmark run briefly (natively and
+# under Wine), with direct I/O off and on and on four column families, and
+# the errors of a bad command line.
 if(STRATA_BUILD_TOOLS)
   strata_add_test(db_bench_test SOURCES
+    test/tools/db_bench_families_test.cc
     test/tools/db_bench_flags_test.cc
     test/tools/db_bench_keys_test.cc
   )
@@ -123,16 +125,25 @@ if(STRATA_BUILD_TOOLS)
     readrandom readmissing readseq readreverse seekrandom multireadrandom
     readwhilewriting readrandomwriterandom deleterandom deleteseq compact
     flush stats levelstats crc32c)
+  # (No ';' after "operations": add_test would split the argument there.)
   set(_result_line
-    "[ ]+: +[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds [0-9]+ operations;")
-  foreach(_io buffered direct)
-    set(_io_args "")
-    if(_io STREQUAL "direct")
-      set(_io_args
+    "[ ]+: +[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds [0-9]+ operations")
+  # cf4: --num_column_families=4 (RocksDB's spread, workloads.h): after
+  # fillseq, readrandom finds every key in the family of its number, and
+  # the scans see only the default family's quarter of the keys.
+  foreach(_mode buffered direct cf4)
+    set(_mode_args "")
+    if(_mode STREQUAL "direct")
+      set(_mode_args
         "--use_direct_reads=true --use_direct_io_for_flush_and_compaction=true")
+    elseif(_mode STREQUAL "cf4")
+      set(_mode_args "--num_column_families=4")
     endif()
     foreach(_name ${_db_bench_names})
-      set(_args "--num=1000 --seed=1 --seek_nexts=2 --histogram=1 ${_io_args}")
+      if(_mode STREQUAL "cf4" AND _name STREQUAL "crc32c")
+        continue()
+      endif()
+      set(_args "--num=1000 --seed=1 --seek_nexts=2 --histogram=1 ${_mode_args}")
       # Reads and the rest run on a filled DB.
       if(_name MATCHES "^fill|^overwrite")
         set(_benchmarks ${_name})
@@ -149,11 +160,19 @@ if(STRATA_BUILD_TOOLS)
       elseif(_name STREQUAL "crc32c")
         # RocksDB checksums 5000 MiB; a second is enough here.
         string(APPEND _args " --duration=1")
+      elseif(_mode STREQUAL "cf4" AND _name STREQUAL "readrandom")
+        string(APPEND _expect ".*\\(1000 of 1000 found\\)")
+      elseif(_mode STREQUAL "cf4" AND _name MATCHES "^read(seq|reverse)$")
+        string(REPLACE "[0-9]+ operations" "250 operations" _expect
+               "${_expect}")
       endif()
-      strata_db_bench_test(db_bench.${_io}.${_name}
+      strata_db_bench_test(db_bench.${_mode}.${_name}
         "--benchmarks=${_benchmarks} ${_args}" EXPECT "${_expect}")
     endforeach()
   endforeach()
+  strata_db_bench_test(db_bench.bad_num_column_families
+    "--num=10 --num_column_families=0"
+    EXPECT_ERROR "--num_column_families: must be at least 1")
   strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
     EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
   strata_db_bench_test(db_bench.bad_value "--num=10x"
