@@ -411,13 +411,23 @@ strata_api_compat(api_compat rocksdb_program)
 add_test(NAME api_compat COMMAND api_compat api_compat_db)
 set_tests_properties(api_compat PROPERTIES LABELS "unit" TIMEOUT 300
                      ENVIRONMENT "WINEDEBUG=-all")
+# Column families: its output is compared with RocksDB 7.8.3's, recorded
+# in the .expected file (so also under Wine and where RocksDB is missing).
+strata_api_compat(api_compat_column_families rocksdb_column_families)
+set(_api_compat_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_column_families.expected)
+strata_api_compat_compare(api_compat_column_families
+  PROGRAMS api_compat_column_families EXPECTED ${_api_compat_expected})
 if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_vs_rocksdb
     PROGRAMS api_compat api_compat_rocksdb)
+  strata_api_compat_compare(api_compat_column_families_vs_rocksdb
+    PROGRAMS api_compat_column_families api_compat_column_families_rocksdb
+    EXPECTED ${_api_compat_expected})
 elseif(STRATA_ROCKSDB_INCLUDE_DIR)
   # Headers of another RocksDB (or no library): the programs at least
   # still compile against them as they are.
-  foreach(_source rocksdb_program)
+  foreach(_source rocksdb_program rocksdb_column_families)
     add_test(NAME api_compat_${_source}_headers
              COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
                      -I${STRATA_ROCKSDB_INCLUDE_DIR}
