@@ -31,7 +31,8 @@ Status BuildOptions(const Flags& flags, Options* options);
 
 // The name of the index-th column family of a run: "default" for 0, then
 // RocksDB db_bench's names, "column_family_name_000001" onwards, so that
-// either engine's db_bench can reopen the other's DB.
+// what names a family (a script, a --column_family of a tool) serves
+// both engines.
 std::string ColumnFamilyName(int index);
 
 }  // namespace bench
