@@ -87,11 +87,13 @@ strata_add_test(env_test SOURCES
   test/env/thread_pool_test.cc
 )
 
-# db_bench (cmake/StrataTools.cmake): its flag parser and key generator,
-# then every benchmark run briefly (natively and under Wine), with direct
-# I/O off and on, and the errors of a bad command line.
+# db_bench (cmake/StrataTools.cmake): its flag parser, key generator and
+# column-family spread, then every benchmark run briefly (natively and
+# under Wine), with direct I/O off and on and on four column families, and
+# the errors of a bad command line.
 if(STRATA_BUILD_TOOLS)
   strata_add_test(db_bench_test SOURCES
+    test/tools/db_bench_families_test.cc
     test/tools/db_bench_flags_test.cc
     test/tools/db_bench_keys_test.cc
   )
@@ -123,16 +125,25 @@ if(STRATA_BUILD_TOOLS)
     readrandom readmissing readseq readreverse seekrandom multireadrandom
     readwhilewriting readrandomwriterandom deleterandom deleteseq compact
     flush stats levelstats crc32c)
+  # (No ';' after "operations": add_test would split the argument there.)
   set(_result_line
-    "[ ]+: +[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds [0-9]+ operations;")
-  foreach(_io buffered direct)
-    set(_io_args "")
-    if(_io STREQUAL "direct")
-      set(_io_args
+    "[ ]+: +[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds [0-9]+ operations")
+  # cf4: --num_column_families=4 (RocksDB's spread, workloads.h): after
+  # fillseq, readrandom finds every key in the family of its number, and
+  # the scans see only the default family's quarter of the keys.
+  foreach(_mode buffered direct cf4)
+    set(_mode_args "")
+    if(_mode STREQUAL "direct")
+      set(_mode_args
         "--use_direct_reads=true --use_direct_io_for_flush_and_compaction=true")
+    elseif(_mode STREQUAL "cf4")
+      set(_mode_args "--num_column_families=4")
     endif()
     foreach(_name ${_db_bench_names})
-      set(_args "--num=1000 --seed=1 --seek_nexts=2 --histogram=1 ${_io_args}")
+      if(_mode STREQUAL "cf4" AND _name STREQUAL "crc32c")
+        continue()
+      endif()
+      set(_args "--num=1000 --seed=1 --seek_nexts=2 --histogram=1 ${_mode_args}")
       # Reads and the rest run on a filled DB.
       if(_name MATCHES "^fill|^overwrite")
         set(_benchmarks ${_name})
@@ -149,8 +160,13 @@ if(STRATA_BUILD_TOOLS)
       elseif(_name STREQUAL "crc32c")
         # RocksDB checksums 5000 MiB; a second is enough here.
         string(APPEND _args " --duration=1")
+      elseif(_mode STREQUAL "cf4" AND _name STREQUAL "readrandom")
+        string(APPEND _expect ".*\\(1000 of 1000 found\\)")
+      elseif(_mode STREQUAL "cf4" AND _name MATCHES "^read(seq|reverse)$")
+        string(REPLACE "[0-9]+ operations" "250 operations" _expect
+               "${_expect}")
       endif()
-      strata_db_bench_test(db_bench.${_io}.${_name}
+      strata_db_bench_test(db_bench.${_mode}.${_name}
         "--benchmarks=${_benchmarks} ${_args}" EXPECT "${_expect}")
     endforeach()
   endforeach()
@@ -165,6 +181,9 @@ if(STRATA_BUILD_TOOLS)
   strata_db_bench_test(db_bench.memtablerep_vector_concurrent
     "--benchmarks=fillseq --num=10 --memtablerep=vector"
     EXPECT_ERROR "allow_concurrent_memtable_write")
+  strata_db_bench_test(db_bench.bad_num_column_families
+    "--num=10 --num_column_families=0"
+    EXPECT_ERROR "--num_column_families: must be at least 1")
   strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
     EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
   strata_db_bench_test(db_bench.bad_value "--num=10x"
@@ -336,27 +355,103 @@ strata_add_test(db_crash_test LABELS crash SOURCES
   test/db/db_crash_test.cc
 )
 
-# A RocksDB program, with "rocksdb" replaced by "strata", must compile
-# against strata's public headers alone and run (DESIGN §2).
-file(READ ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_program.cc
-     _api_compat_source)
-string(REPLACE "rocksdb" "strata" _api_compat_source "${_api_compat_source}")
-file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/api_compat_src/strata_program.cc
-     CONTENT "${_api_compat_source}" @ONLY)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-             ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_program.cc)
-add_executable(api_compat ${CMAKE_BINARY_DIR}/api_compat_src/strata_program.cc)
-target_link_libraries(api_compat PRIVATE strata)
+# api_compat: RocksDB programs (test/api_compat/rocksdb_*.cc), with
+# "rocksdb" replaced by "strata", must compile against strata's public
+# headers alone and run (DESIGN §2). Natively, where RocksDB 7.8 is
+# installed (librocksdb-dev), each is also built as is against RocksDB and
+# <name>_vs_rocksdb checks that both builds print the same, byte for byte;
+# without it those tests are not registered (a configure message says so).
+set(_api_compat_rocksdb OFF)
+if(NOT CMAKE_CROSSCOMPILING)
+  find_path(STRATA_ROCKSDB_INCLUDE_DIR rocksdb/db.h)
+  find_library(STRATA_ROCKSDB_LIBRARY rocksdb)
+  if(STRATA_ROCKSDB_INCLUDE_DIR AND STRATA_ROCKSDB_LIBRARY)
+    file(STRINGS ${STRATA_ROCKSDB_INCLUDE_DIR}/rocksdb/version.h _rocksdb_ver
+         REGEX "^#define ROCKSDB_(MAJOR|MINOR) ")
+    string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*" "\\1.\\2"
+           _rocksdb_ver "${_rocksdb_ver}")
+    if(_rocksdb_ver STREQUAL "7.8")
+      set(_api_compat_rocksdb ON)
+      message(STATUS "strata: api_compat also against RocksDB "
+                     "${_rocksdb_ver} (${STRATA_ROCKSDB_LIBRARY})")
+    else()
+      message(STATUS "strata: RocksDB ${_rocksdb_ver} is not 7.8: the "
+                     "api_compat *_vs_rocksdb tests are not registered")
+    endif()
+  else()
+    message(STATUS "strata: no RocksDB (librocksdb-dev): the api_compat "
+                   "*_vs_rocksdb tests are not registered")
+  endif()
+endif()
+
+# strata_api_compat(<target> <source>): test/api_compat/<source>.cc as
+# <target> against strata and, with RocksDB, as <target>_rocksdb.
+function(strata_api_compat target source)
+  set(_rocksdb_source ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/${source}.cc)
+  file(READ ${_rocksdb_source} _text)
+  string(REPLACE "rocksdb" "strata" _text "${_text}")
+  file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/api_compat_src/${target}.cc
+       CONTENT "${_text}" @ONLY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               ${_rocksdb_source})
+  add_executable(${target} ${CMAKE_BINARY_DIR}/api_compat_src/${target}.cc)
+  target_link_libraries(${target} PRIVATE strata)
+  if(_api_compat_rocksdb)
+    add_executable(${target}_rocksdb ${_rocksdb_source})
+    target_include_directories(${target}_rocksdb SYSTEM PRIVATE
+                               ${STRATA_ROCKSDB_INCLUDE_DIR})
+    target_link_libraries(${target}_rocksdb PRIVATE ${STRATA_ROCKSDB_LIBRARY}
+                          Threads::Threads)
+  endif()
+endfunction()
+
+# strata_api_compat_compare(<test> <programs> [EXPECTED file]): runs the
+# programs (targets) and compares their outputs (cmake/ApiCompatCompare.cmake).
+function(strata_api_compat_compare name)
+  cmake_parse_arguments(ARG "" "EXPECTED" "PROGRAMS" ${ARGN})
+  set(_files)
+  foreach(_target ${ARG_PROGRAMS})
+    list(APPEND _files "$<TARGET_FILE:${_target}>")
+  endforeach()
+  string(REPLACE ";" "$<SEMICOLON>" _files "${_files}")
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND}
+      "-DPROGRAMS=${_files}" -DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}
+      -DEXPECTED=${ARG_EXPECTED} -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/ApiCompatCompare.cmake)
+  set_tests_properties(${name} PROPERTIES LABELS "unit" TIMEOUT 300
+                       ENVIRONMENT "WINEDEBUG=-all")
+endfunction()
+
+# The core API, self-checking.
+strata_api_compat(api_compat rocksdb_program)
 add_test(NAME api_compat COMMAND api_compat api_compat_db)
 set_tests_properties(api_compat PROPERTIES LABELS "unit" TIMEOUT 300
                      ENVIRONMENT "WINEDEBUG=-all")
-# The same file as is against RocksDB's own headers, when installed
-# (librocksdb-dev): it is a RocksDB program, not one written for strata.
-if(NOT CMAKE_CROSSCOMPILING AND EXISTS /usr/include/rocksdb/db.h)
-  add_test(NAME api_compat_rocksdb_headers
-           COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
-                   ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_program.cc)
-  set_tests_properties(api_compat_rocksdb_headers PROPERTIES LABELS "unit")
+# Column families: its output is compared with RocksDB 7.8.3's, recorded
+# in the .expected file (so also under Wine and where RocksDB is missing).
+strata_api_compat(api_compat_column_families rocksdb_column_families)
+set(_api_compat_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_column_families.expected)
+strata_api_compat_compare(api_compat_column_families
+  PROGRAMS api_compat_column_families EXPECTED ${_api_compat_expected})
+if(_api_compat_rocksdb)
+  strata_api_compat_compare(api_compat_vs_rocksdb
+    PROGRAMS api_compat api_compat_rocksdb)
+  strata_api_compat_compare(api_compat_column_families_vs_rocksdb
+    PROGRAMS api_compat_column_families api_compat_column_families_rocksdb
+    EXPECTED ${_api_compat_expected})
+elseif(STRATA_ROCKSDB_INCLUDE_DIR)
+  # Headers of another RocksDB (or no library): the programs at least
+  # still compile against them as they are.
+  foreach(_source rocksdb_program rocksdb_column_families)
+    add_test(NAME api_compat_${_source}_headers
+             COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
+                     -I${STRATA_ROCKSDB_INCLUDE_DIR}
+                     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/${_source}.cc)
+    set_tests_properties(api_compat_${_source}_headers PROPERTIES
+                         LABELS "unit")
+  endforeach()
 endif()
 
 # The installed package, consumed by a separate project through

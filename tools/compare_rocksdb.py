@@ -29,6 +29,10 @@ Usage:
   tools/compare_rocksdb.py -- --histogram=1     flags after -- go to every
                                                 db_bench of both engines,
                                                 after the script's own
+  tools/compare_rocksdb.py -- --num_column_families=4
+                                                both engines on 4 column
+                                                families (the fill and the
+                                                benchmark after it alike)
   tools/compare_rocksdb.py --write_modes --runs=5 --out=wm
                                                 the write-mode table:
                                                 fillrandom, 16 threads,

@@ -161,6 +161,15 @@ class PlanTest(unittest.TestCase):
         (args, _), = cr.plan_steps("fillsync", 4, 10, 1, "x", [])
         self.assertIn("--writes=1", args)
 
+    def test_column_families_reach_the_fill_and_the_benchmark(self):
+        # A DB made with N families must be reopened naming all N: the
+        # flag goes to the fill step and to the measured one.
+        steps = cr.plan_steps("readrandom", 1, 1000, 1, "fillrandom,compact",
+                              ["--num_column_families=4"], db="/d")
+        self.assertEqual(len(steps), 2)
+        for args, _ in steps:
+            self.assertEqual(args[-1], "--num_column_families=4")
+
     def test_commands_text_is_the_same_for_both_engines(self):
         opts = mock.Mock(num=5000, seed=3, fill="fillseq", extra=["--a=b c"],
                          timeline_num=9000)
@@ -371,10 +380,11 @@ engine = {engine!r}
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if "=" in a)
 os.makedirs(args["db"], exist_ok=True)
 with open(os.environ["FAKE_LOG"], "a") as f:
-    f.write("%s %s %s %s %s %s\\n" % (
+    f.write("%s %s %s %s %s %s %s\\n" % (
         engine, args["benchmarks"], args["db"],
         args.get("use_existing_db", "0"), args.get("disable_wal", "-"),
-        args.get("unordered_write", "-")))
+        args.get("unordered_write", "-"),
+        args.get("num_column_families", "-")))
 sys.stderr.write("%s:    version 1.2.3\\n" % engine)
 mode = os.environ.get("FAKE_MODE", "ok")
 if mode == "fail" and engine == "RocksDB":
@@ -469,6 +479,17 @@ class RunTest(unittest.TestCase):
         self.assertEqual(len(rows), 1 + 8)
         with open(os.path.join(out_dir, "compare.md")) as f:
             self.assertEqual(f.read(), out)
+
+    def test_db_bench_flags_go_to_both_engines(self):
+        status, out, err = self.main(
+            "--num=1000", "--runs=1", "--benchmarks=fillseq,readrandom",
+            "--", "--num_column_families=4")
+        self.assertEqual(status, 0, err)
+        calls = self.calls()
+        self.assertEqual(len(calls), 6)  # fillseq; fill + readrandom
+        self.assertEqual({c[0] for c in calls}, set(cr.ENGINES))
+        self.assertEqual({c[6] for c in calls}, {"4"})
+        self.assertIn("--num_column_families=4", out)  # in the commands
 
     def test_write_modes(self):
         out_dir = os.path.join(self.tmp.name, "out")

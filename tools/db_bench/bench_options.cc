@@ -3,9 +3,11 @@
 
 #include "tools/db_bench/bench_options.h"
 
+#include <cstdio>
 #include <memory>
 
 #include "strata/cache.h"
+#include "strata/db.h"
 #include "strata/filter_policy.h"
 #include "strata/memtablerep.h"
 #include "strata/slice_transform.h"
@@ -65,6 +67,9 @@ Status BadFlag(const char* name, const std::string& why) {
 Status ValidateFlags(const Flags& f) {
   if (f.num < 1) return BadFlag("num", "must be at least 1");
   if (f.threads < 1) return BadFlag("threads", "must be at least 1");
+  if (f.num_column_families < 1) {
+    return BadFlag("num_column_families", "must be at least 1");
+  }
   if (f.key_size < 1) return BadFlag("key_size", "must be at least 1");
   if (f.value_size < 0) return BadFlag("value_size", "must not be negative");
   if (f.batch_size < 1) return BadFlag("batch_size", "must be at least 1");
@@ -127,6 +132,7 @@ Status ValidateFlags(const Flags& f) {
 
 Status BuildOptions(const Flags& f, Options* options) {
   options->create_if_missing = true;
+  options->create_missing_column_families = f.num_column_families > 1;
   options->write_buffer_size = static_cast<size_t>(f.write_buffer_size);
   options->max_write_buffer_number = f.max_write_buffer_number;
   // On: the library's default region size.
@@ -188,6 +194,13 @@ Status BuildOptions(const Flags& f, Options* options) {
         NewFixedPrefixTransform(static_cast<size_t>(f.prefix_size)));
   }
   return Status::OK();
+}
+
+std::string ColumnFamilyName(int index) {
+  if (index == 0) return kDefaultColumnFamilyName;
+  char name[40];
+  std::snprintf(name, sizeof(name), "column_family_name_%06d", index);
+  return name;
 }
 
 }  // namespace bench

@@ -25,8 +25,15 @@ std::vector<std::string> SplitBenchmarks(const std::string& list);
 // strata has no counterpart for). InvalidArgument names the flag.
 Status ValidateFlags(const Flags& flags);
 
-// The DB options the flags describe (create_if_missing set).
+// The DB options the flags describe (create_if_missing set, and
+// create_missing_column_families with --num_column_families > 1).
 Status BuildOptions(const Flags& flags, Options* options);
+
+// The name of the index-th column family of a run: "default" for 0, then
+// RocksDB db_bench's names, "column_family_name_000001" onwards, so that
+// what names a family (a script, a --column_family of a tool) serves
+// both engines.
+std::string ColumnFamilyName(int index);
 
 }  // namespace bench
 }  // namespace strata

@@ -193,6 +193,12 @@ const std::vector<FlagSpec>& FlagTable() {
       {"mmap_read", &F::mmap_read, "false",
        "Allow reads to occur via mmap-ing files"},
       {"num", &F::num, "1000000", "Number of key/values to place in database"},
+      {"num_column_families", &F::num_column_families, "1",
+       "Number of Column Families to use: the default one and "
+       "column_family_name_000001 onwards. Writes put key number k in "
+       "family k % N, readrandom reads it there; the other benchmarks use "
+       "the default family and flush flushes every family, as RocksDB's "
+       "db_bench."},
       {"num_levels", &F::num_levels, "7", "The total number of levels"},
       {"open_files", &F::open_files, "-1",
        "Maximum number of files to keep open at the same time (-1: no "

@@ -35,6 +35,7 @@ struct Flags {
   std::string benchmarks;
   std::string db;
   int64_t num;
+  int32_t num_column_families;
   int64_t reads;
   int64_t writes;
   int32_t threads;

@@ -37,9 +37,13 @@ void Benchmark::ReadRandom(ThreadState* thread) {
   int64_t bytes = 0;
   while (!duration.Done(1)) {
     DrawDbChoice(thread);
-    key_format_.Encode(RandomKeyNumber(thread), flags_.num, &key[0]);
+    const uint64_t k = RandomKeyNumber(thread);
+    key_format_.Encode(k, flags_.num, &key[0]);
     read++;
-    const Status s = db_->Get(read_options_, key, &value);
+    // Where the fills put key number k.
+    const Status s = MultipleFamilies()
+                         ? db_->Get(read_options_, FamilyOf(k), key, &value)
+                         : db_->Get(read_options_, key, &value);
     if (s.ok()) {
       found++;
       bytes += static_cast<int64_t>(key.size() + value.size());

@@ -74,13 +74,33 @@ Status Benchmark::Open() {
   Options options;
   Status s = BuildOptions(flags_, &options);
   options.statistics = statistics_;
-  if (s.ok()) s = DB::Open(options, flags_.db, &db_);
+  if (!s.ok()) return Status::IOError("cannot open " + flags_.db, s.ToString());
+  if (flags_.num_column_families == 1) {
+    s = DB::Open(options, flags_.db, &db_);
+    if (s.ok()) families_.assign(1, db_->DefaultColumnFamily());
+  } else {
+    // Every family with the run's options, as RocksDB's db_bench.
+    std::vector<ColumnFamilyDescriptor> descriptors;
+    for (int i = 0; i < flags_.num_column_families; i++) {
+      descriptors.emplace_back(ColumnFamilyName(i), options);
+    }
+    s = DB::Open(options, flags_.db, descriptors, &families_, &db_);
+    if (!s.ok()) families_.clear();
+  }
   if (!s.ok()) return Status::IOError("cannot open " + flags_.db, s.ToString());
   return s;
 }
 
 void Benchmark::Close() {
   if (db_ == nullptr) return;
+  for (ColumnFamilyHandle* family : families_) {
+    if (family == db_->DefaultColumnFamily()) continue;
+    const Status s = db_->DestroyColumnFamilyHandle(family);
+    if (!s.ok()) {
+      std::fprintf(stderr, "column family handle: %s\n", s.ToString().c_str());
+    }
+  }
+  families_.clear();
   Status s = db_->Close();
   if (!s.ok()) std::fprintf(stderr, "close error: %s\n", s.ToString().c_str());
   db_.reset();
@@ -181,7 +201,9 @@ Status Benchmark::RunOne(const std::string& name) {
   } else if (name == "crc32c") {
     method = &Benchmark::Crc32c;
   } else if (name == "flush") {
-    Status s = db_->Flush(FlushOptions());
+    // Every family (in one write group), as RocksDB's db_bench.
+    Status s = MultipleFamilies() ? db_->Flush(FlushOptions(), families_)
+                                  : db_->Flush(FlushOptions());
     if (!s.ok()) return Status::IOError("flush", s.ToString());
     std::fprintf(stdout, "flush memtable\n");
     std::fflush(stdout);

@@ -7,6 +7,17 @@
 // mirrors the RocksDB db_bench method of the same name: the same keys
 // (keys.h), the same operation counts and the same messages.
 //
+// --num_column_families=N (> 1) opens the DB with N families
+// (ColumnFamilyName) and spreads them as RocksDB 7.8.3's db_bench does:
+// the fill workloads and overwrite put key number k in family k % N,
+// readrandom and readmissing (also the readers of readwhilewriting) look
+// key number k up there, and flush flushes every family. Every other
+// workload — the scans, seekrandom, multireadrandom, the deletes,
+// readwhilewriting's writer, readrandomwriterandom, compact, stats —
+// works on the default family alone, as RocksDB's; waitforcompaction
+// waits until no family has work pending. With N = 1 the code paths are
+// those of a DB without column families.
+//
 // Deliberate differences from RocksDB 7.8.3: fillsync and fill100K do
 // num/1000 operations (RocksDB documents that but does --num), and crc32c
 // stops early at --duration when one is set.
@@ -117,6 +128,11 @@ class Benchmark {
   void ReadWhileWriting(ThreadState* thread);
   void ReadRandomWriteRandom(ThreadState* thread);
   uint64_t RandomKeyNumber(ThreadState* thread) const;
+  // The family key number k lives in. REQUIRES: MultipleFamilies()
+  ColumnFamilyHandle* FamilyOf(uint64_t k) const {
+    return families_[k % families_.size()];
+  }
+  bool MultipleFamilies() const { return families_.size() > 1; }
   // RocksDB draws a random number to pick one of several DBs before each
   // operation (or batch) of most workloads; strata has one DB, but draws
   // it too so that the keys that follow are RocksDB's.
@@ -126,6 +142,10 @@ class Benchmark {
   Env* const env_;
   std::shared_ptr<Statistics> statistics_;
   std::unique_ptr<DB> db_;
+  // The open DB's families, in ColumnFamilyName order; with one family,
+  // just db_->DefaultColumnFamily(). Every other handle is ours to give
+  // back before db_ closes.
+  std::vector<ColumnFamilyHandle*> families_;
   std::unique_ptr<ReporterAgent> reporter_;
   std::unique_ptr<WriteRateLimiter> write_rate_limiter_;
   // The run's k-th thread (k from 1, across benchmarks) is seeded with

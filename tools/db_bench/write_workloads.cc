@@ -47,9 +47,14 @@ void Benchmark::DoWrite(ThreadState* thread, KeyOrder order) {
     batch.Clear();
     int64_t batch_bytes = 0;
     for (int64_t j = 0; j < entries_per_batch_; j++) {
-      key_format_.Encode(keys.Next(), flags_.num, &key[0]);
+      const uint64_t k = keys.Next();
+      key_format_.Encode(k, flags_.num, &key[0]);
       const Slice value = values.Generate(static_cast<size_t>(value_size_));
-      batch.Put(key, value);
+      if (MultipleFamilies()) {
+        batch.Put(FamilyOf(k), key, value);
+      } else {
+        batch.Put(key, value);
+      }
       batch_bytes += static_cast<int64_t>(key.size() + value.size());
     }
     if (write_rate_limiter_ != nullptr) {
@@ -143,13 +148,16 @@ Status Benchmark::WaitForCompaction() {
   const uint64_t start = env_->NowMicros();
   for (;;) {
     bool busy = false;
-    for (const char* property : kBusy) {
-      uint64_t value = 0;
-      if (!db_->GetIntProperty(property, &value)) {
-        return Status::NotSupported("waitforcompaction: no property ",
-                                    property);
+    // The pending properties are per family, the running ones DB-wide.
+    for (ColumnFamilyHandle* family : families_) {
+      for (const char* property : kBusy) {
+        uint64_t value = 0;
+        if (!db_->GetIntProperty(family, property, &value)) {
+          return Status::NotSupported("waitforcompaction: no property ",
+                                      property);
+        }
+        busy = busy || value > 0;
       }
-      busy = busy || value > 0;
     }
     if (!busy) break;
     env_->SleepForMicroseconds(100000);
