@@ -2,9 +2,9 @@
 // defaults (a difference is noted on the field).
 //
 // DBOptions hold what concerns the whole DB (files, recovery, the write
-// path); ColumnFamilyOptions what concerns its keys (order, memtables,
-// levels). strata has one column family, so Options flattens both, as
-// RocksDB's Options does. Options the engine does not honour are not
+// path); ColumnFamilyOptions what concerns one column family's keys
+// (order, memtables, levels). Options flattens both, as RocksDB's does:
+// the DB's options with the default family's. Options the engine does not honour are not
 // declared, except the few a RocksDB program commonly sets, which are
 // accepted and say on the field that they change nothing.
 //
