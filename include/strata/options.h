@@ -76,10 +76,9 @@ struct STRATA_EXPORT DBOptions {
   // shows the flush or none does (docs/column_families.md).
   bool atomic_flush = false;
 
-  // Once the live WALs hold more than this many bytes, the column
-  // families whose unflushed data keeps the oldest WAL alive are flushed.
-  // 0: four times the sum of the families' write_buffer_size *
-  // max_write_buffer_number. Only matters with more than one family.
+  // RocksDB's bound on the live WALs' bytes, past which the families
+  // keeping the oldest WAL alive are flushed. Accepted and kept; strata
+  // does not act on it yet (docs/roadmap.md).
   uint64_t max_total_wal_size = 0;
 
   // Accepted and kept for RocksDB compatibility: strata has no two-phase
