@@ -217,6 +217,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // The family of a handle given to the API: InvalidArgument for a null
   // handle, one of another DB, or one destroyed or released.
   Status FamilyOf(ColumnFamilyHandle* handle, ColumnFamilyData** cfd) const;
+  // FamilyOf for each of handles, in order; the first error.
+  Status FamiliesOf(const std::vector<ColumnFamilyHandle*>& handles,
+                    std::vector<ColumnFamilyData*>* cfds) const;
   // A new handle on cfd, listed in handles_.
   ColumnFamilyHandleImpl* NewHandle(ColumnFamilyData* cfd)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
@@ -402,8 +405,6 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // use of freed memory.
   std::vector<std::unique_ptr<ColumnFamilyHandleImpl>> destroyed_handles_
       GUARDED_BY(mutex_);
-  // Live families (more than one: writes check the families they name).
-  std::atomic<size_t> num_families_{1};
   // The families inserts go to, by id. Replaced in PrepareGroup with no
   // insert running, when routes_stale_.
   std::atomic<ColumnFamilyRoutes*> routes_{nullptr};

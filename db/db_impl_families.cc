@@ -78,6 +78,18 @@ Status DBImpl::FamilyOf(ColumnFamilyHandle* handle,
   return Status::OK();
 }
 
+Status DBImpl::FamiliesOf(const std::vector<ColumnFamilyHandle*>& handles,
+                          std::vector<ColumnFamilyData*>* cfds) const {
+  cfds->clear();
+  for (ColumnFamilyHandle* handle : handles) {
+    ColumnFamilyData* cfd = nullptr;
+    Status s = FamilyOf(handle, &cfd);
+    if (!s.ok()) return s;
+    cfds->push_back(cfd);
+  }
+  return Status::OK();
+}
+
 ColumnFamilyHandleImpl* DBImpl::NewHandle(ColumnFamilyData* cfd) {
   mutex_.AssertHeld();
   auto* handle = new ColumnFamilyHandleImpl(cfd, this);
@@ -144,8 +156,6 @@ Status DBImpl::CreateFamily(const std::string& name,
   if (!s.ok()) return s;
   (*cfd)->mem = NewMemTable(*cfd);
   routes_stale_ = true;
-  num_families_.store(versions_->column_families()->size(),
-                      std::memory_order_release);
   STRATA_LOG_INFO(info_log_, "created column family %s (id %u)", name.c_str(),
                   (*cfd)->id());
   return Status::OK();
@@ -199,8 +209,6 @@ Status DBImpl::DropColumnFamily(ColumnFamilyHandle* column_family) {
     s = versions_->DropColumnFamily(cfd, &mutex_);
     if (!s.ok()) return s;
     routes_stale_ = true;
-    num_families_.store(versions_->column_families()->size(),
-                        std::memory_order_release);
     // No flush of it will be installed; the WALs it kept alive may go.
     bg_cv_.SignalAll();
     STRATA_LOG_INFO(info_log_, "dropped column family %s (id %u)",

@@ -323,13 +323,8 @@ Status DBImpl::Flush(const FlushOptions& options,
 Status DBImpl::Flush(const FlushOptions& options,
                      const std::vector<ColumnFamilyHandle*>& column_families) {
   std::vector<ColumnFamilyData*> cfds;
-  for (ColumnFamilyHandle* handle : column_families) {
-    ColumnFamilyData* cfd = nullptr;
-    Status s = FamilyOf(handle, &cfd);
-    if (!s.ok()) return s;
-    cfds.push_back(cfd);
-  }
-  return FlushFamilies(options, cfds);
+  Status s = FamiliesOf(column_families, &cfds);
+  return s.ok() ? FlushFamilies(options, cfds) : s;
 }
 
 Status DBImpl::FlushFamilies(const FlushOptions& options,

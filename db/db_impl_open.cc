@@ -614,7 +614,7 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         bad = Status::Corruption("record too small for a write batch");
       } else {
         bad = WriteBatchInternal::SetContents(&batch, record);
-        if (bad.ok()) bad = CheckBatchSupported(&batch);
+        if (bad.ok()) bad = WriteBatchInternal::Validate(&batch);
         // A record kind strata does not implement (a WAL RocksDB wrote
         // with 2PC, say) is no damage to skip: the open fails.
         if (bad.IsNotSupported()) {

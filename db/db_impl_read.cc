@@ -216,12 +216,8 @@ Status DBImpl::NewIterators(
   }
   iterators->clear();
   std::vector<ColumnFamilyData*> cfds;
-  for (ColumnFamilyHandle* handle : column_families) {
-    ColumnFamilyData* cfd = nullptr;
-    Status s = FamilyOf(handle, &cfd);
-    if (!s.ok()) return s;
-    cfds.push_back(cfd);
-  }
+  Status s = FamiliesOf(column_families, &cfds);
+  if (!s.ok()) return s;
   // Every view at one sequence number, taken in one critical section.
   std::vector<ReadView> views(cfds.size());
   {

@@ -76,24 +76,6 @@ class MemTableInserter final : public WriteBatch::Handler {
   const bool ignore_duplicates_;
 };
 
-// Accepts every well-formed record; Iterate reports malformed ones.
-class SupportChecker final : public WriteBatch::Handler {
- public:
-  Status PutCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status DeleteCF(uint32_t, const Slice&) override { return Status::OK(); }
-  Status SingleDeleteCF(uint32_t, const Slice&) override {
-    return Status::OK();
-  }
-  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-};
-
 }  // namespace
 
 Status InsertBatchIntoMemTable(const WriteBatch* batch,
@@ -103,11 +85,6 @@ Status InsertBatchIntoMemTable(const WriteBatch* batch,
   MemTableInserter inserter(first_sequence, default_mem, router, concurrent,
                             ignore_duplicates);
   return batch->Iterate(&inserter);
-}
-
-Status CheckBatchSupported(const WriteBatch* batch) {
-  SupportChecker checker;
-  return batch->Iterate(&checker);
 }
 
 }  // namespace strata

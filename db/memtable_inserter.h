@@ -6,7 +6,7 @@
 // point entries, DeleteRange as a range tombstone of the memtable. On a
 // memtable with in-place updates (inplace_update_support) a Put goes
 // through MemTable::Update, which may overwrite the key's newest value.
-// Recovery checks each WAL record whole with CheckBatchSupported before
+// Recovery checks each WAL record whole (WriteBatchInternal::Validate) before
 // applying any of it, so a malformed record is never applied in part.
 
 #ifndef STRATA_DB_MEMTABLE_INSERTER_H_
@@ -42,9 +42,6 @@ Status InsertBatchIntoMemTable(const WriteBatch* batch,
                                SequenceNumber first_sequence,
                                MemTable* default_mem, MemTableRouter* router,
                                bool concurrent, bool ignore_duplicates);
-
-// OK if every record of batch parses; Corruption for a malformed batch.
-Status CheckBatchSupported(const WriteBatch* batch);
 
 }  // namespace strata
 
