@@ -4,9 +4,9 @@
 // DBOptions hold what concerns the whole DB (files, recovery, the write
 // path); ColumnFamilyOptions what concerns one column family's keys
 // (order, memtables, levels). Options flattens both, as RocksDB's does:
-// the DB's options with the default family's. Options the engine does not honour are not
-// declared, except the few a RocksDB program commonly sets, which are
-// accepted and say on the field that they change nothing.
+// the DB's options with the default family's. Options the engine does not
+// honour are not declared, except the few a RocksDB program commonly sets,
+// which are accepted and say on the field that they change nothing.
 //
 // Thread safety: a plain struct; copy it, or share it read-only.
 
