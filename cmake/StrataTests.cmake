@@ -298,6 +298,12 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_wal_switch_test.cc
 )
 
+# Point reads: values pinned in the block cache (PinnableSlice).
+strata_add_test(db_read_test SOURCES
+  test/db/db_pinned_get_test.cc
+  test/db/db_test_util.cc
+)
+
 # Column families: the API, misuse, recovery with families flushed apart,
 # atomic flush, the model test over several families.
 strata_add_test(db_column_family_test SOURCES

@@ -6,7 +6,9 @@
 // active memtable, the immutable ones, then the tables level by level
 // (ReadView::Get). Range tombstones of every source that may cover the
 // keys read are gathered first (ReadView::AddRangeTombstones); iterators
-// hide what they delete through NewRangeDelFilterIterator.
+// hide what they delete through NewRangeDelFilterIterator. A value found
+// in a cached table block is pinned into the caller's PinnableSlice, not
+// copied (docs/read_path.md).
 
 #include <algorithm>
 #include <cstdio>
@@ -96,10 +98,11 @@ Status DBImpl::Get(const ReadOptions& options,
   s = AcquireReadView(options, cfd, &view);
   if (!s.ok()) return s;
   bool memtable_hit = false;
+  // Pinned in the block cache or copied into the slice's buffer, once
+  // (GetContext).
   value->Reset();
   s = view.Get(options, cfd->table_cache(), cfd->options().merge_operator.get(),
-               key, value->GetSelf(), &memtable_hit);
-  if (s.ok()) value->PinSelf();
+               key, value, &memtable_hit);
   ReleaseReadView(view);
   RecordTick(stats, memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
   RecordTick(stats, NUMBER_KEYS_READ);
@@ -157,10 +160,14 @@ std::vector<Status> DBImpl::MultiGet(
     for (const auto& v : views) {
       if (v.first == cfds[i]) view = &v.second;
     }
+    // Over the caller's string: a pinned value is copied once, here.
+    PinnableSlice value(&(*values)[i]);
     result[i] = view->Get(options, cfds[i]->table_cache(),
                           cfds[i]->options().merge_operator.get(), keys[i],
-                          &(*values)[i], nullptr);
-    if (result[i].ok()) RecordTick(stats, BYTES_READ, (*values)[i].size());
+                          &value, nullptr);
+    if (!result[i].ok()) continue;
+    if (value.IsPinned()) (*values)[i].assign(value.data(), value.size());
+    RecordTick(stats, BYTES_READ, (*values)[i].size());
   }
   RecordTick(stats, NUMBER_KEYS_READ, keys.size());
   for (const auto& v : views) ReleaseReadView(v.second);
@@ -186,11 +193,8 @@ void DBImpl::MultiGet(const ReadOptions& options,
     values[i].Reset();
     statuses[i] = view.Get(options, cfd->table_cache(),
                            cfd->options().merge_operator.get(), keys[i],
-                           values[i].GetSelf(), nullptr);
-    if (statuses[i].ok()) {
-      values[i].PinSelf();
-      RecordTick(stats, BYTES_READ, values[i].size());
-    }
+                           &values[i], nullptr);
+    if (statuses[i].ok()) RecordTick(stats, BYTES_READ, values[i].size());
   }
   RecordTick(stats, NUMBER_KEYS_READ, num_keys);
   ReleaseReadView(view);

@@ -33,7 +33,7 @@ Status ReadView::AddRangeTombstones(const ReadOptions& options,
 
 Status ReadView::Get(const ReadOptions& options, TableCache* tables,
                      const MergeOperator* merge_operator, const Slice& key,
-                     std::string* value, bool* memtable_hit) const {
+                     PinnableSlice* value, bool* memtable_hit) const {
   const Comparator* ucmp = mem->comparator().user_comparator();
   RangeDelAggregator tombstones = RangeDelAggregator::ForRead(ucmp, sequence);
   Status s = AddRangeTombstones(options, tables, &key, &key, &tombstones);
@@ -43,13 +43,13 @@ Status ReadView::Get(const ReadOptions& options, TableCache* tables,
   GetContext context(ucmp, merge_operator, key, tombstones.MaxCoveringSeq(key),
                      value);
   ForEachMemTable([&](MemTable* m) {
-    m->ForEachVersion(lkey, &context, &GetContext::SaveValueFunction);
+    m->ForEachVersion(lkey, &context, &GetContext::SaveMemTableEntry);
     return !context.done();
   });
   if (memtable_hit != nullptr) *memtable_hit = context.done();
   if (!context.done()) {
     s = version->Get(options, lkey.internal_key(), tables, &context,
-                     &GetContext::SaveValueFunction);
+                     &GetContext::SaveTableEntry);
     if (!s.ok()) return s;
   }
   return context.Finish();

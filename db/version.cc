@@ -22,9 +22,10 @@ struct GetState {
   bool stopped = false;
 };
 
-bool ForwardEntry(void* arg, const Slice& internal_key, const Slice& value) {
+bool ForwardEntry(void* arg, const Slice& internal_key, const Slice& value,
+                  CachePin* pin) {
   GetState* state = static_cast<GetState*>(arg);
-  if (!state->handle_entry(state->arg, internal_key, value)) {
+  if (!state->handle_entry(state->arg, internal_key, value, pin)) {
     state->stopped = true;
   }
   return !state->stopped;

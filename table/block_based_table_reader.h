@@ -83,6 +83,7 @@ class BlockBasedTable : public TableReader {
   InternalIterator* NewIterator(const ReadOptions& read_options) override;
   InternalIterator* NewRangeTombstoneIterator(
       const ReadOptions& read_options) override;
+  // Get: table/block_based_table_get.cc.
   Status Get(const ReadOptions& read_options, const Slice& internal_key,
              void* arg, GetEntryFunction handle_entry) override;
   bool PrefixMayMatch(const Slice& prefix) override;

@@ -24,6 +24,7 @@
 
 namespace strata {
 
+class CachePin;
 class InternalKeyComparator;
 class SliceTransform;
 class Statistics;
@@ -42,9 +43,14 @@ struct TableReaderOptions {
 
 // What a point lookup does with each entry it finds: called with the
 // entries whose user key equals the lookup's, newest first, from the
-// first one at or after the lookup key; returns false to stop.
+// first one at or after the lookup key; returns false to stop. The
+// entry's bytes are valid during the call only; pin, when not null, is
+// the cache pin of the block they lie in, through which the receiver may
+// keep the value without a copy (CachePin::PinInto). A block the lookup
+// read for itself (no block cache, fill_cache off, an mmap'ed file) comes
+// without one.
 using GetEntryFunction = bool (*)(void* arg, const Slice& internal_key,
-                                  const Slice& value);
+                                  const Slice& value, CachePin* pin);
 
 class TableReader {
  public:
