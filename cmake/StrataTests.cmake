@@ -218,6 +218,7 @@ strata_add_test(table_test SOURCES
   test/table/empty_iterator_test.cc
   test/table/format_test.cc
   test/table/table_corruption_test.cc
+  test/table/table_multiget_test.cc
   test/table/table_options_test.cc
   test/table/table_test.cc
   test/table/table_test_util.cc
@@ -298,8 +299,10 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_wal_switch_test.cc
 )
 
-# Point reads: values pinned in the block cache (PinnableSlice).
+# Point reads: values pinned in the block cache (PinnableSlice), and the
+# batched MultiGet against single Gets.
 strata_add_test(db_read_test SOURCES
+  test/db/db_multiget_test.cc
   test/db/db_pinned_get_test.cc
   test/db/db_test_util.cc
 )

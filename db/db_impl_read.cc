@@ -4,11 +4,12 @@
 // published), then references the memtables and the current version under
 // the mutex (a ReadView) and searches them without it, newest first: the
 // active memtable, the immutable ones, then the tables level by level
-// (ReadView::Get). Range tombstones of every source that may cover the
-// keys read are gathered first (ReadView::AddRangeTombstones); iterators
-// hide what they delete through NewRangeDelFilterIterator. A value found
-// in a cached table block is pinned into the caller's PinnableSlice, not
-// copied (docs/read_path.md).
+// (ReadView::Get; MultiGet looks its keys up together, ReadView::MultiGet).
+// Range tombstones of every source that may cover the keys read are
+// gathered first (ReadView::AddRangeTombstones); iterators hide what they
+// delete through NewRangeDelFilterIterator. A value found in a cached
+// table block is pinned into the caller's PinnableSlice, not copied
+// (docs/read_path.md).
 
 #include <algorithm>
 #include <cstdio>
@@ -154,20 +155,38 @@ std::vector<Status> DBImpl::MultiGet(
       views.emplace_back(cfds[i], view);
     }
   }
-  for (size_t i = 0; i < keys.size(); i++) {
-    if (cfds[i] == nullptr) continue;
-    const ReadView* view = nullptr;
-    for (const auto& v : views) {
-      if (v.first == cfds[i]) view = &v.second;
+  // Each family's keys in one batch, their values over the caller's
+  // strings: a pinned value is copied once, after the batch.
+  std::vector<size_t> batch;
+  std::vector<Slice> batch_keys;
+  std::vector<PinnableSlice> batch_values;
+  std::vector<Status> batch_statuses;
+  for (const auto& v : views) {
+    batch.clear();
+    for (size_t i = 0; i < keys.size(); i++) {
+      if (cfds[i] == v.first) batch.push_back(i);
     }
-    // Over the caller's string: a pinned value is copied once, here.
-    PinnableSlice value(&(*values)[i]);
-    result[i] = view->Get(options, cfds[i]->table_cache(),
-                          cfds[i]->options().merge_operator.get(), keys[i],
-                          &value, nullptr);
-    if (!result[i].ok()) continue;
-    if (value.IsPinned()) (*values)[i].assign(value.data(), value.size());
-    RecordTick(stats, BYTES_READ, (*values)[i].size());
+    batch_keys.clear();
+    batch_values.clear();
+    batch_values.reserve(batch.size());
+    for (size_t i : batch) {
+      batch_keys.push_back(keys[i]);
+      batch_values.emplace_back(&(*values)[i]);
+    }
+    batch_statuses.assign(batch.size(), Status());
+    v.second.MultiGet(options, v.first->table_cache(),
+                      v.first->options().merge_operator.get(), batch.size(),
+                      batch_keys.data(), batch_values.data(),
+                      batch_statuses.data(), /*sorted_input=*/false);
+    for (size_t j = 0; j < batch.size(); j++) {
+      const size_t i = batch[j];
+      result[i] = batch_statuses[j];
+      if (!result[i].ok()) continue;
+      if (batch_values[j].IsPinned()) {
+        (*values)[i].assign(batch_values[j].data(), batch_values[j].size());
+      }
+      RecordTick(stats, BYTES_READ, (*values)[i].size());
+    }
   }
   RecordTick(stats, NUMBER_KEYS_READ, keys.size());
   for (const auto& v : views) ReleaseReadView(v.second);
@@ -177,7 +196,7 @@ std::vector<Status> DBImpl::MultiGet(
 void DBImpl::MultiGet(const ReadOptions& options,
                       ColumnFamilyHandle* column_family, const size_t num_keys,
                       const Slice* keys, PinnableSlice* values,
-                      Status* statuses, const bool /*sorted_input*/) {
+                      Status* statuses, const bool sorted_input) {
   if (num_keys == 0) return;
   ColumnFamilyData* cfd = nullptr;
   Status s = FamilyOf(column_family, &cfd);
@@ -189,12 +208,14 @@ void DBImpl::MultiGet(const ReadOptions& options,
   }
   Statistics* stats = options_.statistics.get();
   StopWatch timer(env_, stats, DB_MULTIGET);
-  for (size_t i = 0; i < num_keys; i++) {
-    values[i].Reset();
-    statuses[i] = view.Get(options, cfd->table_cache(),
-                           cfd->options().merge_operator.get(), keys[i],
-                           &values[i], nullptr);
-    if (statuses[i].ok()) RecordTick(stats, BYTES_READ, values[i].size());
+  for (size_t i = 0; i < num_keys; i++) values[i].Reset();
+  view.MultiGet(options, cfd->table_cache(),
+                cfd->options().merge_operator.get(), num_keys, keys, values,
+                statuses, sorted_input);
+  if (stats != nullptr) {
+    for (size_t i = 0; i < num_keys; i++) {
+      if (statuses[i].ok()) RecordTick(stats, BYTES_READ, values[i].size());
+    }
   }
   RecordTick(stats, NUMBER_KEYS_READ, num_keys);
   ReleaseReadView(view);

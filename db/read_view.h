@@ -81,6 +81,18 @@ struct ReadView {
   Status Get(const ReadOptions& options, TableCache* tables,
              const MergeOperator* merge_operator, const Slice& key,
              PinnableSlice* value, bool* memtable_hit) const;
+
+  // Get for keys[0..n) together; values[i] and statuses[i] are keys[i]'s.
+  // The keys are visited in key order (sorted here unless sorted_input and
+  // found sorted; duplicates each get their answer), range tombstones are
+  // gathered once for the batch's key range, and in the tables the keys
+  // of one file are looked up in one call (Version::MultiGet), those of
+  // one data block with one block lookup. REQUIRES: every values[i]
+  // empty.
+  void MultiGet(const ReadOptions& options, TableCache* tables,
+                const MergeOperator* merge_operator, size_t n,
+                const Slice* keys, PinnableSlice* values, Status* statuses,
+                bool sorted_input) const;
 };
 
 }  // namespace strata

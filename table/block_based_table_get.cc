@@ -1,4 +1,6 @@
-// BlockBasedTable's point lookup, Get (docs/read_path.md).
+// BlockBasedTable's point lookups: Get, and MultiGet, which walks its keys
+// in order and keeps the data block it last read, so that the keys of one
+// block cost one block lookup (docs/read_path.md).
 //
 // Entries are handed on with the pin of their data block when the block
 // is in the block cache (CachePin), so that the receiver may keep a value
@@ -16,45 +18,46 @@
 
 namespace strata {
 
-Status BlockBasedTable::Get(const ReadOptions& read_options,
-                            const Slice& internal_key, void* arg,
-                            GetEntryFunction handle_entry) {
-  if (internal_key.size() < kInternalKeyTrailerSize) {
-    return Status::InvalidArgument("lookup key is not an internal key");
+namespace {
+
+void FailRemaining(TableLookup* const* lookups, size_t n, const Status& s) {
+  for (size_t i = 0; i < n; i++) {
+    if (lookups[i]->done) continue;
+    lookups[i]->status = s;
+    lookups[i]->done = true;
   }
+}
+
+}  // namespace
+
+Status BlockBasedTable::SearchBlocks(const ReadOptions& read_options,
+                                     BlockIter* index_iter,
+                                     const Slice& internal_key, void* arg,
+                                     GetEntryFunction handle_entry,
+                                     DataBlockSlot* slot, bool* stopped) const {
   const Slice user_key = ExtractUserKey(internal_key);
-  if (has_filter_) {  // whole keys, or the prefix of the key
-    PinnedValue<FullFilterBlockReader> filter;
-    Status s = GetFilter(&filter);
-    if (!s.ok()) return s;
-    if (!filter->KeyMayMatch(user_key)) {
-      RecordTick(statistics_, BLOOM_FILTER_USEFUL);
-      return Status::OK();
-    }
-  }
-  // The index and one data block at a time, without a two-level
-  // iterator: versions of the user key may continue into the next block.
-  // Both iterators live on the stack: this is the hottest read path.
-  PinnedValue<Block> index;
-  Status s = GetIndexBlock(&index);
-  if (!s.ok()) return s;
-  const char* file_name = file_->file_name().c_str();
-  BlockIter index_iter(*index.get(), &cmp_, file_name,
-                       footer_.index_handle.offset());
   const Comparator* ucmp = icmp_->user_comparator();
-  for (index_iter.Seek(internal_key); index_iter.Valid(); index_iter.Next()) {
-    if (index_iter.key().size() < kInternalKeyTrailerSize) {
+  const char* file_name = file_->file_name().c_str();
+  // One data block at a time, without a two-level iterator: versions of
+  // the user key may continue into the next block.
+  for (index_iter->Seek(internal_key); index_iter->Valid();
+       index_iter->Next()) {
+    if (index_iter->key().size() < kInternalKeyTrailerSize) {
       return Status::Corruption(BlockWhere(footer_.index_handle.offset()),
                                 "key shorter than 8 bytes");
     }
     BlockHandle handle;
-    s = DecodeIndexValue(index_iter.value(), &handle);
+    Status s = DecodeIndexValue(index_iter->value(), &handle);
     if (!s.ok()) return s;
-    PinnedValue<Block> data;
-    s = GetDataBlock(read_options, handle, &data);
-    if (!s.ok()) return s;
-    CachePin* pin = data.cache_pin();
-    BlockIter block(*data.get(), &cmp_, file_name, handle.offset());
+    if (!slot->loaded || slot->offset != handle.offset()) {
+      slot->loaded = false;
+      s = GetDataBlock(read_options, handle, &slot->block);
+      if (!s.ok()) return s;
+      slot->offset = handle.offset();
+      slot->loaded = true;
+    }
+    CachePin* pin = slot->block.cache_pin();
+    BlockIter block(*slot->block.get(), &cmp_, file_name, handle.offset());
     for (block.Seek(internal_key); block.Valid(); block.Next()) {
       const Slice key = block.key();
       if (key.size() < kInternalKeyTrailerSize) {
@@ -65,11 +68,79 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
       // Range tombstones live in their own block: one found in a data
       // block (a foreign or crafted table) is not a point entry.
       if (ExtractValueType(key) == kTypeRangeDeletion) continue;
-      if (!handle_entry(arg, key, block.value(), pin)) return Status::OK();
+      if (!handle_entry(arg, key, block.value(), pin)) {
+        *stopped = true;
+        return Status::OK();
+      }
     }
     if (!block.status().ok()) return block.status();
   }
-  return index_iter.status();
+  return index_iter->status();
+}
+
+Status BlockBasedTable::Get(const ReadOptions& read_options,
+                            const Slice& internal_key, void* arg,
+                            GetEntryFunction handle_entry) {
+  if (internal_key.size() < kInternalKeyTrailerSize) {
+    return Status::InvalidArgument("lookup key is not an internal key");
+  }
+  if (has_filter_) {  // whole keys, or the prefix of the key
+    PinnedValue<FullFilterBlockReader> filter;
+    Status s = GetFilter(&filter);
+    if (!s.ok()) return s;
+    if (!filter->KeyMayMatch(ExtractUserKey(internal_key))) {
+      RecordTick(statistics_, BLOOM_FILTER_USEFUL);
+      return Status::OK();
+    }
+  }
+  // The index iterator lives on the stack: this is the hottest read path.
+  PinnedValue<Block> index;
+  Status s = GetIndexBlock(&index);
+  if (!s.ok()) return s;
+  BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
+                       footer_.index_handle.offset());
+  DataBlockSlot slot;
+  bool stopped = false;
+  return SearchBlocks(read_options, &index_iter, internal_key, arg,
+                      handle_entry, &slot, &stopped);
+}
+
+void BlockBasedTable::MultiGet(const ReadOptions& read_options,
+                               TableLookup* const* lookups, size_t n,
+                               GetEntryFunction handle_entry) {
+  // The filter and the index once for the batch.
+  PinnedValue<FullFilterBlockReader> filter;
+  if (has_filter_) {
+    Status s = GetFilter(&filter);
+    if (!s.ok()) return FailRemaining(lookups, n, s);
+  }
+  PinnedValue<Block> index;
+  Status s = GetIndexBlock(&index);
+  if (!s.ok()) return FailRemaining(lookups, n, s);
+  BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
+                       footer_.index_handle.offset());
+  DataBlockSlot slot;  // shared by consecutive keys of one block
+  for (size_t i = 0; i < n; i++) {
+    TableLookup* lookup = lookups[i];
+    if (lookup->done) continue;
+    const Slice internal_key = lookup->internal_key;
+    if (internal_key.size() < kInternalKeyTrailerSize) {
+      lookup->status =
+          Status::InvalidArgument("lookup key is not an internal key");
+      lookup->done = true;
+      continue;
+    }
+    if (has_filter_ && !filter->KeyMayMatch(ExtractUserKey(internal_key))) {
+      RecordTick(statistics_, BLOOM_FILTER_USEFUL);
+      continue;
+    }
+    s = SearchBlocks(read_options, &index_iter, internal_key, lookup->arg,
+                     handle_entry, &slot, &lookup->done);
+    if (!s.ok()) {
+      lookup->status = s;
+      lookup->done = true;
+    }
+  }
 }
 
 }  // namespace strata

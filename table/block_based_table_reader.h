@@ -47,6 +47,7 @@
 namespace strata {
 
 class Block;
+class BlockIter;
 class FullFilterBlockReader;
 class InternalKeyComparator;
 class Statistics;
@@ -83,9 +84,11 @@ class BlockBasedTable : public TableReader {
   InternalIterator* NewIterator(const ReadOptions& read_options) override;
   InternalIterator* NewRangeTombstoneIterator(
       const ReadOptions& read_options) override;
-  // Get: table/block_based_table_get.cc.
+  // Get and MultiGet: table/block_based_table_get.cc.
   Status Get(const ReadOptions& read_options, const Slice& internal_key,
              void* arg, GetEntryFunction handle_entry) override;
+  void MultiGet(const ReadOptions& read_options, TableLookup* const* lookups,
+                size_t n, GetEntryFunction handle_entry) override;
   bool PrefixMayMatch(const Slice& prefix) override;
   uint64_t ApproximateOffsetOf(const Slice& internal_key) override;
   std::shared_ptr<const TableProperties> GetTableProperties() const override {
@@ -132,6 +135,21 @@ class BlockBasedTable : public TableReader {
   // The iterator of the data block an index entry names.
   InternalIterator* NewDataBlockIterator(const ReadOptions& read_options,
                                          const Slice& index_value) const;
+
+  // The data block a point lookup last read, kept for the next key of a
+  // MultiGet: keys of one block then cost one block lookup.
+  struct DataBlockSlot {
+    PinnedValue<Block> block;
+    uint64_t offset = 0;
+    bool loaded = false;
+  };
+  // Hands the entries of internal_key's user key to handle_entry, seeking
+  // *index_iter (over this table's index) and reading data blocks through
+  // *slot. *stopped is set if handle_entry returned false.
+  Status SearchBlocks(const ReadOptions& read_options, BlockIter* index_iter,
+                      const Slice& internal_key, void* arg,
+                      GetEntryFunction handle_entry, DataBlockSlot* slot,
+                      bool* stopped) const;
 
   // What a cache entry holds. Part of the key: a crafted table whose
   // handles name one block as two kinds must not make one kind's entry be

@@ -52,6 +52,14 @@ struct TableReaderOptions {
 using GetEntryFunction = bool (*)(void* arg, const Slice& internal_key,
                                   const Slice& value, CachePin* pin);
 
+// One key of a batched point lookup (TableReader::MultiGet).
+struct TableLookup {
+  Slice internal_key;   // a LookupKey's internal key
+  void* arg = nullptr;  // handed to handle_entry with this key's entries
+  bool done = false;    // set when handle_entry returned false, or on error
+  Status status;        // the error reading this key's blocks, if any
+};
+
 class TableReader {
  public:
   TableReader() = default;
@@ -81,6 +89,16 @@ class TableReader {
   // (NewRangeTombstoneIterator).
   virtual Status Get(const ReadOptions& read_options, const Slice& internal_key,
                      void* arg, GetEntryFunction handle_entry) = 0;
+
+  // Get for each of lookups[0..n) not yet done, as if one after another:
+  // a lookup's entries go to handle_entry with its arg, done is set when
+  // handle_entry returns false, and an error reading the key sets status
+  // (and done) and leaves the other lookups to go on. Lookups in ascending
+  // key order let a reader serve the keys of one block from one read (any
+  // order gives the same entries). The default runs Get per lookup.
+  virtual void MultiGet(const ReadOptions& read_options,
+                        TableLookup* const* lookups, size_t n,
+                        GetEntryFunction handle_entry);
 
   // False only if the table certainly holds no key with this prefix (of
   // the prefix extractor it was opened with).
