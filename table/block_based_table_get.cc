@@ -74,6 +74,12 @@ Status BlockBasedTable::SearchBlocks(const ReadOptions& read_options,
       }
     }
     if (!block.status().ok()) return block.status();
+    // The block ended on the key's versions, or before the key (absent):
+    // the next block's keys all sort after this block's index key, so
+    // they hold none of the key's versions if that key's user key is
+    // greater. (A shortened separator usually is; an equal one may be
+    // followed by more versions.)
+    if (ucmp->Compare(ExtractUserKey(index_iter->key()), user_key) > 0) break;
   }
   return index_iter->status();
 }

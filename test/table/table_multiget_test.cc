@@ -251,6 +251,38 @@ TEST_F(TableMultiGetTest, KeysOfOneBlockCostOneRead) {
   EXPECT_EQ(reads_.load() - before, 2);
 }
 
+// One key a block ("kaxyz", "kcxyz", ..., index keys shortened to "kb",
+// "kd", ...): a key absent between two blocks ends its search at the
+// first block's index key instead of reading the next block.
+TEST_F(TableMultiGetTest, AbsentKeyAtABlockEndReadsOneBlock) {
+  test::TableEntries model;
+  for (int i = 0; i < 10; i++) {
+    std::string ikey;
+    AppendInternalKey(
+        &ikey, ParsedInternalKey(
+                   std::string("k") + static_cast<char>('a' + 2 * i) + "xyz",
+                   100, kTypeValue));
+    model.emplace_back(ikey, "value");
+  }
+  Build(model, /*cache=*/false, /*filter=*/false, /*block_size=*/1);
+  Open();
+  const std::string absent = Lookup("kaz", kMaxSequenceNumber);
+  ASSERT_EQ(table_->ApproximateOffsetOf(absent), 0u);  // lands on "kaxyz"
+  int before = reads_.load();
+  EXPECT_TRUE(
+      test::CollectGet(table_.get(), ReadOptions(), absent).entries.empty());
+  EXPECT_EQ(reads_.load() - before, 1);
+  // With "kaxyz" and "kcxyz": their two blocks, nothing more.
+  before = reads_.load();
+  const std::vector<Collected> got =
+      MultiGet({Lookup("kaxyz", kMaxSequenceNumber), absent,
+                Lookup("kcxyz", kMaxSequenceNumber)});
+  EXPECT_EQ(reads_.load() - before, 2);
+  EXPECT_EQ(got[0].entries.size(), 1u);
+  EXPECT_TRUE(got[1].entries.empty());
+  EXPECT_EQ(got[2].entries.size(), 1u);
+}
+
 TEST_F(TableMultiGetTest, KeysOfOneBlockCostOneCacheLookupAndPinIt) {
   const test::TableEntries model = SmallEntries(icmp_);
   Build(model, /*cache=*/true, /*filter=*/true, 512);
