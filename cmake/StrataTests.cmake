@@ -154,6 +154,10 @@ if(STRATA_BUILD_TOOLS)
         "--benchmarks=${_benchmarks} ${_args}" EXPECT "${_expect}")
     endforeach()
   endforeach()
+  # The batched MultiGet (values pinned) in batches of 8.
+  strata_db_bench_test(db_bench.multireadrandom_batched
+    "--benchmarks=fillseq,multireadrandom --num=1000 --seed=1 --batch_size=8 --multiread_batched=true"
+    EXPECT "\nmultireadrandom${_result_line}")
   strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
     EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
   strata_db_bench_test(db_bench.bad_value "--num=10x"

@@ -185,6 +185,9 @@ const std::vector<FlagSpec>& FlagTable() {
        "RocksDB's db_bench)"},
       {"mmap_read", &F::mmap_read, "false",
        "Allow reads to occur via mmap-ing files"},
+      {"multiread_batched", &F::multiread_batched, "false",
+       "Use the new MultiGet API (multireadrandom: the batched MultiGet "
+       "into PinnableSlices rather than the std::vector one)"},
       {"num", &F::num, "1000000", "Number of key/values to place in database"},
       {"num_levels", &F::num_levels, "7", "The total number of levels"},
       {"open_files", &F::open_files, "-1",
