@@ -30,14 +30,19 @@ void FailRemaining(TableLookup* const* lookups, size_t n, const Status& s) {
 
 }  // namespace
 
-Status BlockBasedTable::SearchBlocks(const ReadOptions& read_options,
-                                     BlockIter* index_iter,
-                                     const Slice& internal_key, void* arg,
-                                     GetEntryFunction handle_entry,
-                                     DataBlockSlot* slot, bool* stopped) const {
+BlockBasedTable::BlockSearch::BlockSearch(const ReadOptions* r,
+                                          GetEntryFunction h, BlockIter* i)
+    : read_options(r), handle_entry(h), index_iter(i) {}
+
+BlockBasedTable::BlockSearch::~BlockSearch() = default;
+
+Status BlockBasedTable::SearchBlocks(TableLookup* lookup,
+                                     BlockSearch* search) const {
+  const Slice internal_key = lookup->internal_key;
   const Slice user_key = ExtractUserKey(internal_key);
   const Comparator* ucmp = icmp_->user_comparator();
   const char* file_name = file_->file_name().c_str();
+  BlockIter* index_iter = search->index_iter;
   // One data block at a time, without a two-level iterator: versions of
   // the user key may continue into the next block.
   for (index_iter->Seek(internal_key); index_iter->Valid();
@@ -49,15 +54,15 @@ Status BlockBasedTable::SearchBlocks(const ReadOptions& read_options,
     BlockHandle handle;
     Status s = DecodeIndexValue(index_iter->value(), &handle);
     if (!s.ok()) return s;
-    if (!slot->loaded || slot->offset != handle.offset()) {
-      slot->loaded = false;
-      s = GetDataBlock(read_options, handle, &slot->block);
+    if (!search->loaded || search->block_offset != handle.offset()) {
+      search->loaded = false;
+      s = GetDataBlock(*search->read_options, handle, &search->block);
       if (!s.ok()) return s;
-      slot->offset = handle.offset();
-      slot->loaded = true;
+      search->block_offset = handle.offset();
+      search->loaded = true;
     }
-    CachePin* pin = slot->block.cache_pin();
-    BlockIter block(*slot->block.get(), &cmp_, file_name, handle.offset());
+    CachePin* pin = search->block.cache_pin();
+    BlockIter block(*search->block.get(), &cmp_, file_name, handle.offset());
     for (block.Seek(internal_key); block.Valid(); block.Next()) {
       const Slice key = block.key();
       if (key.size() < kInternalKeyTrailerSize) {
@@ -68,8 +73,8 @@ Status BlockBasedTable::SearchBlocks(const ReadOptions& read_options,
       // Range tombstones live in their own block: one found in a data
       // block (a foreign or crafted table) is not a point entry.
       if (ExtractValueType(key) == kTypeRangeDeletion) continue;
-      if (!handle_entry(arg, key, block.value(), pin)) {
-        *stopped = true;
+      if (!search->handle_entry(lookup->arg, key, block.value(), pin)) {
+        lookup->done = true;
         return Status::OK();
       }
     }
@@ -105,10 +110,11 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
   if (!s.ok()) return s;
   BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
                        footer_.index_handle.offset());
-  DataBlockSlot slot;
-  bool stopped = false;
-  return SearchBlocks(read_options, &index_iter, internal_key, arg,
-                      handle_entry, &slot, &stopped);
+  TableLookup lookup;
+  lookup.internal_key = internal_key;
+  lookup.arg = arg;
+  BlockSearch search(&read_options, handle_entry, &index_iter);
+  return SearchBlocks(&lookup, &search);
 }
 
 void BlockBasedTable::MultiGet(const ReadOptions& read_options,
@@ -125,7 +131,7 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options,
   if (!s.ok()) return FailRemaining(lookups, n, s);
   BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
                        footer_.index_handle.offset());
-  DataBlockSlot slot;  // shared by consecutive keys of one block
+  BlockSearch search(&read_options, handle_entry, &index_iter);
   for (size_t i = 0; i < n; i++) {
     TableLookup* lookup = lookups[i];
     if (lookup->done) continue;
@@ -140,8 +146,7 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options,
       RecordTick(statistics_, BLOOM_FILTER_USEFUL);
       continue;
     }
-    s = SearchBlocks(read_options, &index_iter, internal_key, lookup->arg,
-                     handle_entry, &slot, &lookup->done);
+    s = SearchBlocks(lookup, &search);
     if (!s.ok()) {
       lookup->status = s;
       lookup->done = true;

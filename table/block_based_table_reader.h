@@ -136,20 +136,24 @@ class BlockBasedTable : public TableReader {
   InternalIterator* NewDataBlockIterator(const ReadOptions& read_options,
                                          const Slice& index_value) const;
 
-  // The data block a point lookup last read, kept for the next key of a
-  // MultiGet: keys of one block then cost one block lookup.
-  struct DataBlockSlot {
+  // A point lookup's walk over the index and the data blocks, kept across
+  // the keys of a MultiGet: the data block last read stays, so the keys of
+  // one block cost one block lookup.
+  struct BlockSearch {
+    // Out of line: Block is incomplete here.
+    BlockSearch(const ReadOptions* r, GetEntryFunction h, BlockIter* i);
+    ~BlockSearch();
+
+    const ReadOptions* const read_options;
+    const GetEntryFunction handle_entry;
+    BlockIter* const index_iter;  // over this table's index
     PinnedValue<Block> block;
-    uint64_t offset = 0;
-    bool loaded = false;
+    uint64_t block_offset = 0;
+    bool loaded = false;  // block holds the block at block_offset
   };
-  // Hands the entries of internal_key's user key to handle_entry, seeking
-  // *index_iter (over this table's index) and reading data blocks through
-  // *slot. *stopped is set if handle_entry returned false.
-  Status SearchBlocks(const ReadOptions& read_options, BlockIter* index_iter,
-                      const Slice& internal_key, void* arg,
-                      GetEntryFunction handle_entry, DataBlockSlot* slot,
-                      bool* stopped) const;
+  // Hands the entries of lookup's user key to search->handle_entry with
+  // lookup->arg; sets lookup->done if it returns false.
+  Status SearchBlocks(TableLookup* lookup, BlockSearch* search) const;
 
   // What a cache entry holds. Part of the key: a crafted table whose
   // handles name one block as two kinds must not make one kind's entry be
