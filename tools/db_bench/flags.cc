@@ -188,6 +188,10 @@ const std::vector<FlagSpec>& FlagTable() {
       {"multiread_batched", &F::multiread_batched, "false",
        "Use the new MultiGet API (multireadrandom: the batched MultiGet "
        "into PinnableSlices rather than the std::vector one)"},
+      {"multiread_stride", &F::multiread_stride, "0",
+       "If this is a positive number, then use this stride while doing "
+       "MultiGet (multireadrandom: a batch is the keys k, k + stride, ... "
+       "from a random k)"},
       {"num", &F::num, "1000000", "Number of key/values to place in database"},
       {"num_levels", &F::num_levels, "7", "The total number of levels"},
       {"open_files", &F::open_files, "-1",

@@ -48,6 +48,7 @@ struct Flags {
   int64_t keys_per_prefix;
   int32_t seek_nexts;
   bool multiread_batched;
+  int64_t multiread_stride;
   int32_t readwritepercent;
   uint64_t benchmark_write_rate_limit;
 

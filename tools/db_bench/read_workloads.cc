@@ -127,8 +127,21 @@ void Benchmark::MultiReadRandom(ThreadState* thread) {
   int64_t bytes = 0;
   while (!duration.Done(entries_per_batch_)) {
     DrawDbChoice(thread);
-    for (std::string& k : key_bytes) {
-      key_format_.Encode(RandomKeyNumber(thread), flags_.num, &k[0]);
+    if (flags_.multiread_stride > 0) {
+      // Keys a stride apart from a random start, the last still < num.
+      const uint64_t span =
+          static_cast<uint64_t>(flags_.multiread_stride) * (batch - 1);
+      const uint64_t num = static_cast<uint64_t>(flags_.num);
+      uint64_t k = RandomKeyNumber(thread);
+      if (k + span >= num) k = span < num ? num - 1 - span : 0;
+      for (std::string& key : key_bytes) {
+        key_format_.Encode(k % num, flags_.num, &key[0]);
+        k += static_cast<uint64_t>(flags_.multiread_stride);
+      }
+    } else {
+      for (std::string& k : key_bytes) {
+        key_format_.Encode(RandomKeyNumber(thread), flags_.num, &k[0]);
+      }
     }
     if (flags_.multiread_batched) {
       db_->MultiGet(read_options_, db_->DefaultColumnFamily(), batch,
