@@ -184,6 +184,10 @@ if(STRATA_BUILD_TOOLS)
   strata_db_bench_test(db_bench.bad_num_column_families
     "--num=10 --num_column_families=0"
     EXPECT_ERROR "--num_column_families: must be at least 1")
+  # The batched MultiGet (values pinned) in batches of 8.
+  strata_db_bench_test(db_bench.multireadrandom_batched
+    "--benchmarks=fillseq,multireadrandom --num=1000 --seed=1 --batch_size=8 --multiread_batched=true"
+    EXPECT "\nmultireadrandom${_result_line}")
   strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
     EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
   strata_db_bench_test(db_bench.bad_value "--num=10x"
@@ -248,6 +252,7 @@ strata_add_test(table_test SOURCES
   test/table/empty_iterator_test.cc
   test/table/format_test.cc
   test/table/table_corruption_test.cc
+  test/table/table_multiget_test.cc
   test/table/table_options_test.cc
   test/table/table_test.cc
   test/table/table_test_util.cc
@@ -329,6 +334,14 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_stall_test.cc
   test/db/db_test_util.cc
   test/db/db_wal_switch_test.cc
+)
+
+# Point reads: values pinned in the block cache (PinnableSlice), and the
+# batched MultiGet against single Gets.
+strata_add_test(db_read_test SOURCES
+  test/db/db_multiget_test.cc
+  test/db/db_pinned_get_test.cc
+  test/db/db_test_util.cc
 )
 
 # Column families: the API, misuse, recovery with families flushed apart,

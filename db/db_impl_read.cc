@@ -4,9 +4,12 @@
 // published), then references the memtables and the current version under
 // the mutex (a ReadView) and searches them without it, newest first: the
 // active memtable, the immutable ones, then the tables level by level
-// (ReadView::Get). Range tombstones of every source that may cover the
-// keys read are gathered first (ReadView::AddRangeTombstones); iterators
-// hide what they delete through NewRangeDelFilterIterator.
+// (ReadView::Get; MultiGet looks its keys up together, ReadView::MultiGet).
+// Range tombstones of every source that may cover the keys read are
+// gathered first (ReadView::AddRangeTombstones); iterators hide what they
+// delete through NewRangeDelFilterIterator. A value found in a cached
+// table block is pinned into the caller's PinnableSlice, not copied
+// (docs/read_path.md).
 
 #include <algorithm>
 #include <cstdio>
@@ -96,10 +99,11 @@ Status DBImpl::Get(const ReadOptions& options,
   s = AcquireReadView(options, cfd, &view);
   if (!s.ok()) return s;
   bool memtable_hit = false;
+  // Pinned in the block cache or copied into the slice's buffer, once
+  // (GetContext).
   value->Reset();
   s = view.Get(options, cfd->table_cache(), cfd->options().merge_operator.get(),
-               key, value->GetSelf(), &memtable_hit);
-  if (s.ok()) value->PinSelf();
+               key, value, &memtable_hit);
   ReleaseReadView(view);
   RecordTick(stats, memtable_hit ? MEMTABLE_HIT : MEMTABLE_MISS);
   RecordTick(stats, NUMBER_KEYS_READ);
@@ -151,16 +155,38 @@ std::vector<Status> DBImpl::MultiGet(
       views.emplace_back(cfds[i], view);
     }
   }
-  for (size_t i = 0; i < keys.size(); i++) {
-    if (cfds[i] == nullptr) continue;
-    const ReadView* view = nullptr;
-    for (const auto& v : views) {
-      if (v.first == cfds[i]) view = &v.second;
+  // Each family's keys in one batch, their values over the caller's
+  // strings: a pinned value is copied once, after the batch.
+  std::vector<size_t> batch;
+  std::vector<Slice> batch_keys;
+  std::vector<PinnableSlice> batch_values;
+  std::vector<Status> batch_statuses;
+  for (const auto& v : views) {
+    batch.clear();
+    for (size_t i = 0; i < keys.size(); i++) {
+      if (cfds[i] == v.first) batch.push_back(i);
     }
-    result[i] = view->Get(options, cfds[i]->table_cache(),
-                          cfds[i]->options().merge_operator.get(), keys[i],
-                          &(*values)[i], nullptr);
-    if (result[i].ok()) RecordTick(stats, BYTES_READ, (*values)[i].size());
+    batch_keys.clear();
+    batch_values.clear();
+    batch_values.reserve(batch.size());
+    for (size_t i : batch) {
+      batch_keys.push_back(keys[i]);
+      batch_values.emplace_back(&(*values)[i]);
+    }
+    batch_statuses.assign(batch.size(), Status());
+    v.second.MultiGet(options, v.first->table_cache(),
+                      v.first->options().merge_operator.get(), batch.size(),
+                      batch_keys.data(), batch_values.data(),
+                      batch_statuses.data(), /*sorted_input=*/false);
+    for (size_t j = 0; j < batch.size(); j++) {
+      const size_t i = batch[j];
+      result[i] = batch_statuses[j];
+      if (!result[i].ok()) continue;
+      if (batch_values[j].IsPinned()) {
+        (*values)[i].assign(batch_values[j].data(), batch_values[j].size());
+      }
+      RecordTick(stats, BYTES_READ, (*values)[i].size());
+    }
   }
   RecordTick(stats, NUMBER_KEYS_READ, keys.size());
   for (const auto& v : views) ReleaseReadView(v.second);
@@ -170,7 +196,7 @@ std::vector<Status> DBImpl::MultiGet(
 void DBImpl::MultiGet(const ReadOptions& options,
                       ColumnFamilyHandle* column_family, const size_t num_keys,
                       const Slice* keys, PinnableSlice* values,
-                      Status* statuses, const bool /*sorted_input*/) {
+                      Status* statuses, const bool sorted_input) {
   if (num_keys == 0) return;
   ColumnFamilyData* cfd = nullptr;
   Status s = FamilyOf(column_family, &cfd);
@@ -182,14 +208,13 @@ void DBImpl::MultiGet(const ReadOptions& options,
   }
   Statistics* stats = options_.statistics.get();
   StopWatch timer(env_, stats, DB_MULTIGET);
-  for (size_t i = 0; i < num_keys; i++) {
-    values[i].Reset();
-    statuses[i] = view.Get(options, cfd->table_cache(),
-                           cfd->options().merge_operator.get(), keys[i],
-                           values[i].GetSelf(), nullptr);
-    if (statuses[i].ok()) {
-      values[i].PinSelf();
-      RecordTick(stats, BYTES_READ, values[i].size());
+  for (size_t i = 0; i < num_keys; i++) values[i].Reset();
+  view.MultiGet(options, cfd->table_cache(),
+                cfd->options().merge_operator.get(), num_keys, keys, values,
+                statuses, sorted_input);
+  if (stats != nullptr) {
+    for (size_t i = 0; i < num_keys; i++) {
+      if (statuses[i].ok()) RecordTick(stats, BYTES_READ, values[i].size());
     }
   }
   RecordTick(stats, NUMBER_KEYS_READ, num_keys);

@@ -1,37 +1,51 @@
 #include "db/get_context.h"
 
+#include "table/pinned_value.h"
+
 namespace strata {
 
 GetContext::GetContext(const Comparator* ucmp,
                        const MergeOperator* merge_operator,
                        const Slice& user_key, SequenceNumber max_covering_seq,
-                       std::string* value)
+                       PinnableSlice* value)
     : ucmp_(ucmp),
       merge_operator_(merge_operator),
       user_key_(user_key),
       max_covering_seq_(max_covering_seq),
       value_(value) {}
 
-bool GetContext::SaveValueFunction(void* arg, const Slice& internal_key,
+bool GetContext::SaveMemTableEntry(void* arg, const Slice& internal_key,
                                    const Slice& value) {
-  return static_cast<GetContext*>(arg)->SaveValue(internal_key, value);
+  return static_cast<GetContext*>(arg)->SaveValue(internal_key, value, nullptr);
 }
 
-void GetContext::FinishWith(const Slice* base) {
+bool GetContext::SaveTableEntry(void* arg, const Slice& internal_key,
+                                const Slice& value, CachePin* pin) {
+  return static_cast<GetContext*>(arg)->SaveValue(internal_key, value, pin);
+}
+
+void GetContext::FinishWith(const Slice* base, CachePin* pin) {
   done_ = true;
   if (operands_.empty()) {
     if (base == nullptr) {
       status_ = Status::NotFound();
-    } else {
-      value_->assign(base->data(), base->size());
-      status_ = Status::OK();
+      return;
     }
+    if (pin != nullptr) {
+      pin->PinInto(*base, value_);
+    } else {
+      value_->PinSelf(*base);
+    }
+    status_ = Status::OK();
     return;
   }
-  status_ = FinishMerge(merge_operator_, user_key_, base, &operands_, value_);
+  status_ = FinishMerge(merge_operator_, user_key_, base, &operands_,
+                        value_->GetSelf());
+  if (status_.ok()) value_->PinSelf();
 }
 
-bool GetContext::SaveValue(const Slice& internal_key, const Slice& value) {
+bool GetContext::SaveValue(const Slice& internal_key, const Slice& value,
+                           CachePin* pin) {
   if (done_) return false;
   ParsedInternalKey parsed;
   Status s = ParseInternalKey(internal_key, &parsed);
@@ -42,16 +56,16 @@ bool GetContext::SaveValue(const Slice& internal_key, const Slice& value) {
   }
   if (ucmp_->Compare(parsed.user_key, user_key_) != 0) return true;
   if (parsed.sequence < max_covering_seq_) {
-    FinishWith(nullptr);  // deleted by a newer range tombstone
+    FinishWith(nullptr, nullptr);  // deleted by a newer range tombstone
     return false;
   }
   switch (parsed.type) {
     case kTypeValue:
-      FinishWith(&value);
+      FinishWith(&value, pin);
       return false;
     case kTypeDeletion:
     case kTypeSingleDeletion:
-      FinishWith(nullptr);
+      FinishWith(nullptr, nullptr);
       return false;
     case kTypeMerge:
       if (merge_operator_ == nullptr) {
@@ -72,7 +86,7 @@ bool GetContext::SaveValue(const Slice& internal_key, const Slice& value) {
 }
 
 Status GetContext::Finish() {
-  if (!done_ && !operands_.empty()) FinishWith(nullptr);
+  if (!done_ && !operands_.empty()) FinishWith(nullptr, nullptr);
   done_ = true;
   return status_;
 }

@@ -12,6 +12,11 @@
 // deletes an older version in any other — and hands the newest covering
 // sequence to its GetContext.
 //
+// Values: a plain value found in a cached table block is pinned into the
+// caller's PinnableSlice, any other result copied into it (GetContext;
+// docs/read_path.md). A pinned value holds a block cache entry, not the
+// view: it stays valid after the view is released.
+//
 // Thread safety: the sources are immutable or safe to read beside
 // writers, so any number of threads may read through one view; the view
 // itself is plain data.
@@ -72,10 +77,22 @@ struct ReadView {
   // (absent, deleted, or deleted by a range tombstone), or the error of a
   // source. Merge operands are resolved with merge_operator (null: a
   // merge operand is InvalidArgument). *memtable_hit (if not null): a
-  // memtable decided the lookup.
+  // memtable decided the lookup. REQUIRES: *value is empty (Reset).
   Status Get(const ReadOptions& options, TableCache* tables,
              const MergeOperator* merge_operator, const Slice& key,
-             std::string* value, bool* memtable_hit) const;
+             PinnableSlice* value, bool* memtable_hit) const;
+
+  // Get for keys[0..n) together; values[i] and statuses[i] are keys[i]'s.
+  // The keys are visited in key order (sorted here unless sorted_input and
+  // found sorted; duplicates each get their answer), range tombstones are
+  // gathered once for the batch's key range, and in the tables the keys
+  // of one file are looked up in one call (Version::MultiGet), those of
+  // one data block with one block lookup. REQUIRES: every values[i]
+  // empty.
+  void MultiGet(const ReadOptions& options, TableCache* tables,
+                const MergeOperator* merge_operator, size_t n,
+                const Slice* keys, PinnableSlice* values, Status* statuses,
+                bool sorted_input) const;
 };
 
 }  // namespace strata

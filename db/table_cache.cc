@@ -159,6 +159,24 @@ Status TableCache::Get(const ReadOptions& read_options, uint64_t file_number,
   return s;
 }
 
+void TableCache::MultiGet(const ReadOptions& read_options, uint64_t file_number,
+                          uint64_t file_size, TableLookup* const* lookups,
+                          size_t n, GetEntryFunction handle_entry) {
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(file_number, file_size, &handle);
+  if (!s.ok()) {
+    for (size_t i = 0; i < n; i++) {
+      if (lookups[i]->done) continue;
+      lookups[i]->status = s;
+      lookups[i]->done = true;
+    }
+    return;
+  }
+  TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
+  table->MultiGet(read_options, lookups, n, handle_entry);
+  cache_->Release(handle);
+}
+
 Status TableCache::WithTable(uint64_t file_number, uint64_t file_size,
                              const std::function<void(TableReader*)>& fn) {
   Cache::Handle* handle = nullptr;

@@ -61,6 +61,12 @@ class TableCache {
              uint64_t file_size, const Slice& internal_key, void* arg,
              GetEntryFunction handle_entry);
 
+  // TableReader::MultiGet on table file_number; an error opening the table
+  // goes to every lookup not done.
+  void MultiGet(const ReadOptions& read_options, uint64_t file_number,
+                uint64_t file_size, TableLookup* const* lookups, size_t n,
+                GetEntryFunction handle_entry);
+
   // Runs fn on the open reader of file_number (opening it if needed).
   Status WithTable(uint64_t file_number, uint64_t file_size,
                    const std::function<void(TableReader*)>& fn);

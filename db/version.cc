@@ -22,9 +22,10 @@ struct GetState {
   bool stopped = false;
 };
 
-bool ForwardEntry(void* arg, const Slice& internal_key, const Slice& value) {
+bool ForwardEntry(void* arg, const Slice& internal_key, const Slice& value,
+                  CachePin* pin) {
   GetState* state = static_cast<GetState*>(arg);
-  if (!state->handle_entry(state->arg, internal_key, value)) {
+  if (!state->handle_entry(state->arg, internal_key, value, pin)) {
     state->stopped = true;
   }
   return !state->stopped;
@@ -240,6 +241,65 @@ Status Version::Get(const ReadOptions& read_options, const Slice& internal_key,
     }
   }
   return Status::OK();
+}
+
+void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
+                       TableLookup* const* lookups, size_t n,
+                       GetEntryFunction handle_entry) const {
+  const Comparator* ucmp = icmp_->user_comparator();
+  auto user_key = [&](size_t i) {
+    return ExtractUserKey(lookups[i]->internal_key);
+  };
+  std::vector<TableLookup*> batch;
+  // The lookups of [begin, end) not done yet, in one call to file f.
+  auto search = [&](const FileMetaData* f, size_t begin, size_t end) {
+    batch.clear();
+    for (size_t i = begin; i < end; i++) {
+      if (!lookups[i]->done) batch.push_back(lookups[i]);
+    }
+    if (batch.empty()) return;
+    table_cache->MultiGet(read_options, f->number, f->file_size, batch.data(),
+                          batch.size(), handle_entry);
+  };
+  // The first lookup at or after position from whose user key is >= key
+  // (> key with after).
+  auto first_from = [&](size_t from, const Slice& key, bool after) {
+    return std::partition_point(lookups + from, lookups + n,
+                                [&](const TableLookup* l) {
+                                  const int c = ucmp->Compare(
+                                      ExtractUserKey(l->internal_key), key);
+                                  return after ? c <= 0 : c < 0;
+                                }) -
+           lookups;
+  };
+
+  // Level 0, newest file first: each takes the lookups within its range.
+  for (const FileMetaData* f : files_[0]) {
+    const size_t begin = first_from(0, f->smallest.user_key(), false);
+    search(f, begin, first_from(begin, f->largest.user_key(), true));
+  }
+  // Sorted levels: the files and the lookups walked together. A lookup
+  // equal to a file's largest user key also goes to the next file (its
+  // older versions may continue there) if the first did not decide it.
+  for (size_t level = 1; level < files_.size(); level++) {
+    const std::vector<FileMetaData*>& files = files_[level];
+    size_t i = 0;  // the first lookup not yet sent to this level
+    size_t f = 0;
+    while (i < n && f < files.size()) {
+      f = std::max(f, FindFile(*icmp_, files, lookups[i]->internal_key));
+      if (f == files.size()) break;
+      const FileMetaData* file = files[f];
+      const size_t end = first_from(i, file->largest.user_key(), true);
+      const size_t begin = first_from(i, file->smallest.user_key(), false);
+      search(file, std::min(begin, end), end);
+      i = end;
+      while (i > begin &&
+             ucmp->Compare(user_key(i - 1), file->largest.user_key()) == 0) {
+        i--;
+      }
+      f++;
+    }
+  }
 }
 
 Status Version::AddRangeTombstones(const ReadOptions& read_options,

@@ -103,6 +103,16 @@ class Version {
              TableCache* table_cache, void* arg,
              GetEntryFunction handle_entry) const;
 
+  // Get for many keys at once: lookups[0..n), sorted by user key (equal
+  // keys allowed), each visits the files Get would, in the same order,
+  // until it is done; the lookups that meet in one file are looked up
+  // there together (TableReader::MultiGet), so keys of one data block
+  // share its read. A table's error goes to the status of the lookups it
+  // met (each is then done).
+  void MultiGet(const ReadOptions& read_options, TableCache* table_cache,
+                TableLookup* const* lookups, size_t n,
+                GetEntryFunction handle_entry) const;
+
   // Adds to *aggregator the range tombstones of every table whose key
   // range meets the user key range [*smallest_user_key, *largest_user_key]
   // (null: unbounded on that side) and that may hold any. A table whose

@@ -47,6 +47,7 @@
 namespace strata {
 
 class Block;
+class BlockIter;
 class FullFilterBlockReader;
 class InternalKeyComparator;
 class Statistics;
@@ -83,8 +84,11 @@ class BlockBasedTable : public TableReader {
   InternalIterator* NewIterator(const ReadOptions& read_options) override;
   InternalIterator* NewRangeTombstoneIterator(
       const ReadOptions& read_options) override;
+  // Get and MultiGet: table/block_based_table_get.cc.
   Status Get(const ReadOptions& read_options, const Slice& internal_key,
              void* arg, GetEntryFunction handle_entry) override;
+  void MultiGet(const ReadOptions& read_options, TableLookup* const* lookups,
+                size_t n, GetEntryFunction handle_entry) override;
   bool PrefixMayMatch(const Slice& prefix) override;
   uint64_t ApproximateOffsetOf(const Slice& internal_key) override;
   std::shared_ptr<const TableProperties> GetTableProperties() const override {
@@ -131,6 +135,25 @@ class BlockBasedTable : public TableReader {
   // The iterator of the data block an index entry names.
   InternalIterator* NewDataBlockIterator(const ReadOptions& read_options,
                                          const Slice& index_value) const;
+
+  // A point lookup's walk over the index and the data blocks, kept across
+  // the keys of a MultiGet: the data block last read stays, so the keys of
+  // one block cost one block lookup.
+  struct BlockSearch {
+    // Out of line: Block is incomplete here.
+    BlockSearch(const ReadOptions* r, GetEntryFunction h, BlockIter* i);
+    ~BlockSearch();
+
+    const ReadOptions* const read_options;
+    const GetEntryFunction handle_entry;
+    BlockIter* const index_iter;  // over this table's index
+    PinnedValue<Block> block;
+    uint64_t block_offset = 0;
+    bool loaded = false;  // block holds the block at block_offset
+  };
+  // Hands the entries of lookup's user key to search->handle_entry with
+  // lookup->arg; sets lookup->done if it returns false.
+  Status SearchBlocks(TableLookup* lookup, BlockSearch* search) const;
 
   // What a cache entry holds. Part of the key: a crafted table whose
   // handles name one block as two kinds must not make one kind's entry be

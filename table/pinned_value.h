@@ -4,6 +4,11 @@
 // alone). LoadThroughCache finds or makes one, and says which it did (for
 // the block cache tickers).
 //
+// CachePin: the cache pin of a PinnedValue, which it can lend to
+// PinnableSlices: a point lookup keeps a value found in a cached block by
+// pinning the block's cache entry into the slice, without a copy
+// (docs/read_path.md).
+//
 // Thread safety: one thread at a time; the cache it pins into is
 // thread-safe.
 
@@ -19,6 +24,61 @@
 
 namespace strata {
 
+class CachePin {
+ public:
+  CachePin() = default;
+  CachePin(const CachePin&) = delete;
+  CachePin& operator=(const CachePin&) = delete;
+
+  // Makes *out view bytes, which lie inside the pinned entry's value, and
+  // hold a pin on the entry until out is Reset, re-pinned or destroyed.
+  // The first call hands over the pin this object holds (so it costs no
+  // cache call): from then on the entry stays only as long as that slice
+  // holds it, and the owner of this object reads the value no longer than
+  // the slice lives (a lookup's caller keeps its slices until the lookup
+  // returns). Each later call takes a pin of its own (Cache::Ref).
+  void PinInto(const Slice& bytes, PinnableSlice* out) {
+    if (lent_) {
+      cache_->Ref(handle_);
+    } else {
+      lent_ = true;
+    }
+    out->PinSlice(bytes, &ReleaseHandle, cache_, handle_);
+  }
+
+ private:
+  template <class T>
+  friend class PinnedValue;
+
+  static void ReleaseHandle(void* cache, void* handle) {
+    static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+  }
+
+  // Takes over the pin of handle.
+  void Set(Cache* cache, Cache::Handle* handle) {
+    cache_ = cache;
+    handle_ = handle;
+    lent_ = false;
+  }
+  // Gives back the pin unless it was lent; empty afterwards.
+  void Release() {
+    if (handle_ != nullptr && !lent_) cache_->Release(handle_);
+    handle_ = nullptr;
+    lent_ = false;
+  }
+  void MoveFrom(CachePin* other) {
+    cache_ = other->cache_;
+    handle_ = other->handle_;
+    lent_ = other->lent_;
+    other->handle_ = nullptr;
+    other->lent_ = false;
+  }
+
+  Cache* cache_ = nullptr;
+  Cache::Handle* handle_ = nullptr;  // null: nothing pinned
+  bool lent_ = false;                // the pin was handed to a PinnableSlice
+};
+
 template <class T>
 class PinnedValue {
  public:
@@ -30,11 +90,9 @@ class PinnedValue {
     if (this != &other) {
       Reset();
       value_ = other.value_;
-      cache_ = other.cache_;
-      handle_ = other.handle_;
+      pin_.MoveFrom(&other.pin_);
       owned_ = other.owned_;
       other.value_ = nullptr;
-      other.handle_ = nullptr;
       other.owned_ = false;
     }
     return *this;
@@ -53,30 +111,30 @@ class PinnedValue {
   // Takes over the pin of handle.
   void Pin(Cache* cache, Cache::Handle* handle) {
     Reset();
-    cache_ = cache;
-    handle_ = handle;
+    pin_.Set(cache, handle);
     value_ = static_cast<T*>(cache->Value(handle));
   }
 
   void Reset() {
-    if (handle_ != nullptr) {
-      cache_->Release(handle_);
+    if (pin_.handle_ != nullptr) {
+      pin_.Release();
     } else if (owned_) {
       delete value_;
     }
     value_ = nullptr;
-    handle_ = nullptr;
     owned_ = false;
   }
 
   T* get() const { return value_; }
   T* operator->() const { return value_; }
-  bool is_cached() const { return handle_ != nullptr; }
+  bool is_cached() const { return pin_.handle_ != nullptr; }
+  // The pin that keeps the value in the cache, to lend; null if the value
+  // is not in the cache.
+  CachePin* cache_pin() { return is_cached() ? &pin_ : nullptr; }
 
  private:
   T* value_ = nullptr;
-  Cache* cache_ = nullptr;
-  Cache::Handle* handle_ = nullptr;
+  CachePin pin_;
   bool owned_ = false;
 };
 

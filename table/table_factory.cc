@@ -1,14 +1,12 @@
 // Out-of-line destructors of the table interfaces (one home for their
-// vtables).
+// vtables; TableReader's is in table/table_reader.cc).
 
 #include "strata/table.h"
 #include "table/table_builder.h"
-#include "table/table_reader.h"
 
 namespace strata {
 
 TableFactory::~TableFactory() = default;
-TableReader::~TableReader() = default;
 TableBuilder::~TableBuilder() = default;
 
 }  // namespace strata

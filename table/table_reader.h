@@ -24,6 +24,7 @@
 
 namespace strata {
 
+class CachePin;
 class InternalKeyComparator;
 class SliceTransform;
 class Statistics;
@@ -42,9 +43,22 @@ struct TableReaderOptions {
 
 // What a point lookup does with each entry it finds: called with the
 // entries whose user key equals the lookup's, newest first, from the
-// first one at or after the lookup key; returns false to stop.
+// first one at or after the lookup key; returns false to stop. The
+// entry's bytes are valid during the call only; pin, when not null, is
+// the cache pin of the block they lie in, through which the receiver may
+// keep the value without a copy (CachePin::PinInto). A block the lookup
+// read for itself (no block cache, fill_cache off, an mmap'ed file) comes
+// without one.
 using GetEntryFunction = bool (*)(void* arg, const Slice& internal_key,
-                                  const Slice& value);
+                                  const Slice& value, CachePin* pin);
+
+// One key of a batched point lookup (TableReader::MultiGet).
+struct TableLookup {
+  Slice internal_key;   // a LookupKey's internal key
+  void* arg = nullptr;  // handed to handle_entry with this key's entries
+  bool done = false;    // set when handle_entry returned false, or on error
+  Status status;        // the error reading this key's blocks, if any
+};
 
 class TableReader {
  public:
@@ -75,6 +89,16 @@ class TableReader {
   // (NewRangeTombstoneIterator).
   virtual Status Get(const ReadOptions& read_options, const Slice& internal_key,
                      void* arg, GetEntryFunction handle_entry) = 0;
+
+  // Get for each of lookups[0..n) not yet done, as if one after another:
+  // a lookup's entries go to handle_entry with its arg, done is set when
+  // handle_entry returns false, and an error reading the key sets status
+  // (and done) and leaves the other lookups to go on. Lookups in ascending
+  // key order let a reader serve the keys of one block from one read (any
+  // order gives the same entries). The default runs Get per lookup.
+  virtual void MultiGet(const ReadOptions& read_options,
+                        TableLookup* const* lookups, size_t n,
+                        GetEntryFunction handle_entry);
 
   // False only if the table certainly holds no key with this prefix (of
   // the prefix extractor it was opened with).

@@ -57,6 +57,7 @@ void Cleanable::DelegateCleanupsTo(Cleanable* other) {
 }
 
 void Cleanable::Reset() {
+  if (!HasCleanups()) return;  // every PinnableSlice that copied its value
   Entry first;
   Node* rest;
   Detach(&first, &rest);

@@ -174,6 +174,11 @@ class STRATA_EXPORT PinnableSlice : public Slice, public Cleanable {
   // Views s without copying; f(arg1, arg2) runs on Reset() or destruction
   // and must keep s readable until then.
   void PinSlice(const Slice& s, CleanupFunction f, void* arg1, void* arg2) {
+    if (!pinned_) {  // the common case: no previous pin to release after
+      SetPinned(s);
+      RegisterCleanup(f, arg1, arg2);
+      return;
+    }
     Cleanable previous = TakePin();
     SetPinned(s);
     RegisterCleanup(f, arg1, arg2);

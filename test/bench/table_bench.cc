@@ -75,7 +75,7 @@ BenchTable* GetTable(bool filter) {
   return t;
 }
 
-bool CountEntry(void* arg, const Slice&, const Slice&) {
+bool CountEntry(void* arg, const Slice&, const Slice&, CachePin*) {
   ++*static_cast<int64_t*>(arg);
   return false;
 }

@@ -46,11 +46,11 @@ class MemTableReader {
                   const MergeOperator* merge_operator = nullptr) const {
     ReadView view = view_;
     view.sequence = seq;
-    std::string value;
+    PinnableSlice value;
     const Status s =
         view.Get(ReadOptions(), nullptr, merge_operator, key, &value, nullptr);
     if (s.IsNotFound()) return "NOT_FOUND";
-    return s.ok() ? value : "ERROR: " + s.ToString();
+    return s.ok() ? value.ToString() : "ERROR: " + s.ToString();
   }
 
  private:

@@ -85,7 +85,7 @@ class FakeTableReader : public TableReader {
              GetEntryFunction handle_entry) override {
     auto it = LowerBound(key);
     if (it != entries_.end() && it->first == key.ToString()) {
-      (*handle_entry)(arg, it->first, it->second);
+      (*handle_entry)(arg, it->first, it->second, nullptr);
     }
     return Status::OK();
   }
@@ -187,7 +187,7 @@ class FakeTableFactory : public TableFactory {
   OpenLog* const log_;
 };
 
-bool SaveValue(void* arg, const Slice& key, const Slice& value) {
+bool SaveValue(void* arg, const Slice& key, const Slice& value, CachePin*) {
   *static_cast<std::string*>(arg) = key.ToString() + "=" + value.ToString();
   return false;
 }

@@ -146,12 +146,12 @@ std::vector<Entries> SplitSorted(const Entries& sorted, int count) {
   return runs;
 }
 
-bool CollectAll(void* arg, const Slice& key, const Slice& value) {
+bool CollectAll(void* arg, const Slice& key, const Slice& value, CachePin*) {
   static_cast<Entries*>(arg)->emplace_back(key.ToString(), value.ToString());
   return true;
 }
 
-bool CollectFirst(void* arg, const Slice& key, const Slice& value) {
+bool CollectFirst(void* arg, const Slice& key, const Slice& value, CachePin*) {
   static_cast<Entries*>(arg)->emplace_back(key.ToString(), value.ToString());
   return false;
 }

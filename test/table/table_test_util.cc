@@ -141,7 +141,7 @@ Status OpenTable(Env* env, const std::string& fname,
 
 namespace {
 
-bool CollectEntry(void* arg, const Slice& key, const Slice& value) {
+bool CollectEntry(void* arg, const Slice& key, const Slice& value, CachePin*) {
   static_cast<TableEntries*>(arg)->emplace_back(key.ToString(),
                                                 value.ToString());
   return true;

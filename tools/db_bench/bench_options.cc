@@ -74,6 +74,9 @@ Status ValidateFlags(const Flags& f) {
   if (f.value_size < 0) return BadFlag("value_size", "must not be negative");
   if (f.batch_size < 1) return BadFlag("batch_size", "must be at least 1");
   if (f.duration < 0) return BadFlag("duration", "must not be negative");
+  if (f.multiread_stride < 0) {
+    return BadFlag("multiread_stride", "must not be negative");
+  }
   if (f.block_size < 1) return BadFlag("block_size", "must be at least 1");
   if (f.seek_nexts < 0) return BadFlag("seek_nexts", "must not be negative");
   if (f.compression_ratio < 0) {

@@ -192,6 +192,13 @@ const std::vector<FlagSpec>& FlagTable() {
        "--allow_concurrent_memtable_write=false)"},
       {"mmap_read", &F::mmap_read, "false",
        "Allow reads to occur via mmap-ing files"},
+      {"multiread_batched", &F::multiread_batched, "false",
+       "Use the new MultiGet API (multireadrandom: the batched MultiGet "
+       "into PinnableSlices rather than the std::vector one)"},
+      {"multiread_stride", &F::multiread_stride, "0",
+       "If this is a positive number, then use this stride while doing "
+       "MultiGet (multireadrandom: a batch is the keys k, k + stride, ... "
+       "from a random k)"},
       {"num", &F::num, "1000000", "Number of key/values to place in database"},
       {"num_column_families", &F::num_column_families, "1",
        "Number of Column Families to use: the default one and "

@@ -48,6 +48,8 @@ struct Flags {
   int32_t prefix_size;
   int64_t keys_per_prefix;
   int32_t seek_nexts;
+  bool multiread_batched;
+  int64_t multiread_stride;
   int32_t readwritepercent;
   uint64_t benchmark_write_rate_limit;
 

@@ -1,0 +1,221 @@
+// The batched MultiGet against single Gets over a random DB (tables on
+// several levels, memtables, range deletions, merges, snapshots), with
+// sorted_input true and false, duplicate and absent keys; the vector
+// MultiGet too. Keys of one data block cost one block cache lookup, and
+// their values are pinned.
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "strata/cache.h"
+#include "strata/db.h"
+#include "strata/merge_operator.h"
+#include "strata/statistics.h"
+#include "strata/table.h"
+#include "test/db/db_test_util.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+using test::DBHolder;
+
+std::string Key(uint32_t i) { return "key" + std::to_string(10000 + i); }
+
+// "OK:<value>" or the status.
+std::string Result(const Status& s, const Slice& value) {
+  return s.ok() ? "OK:" + value.ToString() : s.ToString();
+}
+
+class DBMultiGetTest : public testing::Test {
+ protected:
+  void Open(bool auto_compactions) {
+    Options& o = h_.options();
+    o.statistics = stats_;
+    o.compression = kNoCompression;
+    o.merge_operator = MergeOperators::CreateStringAppendOperator();
+    o.disable_auto_compactions = !auto_compactions;
+    o.write_buffer_size = 32 << 10;
+    o.level0_file_num_compaction_trigger = 3;
+    o.target_file_size_base = 32 << 10;
+    o.max_bytes_for_level_base = 128 << 10;
+    BlockBasedTableOptions table;
+    table.block_cache = cache_;
+    table.block_size = 1024;
+    o.table_factory.reset(NewBlockBasedTableFactory(table));
+    ASSERT_TRUE(h_.Open().ok());
+  }
+
+  // Each key's single Get, then the batched MultiGet of keys as given
+  // (sorted_input false) and sorted (true), and the vector MultiGet: the
+  // same results.
+  void CheckBatch(const std::vector<std::string>& keys, const Snapshot* snap) {
+    ReadOptions ro;
+    ro.snapshot = snap;
+    ColumnFamilyHandle* cf = h_.db()->DefaultColumnFamily();
+    std::vector<std::string> want;
+    for (const std::string& k : keys) {
+      PinnableSlice v;
+      want.push_back(Result(h_.db()->Get(ro, cf, k, &v), v));
+    }
+    std::vector<std::string> sorted = keys;
+    std::sort(sorted.begin(), sorted.end());
+    for (bool sorted_input : {false, true}) {
+      const std::vector<std::string>& in = sorted_input ? sorted : keys;
+      std::vector<Slice> slices(in.begin(), in.end());
+      std::vector<PinnableSlice> values(in.size());
+      std::vector<Status> statuses(in.size());
+      h_.db()->MultiGet(ro, cf, in.size(), slices.data(), values.data(),
+                        statuses.data(), sorted_input);
+      for (size_t i = 0; i < in.size(); i++) {
+        const size_t j =
+            std::find(keys.begin(), keys.end(), in[i]) - keys.begin();
+        ASSERT_EQ(Result(statuses[i], values[i]), want[j])
+            << in[i] << " sorted_input " << sorted_input;
+      }
+    }
+    std::vector<std::string> values;
+    const std::vector<Status> statuses = h_.db()->MultiGet(
+        ro, std::vector<Slice>(keys.begin(), keys.end()), &values);
+    for (size_t i = 0; i < keys.size(); i++) {
+      ASSERT_EQ(Result(statuses[i], values[i]), want[i]) << keys[i];
+    }
+  }
+
+  uint64_t DataBlockLookups() const {
+    return stats_->getTickerCount(BLOCK_CACHE_DATA_HIT) +
+           stats_->getTickerCount(BLOCK_CACHE_DATA_MISS);
+  }
+
+  std::shared_ptr<Statistics> stats_ = CreateDBStatistics();
+  std::shared_ptr<Cache> cache_ = NewLRUCache(1 << 20);
+  DBHolder h_;
+};
+
+TEST_F(DBMultiGetTest, MatchesSingleGetsOverARandomDB) {
+  Open(/*auto_compactions=*/true);
+  constexpr uint32_t kKeys = 600;
+  Random rnd(2024);
+  std::vector<const Snapshot*> snapshots;
+  for (int phase = 0; phase < 6; phase++) {
+    for (int op = 0; op < 1500; op++) {
+      const std::string k = Key(rnd.Uniform(kKeys));
+      const std::string v = std::to_string(phase) + "." + std::to_string(op) +
+                            std::string(rnd.Uniform(60), 'v');
+      const uint32_t r = rnd.Uniform(20);
+      Status s;
+      if (r < 9) {
+        s = h_.Put(k, v);
+      } else if (r < 14) {
+        s = h_.db()->Merge(WriteOptions(), k, v);
+      } else if (r < 18) {
+        s = h_.Delete(k);
+      } else if (r < 19) {
+        const std::string e = Key(rnd.Uniform(kKeys));
+        if (k < e) s = h_.db()->DeleteRange(WriteOptions(), k, e);
+      } else if (snapshots.size() < 4) {
+        snapshots.push_back(h_.db()->GetSnapshot());
+      }
+      ASSERT_TRUE(s.ok()) << s.ToString();
+    }
+    if (phase % 3 == 2) {
+      ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+    }
+    std::vector<const Snapshot*> reads = snapshots;
+    reads.push_back(nullptr);
+    for (const Snapshot* snap : reads) {
+      for (int batch = 0; batch < 5; batch++) {
+        std::vector<std::string> keys;
+        const uint32_t n = 1 + rnd.Uniform(80);
+        for (uint32_t i = 0; i < n; i++) {
+          if (rnd.OneIn(8) && !keys.empty()) {
+            keys.push_back(keys[rnd.Uniform(static_cast<int>(keys.size()))]);
+          } else if (rnd.OneIn(10)) {
+            keys.push_back(Key(rnd.Uniform(kKeys)) + "-absent");
+          } else {
+            keys.push_back(Key(rnd.Uniform(kKeys)));
+          }
+        }
+        CheckBatch(keys, snap);
+        if (HasFatalFailure()) return;
+      }
+    }
+    if (phase == 4 && !snapshots.empty()) {
+      h_.db()->ReleaseSnapshot(snapshots.front());
+      snapshots.erase(snapshots.begin());
+    }
+  }
+  // The reads above met tables below level 0.
+  uint64_t deeper = 0;
+  for (int level = 1; level < h_.options().num_levels; level++) {
+    uint64_t files = 0;
+    ASSERT_TRUE(h_.db()->GetIntProperty(
+        "strata.num-files-at-level" + std::to_string(level), &files));
+    deeper += files;
+  }
+  EXPECT_GT(deeper, 0u);
+  for (const Snapshot* s : snapshots) h_.db()->ReleaseSnapshot(s);
+}
+
+TEST_F(DBMultiGetTest, KeysOfOneBlockCostOneCacheLookupAndArePinned) {
+  Open(/*auto_compactions=*/false);
+  for (uint32_t i = 0; i < 10; i++) {
+    ASSERT_TRUE(h_.Put(Key(i), "value" + std::to_string(i)).ok());
+  }
+  ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+  // Unsorted, with a duplicate: the DB sorts them.
+  std::vector<std::string> keys = {Key(7), Key(2), Key(9),  Key(2),
+                                   Key(0), Key(5), "absent"};
+  std::vector<Slice> slices(keys.begin(), keys.end());
+  std::vector<PinnableSlice> values(keys.size());
+  std::vector<Status> statuses(keys.size());
+  uint64_t before = DataBlockLookups();
+  h_.db()->MultiGet(ReadOptions(), h_.db()->DefaultColumnFamily(), keys.size(),
+                    slices.data(), values.data(), statuses.data());
+  EXPECT_EQ(DataBlockLookups() - before, 1u);
+  for (size_t i = 0; i + 1 < keys.size(); i++) {
+    ASSERT_TRUE(statuses[i].ok()) << statuses[i].ToString();
+    EXPECT_EQ(values[i].ToString(), "value" + keys[i].substr(7));
+    EXPECT_TRUE(values[i].IsPinned());
+  }
+  EXPECT_TRUE(statuses.back().IsNotFound());
+  EXPECT_GT(cache_->GetPinnedUsage(), 0u);
+
+  // Single Gets look the block up once each.
+  before = DataBlockLookups();
+  for (size_t i = 0; i + 1 < keys.size(); i++) {
+    EXPECT_EQ(h_.Get(keys[i]), "value" + keys[i].substr(7));
+  }
+  EXPECT_EQ(DataBlockLookups() - before, keys.size() - 1);
+
+  values.clear();
+  EXPECT_EQ(cache_->GetPinnedUsage(), 0u);
+}
+
+TEST_F(DBMultiGetTest, UnsortedKeysClaimedSortedStillReadRight) {
+  Open(/*auto_compactions=*/false);
+  for (uint32_t i = 0; i < 50; i++) {
+    ASSERT_TRUE(h_.Put(Key(i), "v" + std::to_string(i)).ok());
+    if (i % 10 == 9) {
+      ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+    }
+  }
+  std::vector<std::string> keys = {Key(40), Key(3), Key(25), Key(3), Key(11)};
+  std::vector<Slice> slices(keys.begin(), keys.end());
+  std::vector<PinnableSlice> values(keys.size());
+  std::vector<Status> statuses(keys.size());
+  h_.db()->MultiGet(ReadOptions(), h_.db()->DefaultColumnFamily(), keys.size(),
+                    slices.data(), values.data(), statuses.data(),
+                    /*sorted_input=*/true);
+  for (size_t i = 0; i < keys.size(); i++) {
+    ASSERT_TRUE(statuses[i].ok());
+    EXPECT_EQ(values[i].ToString(),
+              "v" + std::to_string(std::stoi(keys[i].substr(3)) - 10000));
+  }
+}
+
+}  // namespace
+}  // namespace strata
