@@ -59,6 +59,7 @@ strata_add_test(util_test SOURCES
   test/util/statistics_test.cc
   test/util/status_test.cc
   test/util/thread_local_test.cc
+  test/util/write_buffer_manager_test.cc
 )
 
 set(_port_tests test/port/port_test.cc)
