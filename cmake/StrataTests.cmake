@@ -307,6 +307,14 @@ strata_add_test(db_column_family_test SOURCES
   test/db/db_test_util.cc
 )
 
+# The memtable budget (WriteBufferManager, db_write_buffer_size): the
+# charges a DB reports, DBs sharing a budget, stalls.
+strata_add_test(db_memory_budget_test SOURCES
+  test/db/db_test_util.cc
+  test/db/db_write_buffer_manager_test.cc
+  test/db/memtable_charges_test.cc
+)
+
 # Introspection: strata.stats (InternalStats), GetApproximateSizes, the
 # read path's statistics tickers.
 strata_add_test(db_stats_test SOURCES

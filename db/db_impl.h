@@ -4,6 +4,8 @@
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
 //   db_impl_wal.cc    WAL files: creating, retiring at a switch, syncing
 //   db_impl_flush.cc  memtable flushes, Flush, write stalls
+//   db_impl_budget.cc the memtable budget (WriteBufferManager): what the
+//                     memtables report, which to retire, and stalls
 //   db_impl_files.cc  deleting obsolete files
 //   db_impl_compaction.cc  compactions, CompactRange
 //   db_impl_families.cc  column families: create, drop, handles, routes
@@ -52,6 +54,7 @@
 #include "db/snapshot_impl.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
+#include "db/write_buffer_stall.h"
 #include "db/write_controller.h"
 #include "db/write_thread.h"
 #include "memtable/memtable_list.h"
@@ -300,6 +303,22 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
                        const std::vector<ColumnFamilyData*>& cfds)
       LOCKS_EXCLUDED(mutex_);
 
+  // ---- db_impl_budget.cc ----
+  // Adds to *switching the family whose active memtable the
+  // WriteBufferManager's flush rule retires (the largest), if the rule
+  // holds and *switching is empty.
+  void PickForWriteBufferManager(const std::vector<ColumnFamilyData*>& families,
+                                 std::vector<ColumnFamilyData*>* switching)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Waits while the WriteBufferManager stalls writes (fails at once with
+  // Incomplete for a no_slowdown group); a group without updates does not
+  // wait. Releases mutex_ meanwhile.
+  Status WaitForWriteBuffer(WriteThread::WriteGroup* group)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Wakes this DB's leader from a stall of the manager (Close, a
+  // background error) and leaves the manager's queue.
+  void EndWriteBufferStall() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
   // ---- db_impl_compaction.cc ----
   // Compactions that may run at once: RocksDB's split of
   // max_background_jobs (a quarter, at least one, for flushes).
@@ -417,6 +436,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status bg_error_ GUARDED_BY(mutex_);
   SnapshotList snapshots_ GUARDED_BY(mutex_);
   std::vector<uint64_t> live_logs_ GUARDED_BY(mutex_);
+  // The memtable budget (options_.write_buffer_manager, or one the DB made
+  // for db_write_buffer_size); null for none.
+  WriteBufferManager* const write_buffer_manager_;
+  // What a leader stalled by it waits on.
+  WriteBufferStall write_buffer_stall_;
   bool flush_scheduled_ GUARDED_BY(mutex_) = false;
   // Why the last memtable switch could not start its WAL (OK once one
   // succeeds): a Flush whose request is still pending reports it.

@@ -183,6 +183,9 @@ Status DBImpl::DropColumnFamily(ColumnFamilyHandle* column_family) {
     }
     s = versions_->DropColumnFamily(cfd, &mutex_);
     if (!s.ok()) return s;
+    // Its memtables go with its last reference; the budget no longer
+    // counts them (nor will a flush of them).
+    cfd->charges.ReleaseAll(write_buffer_manager_);
     routes_stale_ = true;
     num_families_.store(versions_->column_families()->size(),
                         std::memory_order_release);

@@ -150,6 +150,7 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     ColumnFamilyData* cfd = job.cfd;
     if (s.ok() && !cfd->dropped()) {
       cfd->imm.RemoveOldest(job.mems.size());
+      cfd->charges.Drop(write_buffer_manager_, job.mems.size());
       cfd->imm_next_logs.erase(cfd->imm_next_logs.begin(),
                                cfd->imm_next_logs.begin() + job.mems.size());
       cfd->memtables_flushed += job.mems.size();

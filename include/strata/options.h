@@ -21,6 +21,7 @@
 #include "strata/env.h"
 #include "strata/export.h"
 #include "strata/memtablerep.h"
+#include "strata/write_buffer_manager.h"
 
 namespace strata {
 
@@ -81,6 +82,19 @@ struct STRATA_EXPORT DBOptions {
   // 0: four times the sum of the families' write_buffer_size *
   // max_write_buffer_number. Only matters with more than one family.
   uint64_t max_total_wal_size = 0;
+
+  // A memory budget for the memtables of all the column families: past
+  // it, the family with the largest active memtable is flushed. 0: none.
+  // A shorthand for a write_buffer_manager of this size used by this DB
+  // alone; ignored when write_buffer_manager is set.
+  size_t db_write_buffer_size = 0;
+
+  // The memory budget for the memtables (strata/write_buffer_manager.h),
+  // which several DBs may share: each reports its memtables' memory to
+  // it, and the DB that writes next once the total is past the budget
+  // flushes a memtable of its own. It may also charge the memory to a
+  // block cache, and stall writes. Null: db_write_buffer_size decides.
+  std::shared_ptr<WriteBufferManager> write_buffer_manager = nullptr;
 
   // Accepted for RocksDB compatibility and not used: strata's checks of
   // what it reads from disk do not depend on it (docs/formats/), and what
@@ -177,9 +191,9 @@ struct STRATA_EXPORT DBOptions {
   // others alone and returns this; docs/options.md ("Helper methods")
   // compares each with RocksDB's.
 
-  // For a DB under about 1 GB: max_open_files 5000 and
-  // max_file_opening_threads 1. cache, which RocksDB charges memtable
-  // memory to, is not used: strata has no write buffer manager yet.
+  // For a DB under about 1 GB: max_open_files 5000,
+  // max_file_opening_threads 1, and a write_buffer_manager without a
+  // budget that charges the memtables' memory to *cache (if given).
   DBOptions* OptimizeForSmallDb(std::shared_ptr<Cache>* cache = nullptr);
 
   // Runs up to total_threads background jobs: sets max_background_jobs,
