@@ -1,14 +1,21 @@
-// DBImpl: the memtable budget beyond each family's own write_buffer_size
-// (docs/column_families.md, "The memtable budget"): the
-// WriteBufferManager's (strata/write_buffer_manager.h). The DB reports its
-// memtables' memory by deltas (db/memtable_charges.h) in PrepareGroup, at
-// switches, flushes, drops and Close; once the manager's flush rule holds,
-// the next group retires the largest active memtable of this DB; with
-// allow_stall, groups wait while the memory is past the budget and a
-// flush is on its way to free some.
+// DBImpl: the budgets that retire memtables beyond each family's own
+// write_buffer_size (docs/column_families.md, "The memtable budget" and
+// "max_total_wal_size"):
 //
-// The pick runs in PrepareGroup, under mutex_, before the memtable switch;
-// the memtable it picks is switched with the full ones, as one switch.
+// - the WriteBufferManager's (strata/write_buffer_manager.h): the DB
+//   reports its memtables' memory by deltas (db/memtable_charges.h) in
+//   PrepareGroup, at switches, flushes, drops and Close; once the
+//   manager's flush rule holds, the next group retires the largest active
+//   memtable of this DB; with allow_stall, groups wait while the memory
+//   is past the budget and a flush is on its way to free some;
+// - max_total_wal_size: once the live WALs hold more, the families whose
+//   unflushed data keeps the oldest WAL alive retire their memtables, so
+//   that flushing them lets it be deleted.
+//
+// Both run in PrepareGroup, under mutex_, before the memtable switch; the
+// memtables they pick are switched with the full ones, as one switch.
+
+#include <algorithm>
 
 #include "db/db_impl.h"
 #include "memtable/memtable.h"
@@ -16,6 +23,15 @@
 #include "util/stop_watch.h"
 
 namespace strata {
+
+namespace {
+
+bool Contains(const std::vector<ColumnFamilyData*>& cfds,
+              const ColumnFamilyData* cfd) {
+  return std::find(cfds.begin(), cfds.end(), cfd) != cfds.end();
+}
+
+}  // namespace
 
 void DBImpl::PickForWriteBufferManager(
     const std::vector<ColumnFamilyData*>& families,
@@ -37,6 +53,45 @@ void DBImpl::PickForWriteBufferManager(
     }
   }
   if (pick != nullptr) switching->push_back(pick);
+}
+
+uint64_t DBImpl::MaxTotalWALSize(
+    const std::vector<ColumnFamilyData*>& families) const {
+  if (options_.max_total_wal_size > 0) return options_.max_total_wal_size;
+  // RocksDB's default: four times what the memtables may hold.
+  uint64_t memtables = 0;
+  for (const ColumnFamilyData* cfd : families) {
+    const Options& o = cfd->options();
+    memtables += static_cast<uint64_t>(o.write_buffer_size) *
+                 static_cast<uint64_t>(o.max_write_buffer_number);
+  }
+  return 4 * memtables;
+}
+
+void DBImpl::PickForWALSize(const std::vector<ColumnFamilyData*>& families,
+                            std::vector<ColumnFamilyData*>* switching) {
+  if (live_logs_.size() < 2 || LiveLogBytes() <= MaxTotalWALSize(families)) {
+    return;
+  }
+  const uint64_t oldest = live_logs_.front().number;
+  for (ColumnFamilyData* cfd : families) {
+    if (cfd->mem->num_entries() == 0 || Contains(*switching, cfd)) continue;
+    // The first WAL the active memtable's data may be in: the one started
+    // when the family last retired a memtable. Immutable memtables need
+    // no switch: their flush is on its way.
+    const uint64_t first_log = cfd->imm_next_logs.empty()
+                                   ? cfd->log_number()
+                                   : cfd->imm_next_logs.back();
+    if (first_log <= oldest) {
+      STRATA_LOG_INFO(info_log_,
+                      "live WALs hold %llu bytes: flushing %s, which keeps "
+                      "WAL %llu",
+                      static_cast<unsigned long long>(LiveLogBytes()),
+                      cfd->name().c_str(),
+                      static_cast<unsigned long long>(oldest));
+      switching->push_back(cfd);
+    }
+  }
 }
 
 Status DBImpl::WaitForWriteBuffer(WriteThread::WriteGroup* group) {

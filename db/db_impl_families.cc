@@ -124,8 +124,8 @@ Status DBImpl::CreateFamily(const std::string& name,
   // The family starts with the WAL being written: none before it holds
   // any of its records.
   Status s = versions_->CreateColumnFamily(
-      name, SanitizeOptions(Options(options_, options)), live_logs_.back(),
-      &mutex_, cfd);
+      name, SanitizeOptions(Options(options_, options)),
+      live_logs_.back().number, &mutex_, cfd);
   if (!s.ok()) return s;
   (*cfd)->mem = NewMemTable(*cfd);
   routes_stale_ = true;

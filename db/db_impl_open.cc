@@ -424,8 +424,10 @@ Status DBImpl::Recover(
     s = NewLogFile(log_number, /*sync_dir=*/true, &log_);
   }
   if (!s.ok()) return s;
-  live_logs_ = logs;
-  live_logs_.push_back(log_number);
+  // The replayed WALs are obsolete once the edit below is in (their sizes
+  // do not count towards max_total_wal_size).
+  for (uint64_t number : logs) live_logs_.push_back({number, 0});
+  live_logs_.push_back({log_number, 0});
   // The recovered data goes into level-0 tables and every family's log
   // number moves to the new WAL, in one MANIFEST record, so the replayed
   // WALs become obsolete. That is also what keeps a recovery that dropped

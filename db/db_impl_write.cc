@@ -179,6 +179,7 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (write_buffer_manager_ != nullptr) {
     PickForWriteBufferManager(families, &switching);
   }
+  if (families.size() > 1) PickForWALSize(families, &switching);
   if (!switching.empty() && options_.atomic_flush) {
     // The families are flushed together: every one with data retires its
     // memtable now.
@@ -269,6 +270,7 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
       // In the OS before the write is acknowledged: a process crash then
       // loses nothing acknowledged.
       if (s.ok()) s = log_->file()->Flush();
+      log_bytes_.store(log_->file()->GetFileSize(), std::memory_order_relaxed);
       RecordTick(stats, WAL_FILE_BYTES, record.size());
     }
     if (s.ok() && group->need_sync()) {
@@ -399,17 +401,20 @@ Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     switch_error_ = s;
     return s;
   }
+  uint64_t finished_size = 0;
   {
     // Synced here only in the modes that cannot stop at a WAL whose end a
     // power loss took (db_impl_wal.cc).
     MutexLock l(&log_mutex_);
-    s = RetireLog(std::move(new_log));
+    s = RetireLog(std::move(new_log), &finished_size);
     if (!s.ok()) {
       SetBackgroundError(s);
       return s;
     }
   }
-  live_logs_.push_back(number);
+  live_logs_.back().size = finished_size;
+  finished_log_bytes_ += finished_size;
+  live_logs_.push_back({number, 0});
   for (ColumnFamilyData* cfd : cfds) {
     const size_t usage = cfd->mem->ApproximateMemoryUsage();
     if (memtable_switch_callback_) memtable_switch_callback_(usage);

@@ -78,9 +78,11 @@ struct STRATA_EXPORT DBOptions {
   bool atomic_flush = false;
 
   // Once the live WALs hold more than this many bytes, the column
-  // families whose unflushed data keeps the oldest WAL alive are flushed.
-  // 0: four times the sum of the families' write_buffer_size *
-  // max_write_buffer_number. Only matters with more than one family.
+  // families whose unflushed data keeps the oldest WAL alive are flushed
+  // (their active memtables retired), so that it can be deleted. 0: four
+  // times the sum of the families' write_buffer_size *
+  // max_write_buffer_number. Only matters with more than one family: one
+  // family's memtables bound its WALs already.
   uint64_t max_total_wal_size = 0;
 
   // A memory budget for the memtables of all the column families: past
