@@ -18,6 +18,7 @@
 #include "strata/write_buffer_manager.h"
 #include "test/db/column_family_test_util.h"
 #include "test/db/db_test_util.h"
+#include "test/util/fault_injection_env.h"
 
 namespace strata {
 namespace test {
@@ -258,11 +259,13 @@ TEST(DBWriteBufferManagerTest, TinyBudgetWithStallsCompletes) {
 }
 
 // Fills a DB behind a closed table gate until the budget is passed with a
-// flush held at the gate: writes then stall.
+// flush held at the gate: writes then stall. (Its files go through a
+// FaultInjectionEnv, to fail the flush.)
 class StalledDB {
  public:
   explicit StalledDB(size_t budget)
-      : gate_(Env::Default()),
+      : fault_(Env::Default()),
+        gate_(&fault_),
         wbm_(std::make_shared<WriteBufferManager>(budget, nullptr,
                                                   /*allow_stall=*/true)),
         holder_(&gate_) {
@@ -288,6 +291,7 @@ class StalledDB {
     EXPECT_TRUE(wbm_->ShouldStall());
   }
 
+  FaultInjectionEnv fault_;
   TableGateEnv gate_;
   std::shared_ptr<WriteBufferManager> wbm_;
   DBHolder holder_;
@@ -320,16 +324,39 @@ TEST(DBWriteBufferManagerTest, StalledWriteWaitsForTheFlush) {
 TEST(DBWriteBufferManagerTest, CloseEndsAStall) {
   StalledDB t(256 * kKiB);
   ASSERT_NO_FATAL_FAILURE(t.OpenAndFill());
-  Status status;
-  std::thread writer([&] { status = t.holder_.Put("late", "write"); });
+  DB* db = t.holder_.db();
+  Status status, closed;
+  std::thread writer(
+      [&] { status = db->Put(WriteOptions(), "late", "write"); });
   t.gate_.AwaitWaiter();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   // Close waits for the flush at the gate; the writer gives up at once.
-  std::thread closer([&] { t.holder_.Close(); });
+  std::thread closer([&] { closed = db->Close(); });
   writer.join();
   EXPECT_TRUE(status.IsShutdownInProgress()) << status.ToString();
   t.gate_.Open(true);
   closer.join();
+  EXPECT_TRUE(closed.ok()) << closed.ToString();
+  EXPECT_EQ(0u, t.wbm_->memory_usage());
+}
+
+// A flush that fails ends the stall it was to end: the writer gets the
+// error, and the memory it would have freed no longer counts as being
+// freed (nothing will free it until the DB closes).
+TEST(DBWriteBufferManagerTest, FailedFlushEndsAStall) {
+  StalledDB t(256 * kKiB);
+  ASSERT_NO_FATAL_FAILURE(t.OpenAndFill());
+  Status status;
+  std::thread writer([&] { status = t.holder_.Put("late", "write"); });
+  t.gate_.AwaitWaiter();
+  t.fault_.FailAll(IOKind::kWrite, Status::IOError("injected"));
+  t.gate_.Open(true);
+  writer.join();
+  EXPECT_TRUE(status.IsIOError()) << status.ToString();
+  EXPECT_FALSE(t.wbm_->IsStallActive());
+  EXPECT_EQ(t.wbm_->memory_usage(), t.wbm_->mutable_memtable_memory_usage());
+  t.fault_.ClearFailures();
+  t.holder_.Close();
   EXPECT_EQ(0u, t.wbm_->memory_usage());
 }
 
