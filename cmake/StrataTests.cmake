@@ -59,6 +59,7 @@ strata_add_test(util_test SOURCES
   test/util/statistics_test.cc
   test/util/status_test.cc
   test/util/thread_local_test.cc
+  test/util/write_buffer_manager_test.cc
 )
 
 set(_port_tests test/port/port_test.cc)
@@ -350,6 +351,16 @@ strata_add_test(db_column_family_test SOURCES
   test/db/db_column_family_recovery_test.cc
   test/db/db_column_family_test.cc
   test/db/db_test_util.cc
+)
+
+# The memtable budget (WriteBufferManager, db_write_buffer_size) and
+# max_total_wal_size: the charges a DB reports, DBs sharing a budget,
+# stalls, and the WALs idle families keep.
+strata_add_test(db_memory_budget_test SOURCES
+  test/db/db_max_total_wal_size_test.cc
+  test/db/db_test_util.cc
+  test/db/db_write_buffer_manager_test.cc
+  test/db/memtable_charges_test.cc
 )
 
 # Introspection: strata.stats (InternalStats), GetApproximateSizes, the

@@ -34,6 +34,7 @@
 #include "db/compaction_picker.h"
 #include "db/dbformat.h"
 #include "db/internal_stats.h"
+#include "db/memtable_charges.h"
 #include "db/table_cache.h"
 #include "db/version.h"
 #include "memtable/memtable_list.h"
@@ -102,6 +103,8 @@ class ColumnFamilyData {
   uint64_t memtables_flushed = 0;
   // A Flush() wants the active memtable retired by the next group.
   bool flush_requested = false;
+  // What the memtables have reported to the DB's WriteBufferManager.
+  MemTableCharges charges;
   // Flushes, compactions and stalls of this family (strata.stats).
   InternalStats internal_stats;
   // The memtable write groups insert into, set by the leader in

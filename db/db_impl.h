@@ -4,6 +4,9 @@
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
 //   db_impl_wal.cc    WAL files: creating, retiring at a switch, syncing
 //   db_impl_flush.cc  memtable flushes, Flush, write stalls
+//   db_impl_budget.cc the memtable budget (WriteBufferManager) and
+//                     max_total_wal_size: which memtables to retire, and
+//                     the manager's stalls
 //   db_impl_files.cc  deleting obsolete files
 //   db_impl_compaction.cc  compactions, CompactRange
 //   db_impl_families.cc  column families: create, drop, handles, routes
@@ -52,6 +55,7 @@
 #include "db/snapshot_impl.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
+#include "db/write_buffer_stall.h"
 #include "db/write_controller.h"
 #include "db/write_thread.h"
 #include "memtable/memtable_list.h"
@@ -250,7 +254,8 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Makes next the WAL being written, the current one named in its
   // predecessor record; the current one is synced and closed, or
   // (DefersWALSync) kept in retired_logs_. On failure next is deleted.
-  Status RetireLog(std::unique_ptr<log::Writer> next)
+  // *finished_size: the finished WAL's length.
+  Status RetireLog(std::unique_ptr<log::Writer> next, uint64_t* finished_size)
       EXCLUSIVE_LOCKS_REQUIRED(log_mutex_);
   // Syncs the retired WALs (closing them), the directory if a WAL was
   // created since its last sync, and the current WAL, in that order.
@@ -262,6 +267,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   void CloseRetiredLogsBelow(uint64_t min_log) LOCKS_EXCLUDED(log_mutex_);
   // Closes every WAL (Close); the current one's Close status.
   Status CloseLogs() LOCKS_EXCLUDED(log_mutex_);
+  // Bytes in the live WALs (the current one as of its last record).
+  uint64_t LiveLogBytes() const EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return finished_log_bytes_ + log_bytes_.load(std::memory_order_relaxed);
+  }
   // ---- db_impl_close.cc ----
   // Close; force: also with unreleased snapshots (the destructor). Returns
   // the first error met.
@@ -303,6 +312,31 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status FlushFamilies(const FlushOptions& options,
                        const std::vector<ColumnFamilyData*>& cfds)
       LOCKS_EXCLUDED(mutex_);
+
+  // ---- db_impl_budget.cc ----
+  // Adds to *switching the family whose active memtable the
+  // WriteBufferManager's flush rule retires (the largest), if the rule
+  // holds and *switching is empty.
+  void PickForWriteBufferManager(const std::vector<ColumnFamilyData*>& families,
+                                 std::vector<ColumnFamilyData*>* switching)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // With more than one family and the live WALs past max_total_wal_size:
+  // adds to *switching the families whose active memtable holds data of
+  // the oldest live WAL, so that their flushes let it go.
+  void PickForWALSize(const std::vector<ColumnFamilyData*>& families,
+                      std::vector<ColumnFamilyData*>* switching)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The WAL budget: max_total_wal_size, or RocksDB's derived value.
+  uint64_t MaxTotalWALSize(const std::vector<ColumnFamilyData*>& families) const
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Waits while the WriteBufferManager stalls writes (fails at once with
+  // Incomplete for a no_slowdown group); a group without updates does not
+  // wait. Releases mutex_ meanwhile.
+  Status WaitForWriteBuffer(WriteThread::WriteGroup* group)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Wakes this DB's leader from a stall of the manager (Close, a
+  // background error) and leaves the manager's queue.
+  void EndWriteBufferStall() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_compaction.cc ----
   // Compactions that may run at once: RocksDB's split of
@@ -418,7 +452,24 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status close_status_ GUARDED_BY(mutex_);
   Status bg_error_ GUARDED_BY(mutex_);
   SnapshotList snapshots_ GUARDED_BY(mutex_);
-  std::vector<uint64_t> live_logs_ GUARDED_BY(mutex_);
+  // The WALs not yet deleted, oldest first, the current one last. size:
+  // the length of a finished WAL (0 for the current one, whose length is
+  // log_bytes_).
+  struct LiveLog {
+    uint64_t number;
+    uint64_t size;
+  };
+  std::vector<LiveLog> live_logs_ GUARDED_BY(mutex_);
+  // The sum of the finished live WALs' sizes.
+  uint64_t finished_log_bytes_ GUARDED_BY(mutex_) = 0;
+  // The length of the WAL being written, stored by the leader after each
+  // record (read by a later leader's PrepareGroup).
+  std::atomic<uint64_t> log_bytes_{0};
+  // The memtable budget (options_.write_buffer_manager, or one the DB made
+  // for db_write_buffer_size); null for none.
+  WriteBufferManager* const write_buffer_manager_;
+  // What a leader stalled by it waits on.
+  WriteBufferStall write_buffer_stall_;
   bool flush_scheduled_ GUARDED_BY(mutex_) = false;
   // Why the last memtable switch could not start its WAL (OK once one
   // succeeds): a Flush whose request is still pending reports it.

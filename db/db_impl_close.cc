@@ -24,6 +24,7 @@ Status DBImpl::CloseImpl(bool force) {
     closing_ = true;
     was_open = opened_;
     bg_cv_.SignalAll();  // writers waiting out a stall give up
+    EndWriteBufferStall();
   }
   if (was_open) {
     // A barrier: groups behind it fail PrepareGroup (closing_), and when
@@ -81,6 +82,9 @@ Status DBImpl::CloseImpl(bool force) {
     delete routes;
   }
   for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    // Whatever the memtables reported to the budget is given back (the
+    // manager may outlive this DB, and serve others).
+    cfd->charges.ReleaseAll(write_buffer_manager_);
     if (cfd->mem != nullptr) {
       cfd->mem->Unref();
       cfd->mem = nullptr;

@@ -151,8 +151,8 @@ Status DBImpl::CreateFamily(const std::string& name,
   // The family starts with the WAL being written: none before it holds
   // any of its records.
   Status s = versions_->CreateColumnFamily(
-      name, SanitizeOptions(Options(options_, options)), live_logs_.back(),
-      &mutex_, cfd);
+      name, SanitizeOptions(Options(options_, options)),
+      live_logs_.back().number, &mutex_, cfd);
   if (!s.ok()) return s;
   (*cfd)->mem = NewMemTable(*cfd);
   routes_stale_ = true;
@@ -208,6 +208,9 @@ Status DBImpl::DropColumnFamily(ColumnFamilyHandle* column_family) {
     }
     s = versions_->DropColumnFamily(cfd, &mutex_);
     if (!s.ok()) return s;
+    // Its memtables go with its last reference; the budget no longer
+    // counts them (nor will a flush of them).
+    cfd->charges.ReleaseAll(write_buffer_manager_);
     routes_stale_ = true;
     // No flush of it will be installed; the WALs it kept alive may go.
     bg_cv_.SignalAll();

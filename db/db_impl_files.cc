@@ -7,7 +7,6 @@
 // MANIFESTs are numbered above the thresholds, and a new table is in
 // pending_outputs_ from before its file exists until a version holds it.
 
-#include <algorithm>
 #include <unordered_set>
 
 #include "db/db_impl.h"
@@ -36,10 +35,10 @@ void DBImpl::DeleteObsoleteFiles() {
   // Tables numbered at or above this were created after the snapshot of
   // live files (their job put them in pending_outputs_ later than it).
   const uint64_t next_file = versions_->NextFileNumberPeek();
-  live_logs_.erase(
-      std::remove_if(live_logs_.begin(), live_logs_.end(),
-                     [min_log](uint64_t n) { return n < min_log; }),
-      live_logs_.end());
+  while (!live_logs_.empty() && live_logs_.front().number < min_log) {
+    finished_log_bytes_ -= live_logs_.front().size;
+    live_logs_.erase(live_logs_.begin());
+  }
 
   mutex_.Unlock();
   // Obsolete retired WALs are closed before their files are deleted (an

@@ -124,7 +124,7 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
   // moving their log numbers along lets the older WALs go.
   std::vector<VersionEdit> idle;
   std::vector<ColumnFamilyData*> idle_cfds;
-  const uint64_t current_log = live_logs_.back();
+  const uint64_t current_log = live_logs_.back().number;
   for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
     if (std::find(cfds.begin(), cfds.end(), cfd) == cfds.end() &&
         cfd->mem->num_entries() == 0 && cfd->imm.NumNotFlushed() == 0 &&
@@ -150,6 +150,7 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     ColumnFamilyData* cfd = job.cfd;
     if (s.ok() && !cfd->dropped()) {
       cfd->imm.RemoveOldest(job.mems.size());
+      cfd->charges.Drop(write_buffer_manager_, job.mems.size());
       cfd->imm_next_logs.erase(cfd->imm_next_logs.begin(),
                                cfd->imm_next_logs.begin() + job.mems.size());
       cfd->memtables_flushed += job.mems.size();

@@ -141,6 +141,14 @@ Options DBImpl::SanitizeOptions(const Options& options) {
                result.level0_file_num_compaction_trigger);
   result.level0_stop_writes_trigger = std::max(
       result.level0_stop_writes_trigger, result.level0_slowdown_writes_trigger);
+  // db_write_buffer_size alone: a manager for this DB only, as RocksDB
+  // makes. (The families' options are built from the DB's, which then
+  // already holds it.)
+  if (result.write_buffer_manager == nullptr &&
+      result.db_write_buffer_size > 0) {
+    result.write_buffer_manager =
+        std::make_shared<WriteBufferManager>(result.db_write_buffer_size);
+  }
   return result;
 }
 
@@ -160,6 +168,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
       versions_(new VersionSet(dbname_, env_, VersionSetOptionsFor(options_),
                                options_)),
       default_cfd_(versions_->default_cfd()),
+      write_buffer_manager_(options_.write_buffer_manager.get()),
       write_controller_(options.delayed_write_rate),
       bg_cv_(&mutex_),
       write_thread_(WriteThreadOptions(options), this) {
@@ -444,8 +453,10 @@ Status DBImpl::Recover(
     s = NewLogFile(log_number, /*sync_dir=*/true, &log_);
   }
   if (!s.ok()) return s;
-  live_logs_ = logs;
-  live_logs_.push_back(log_number);
+  // The replayed WALs are obsolete once the edit below is in (their sizes
+  // do not count towards max_total_wal_size).
+  for (uint64_t number : logs) live_logs_.push_back({number, 0});
+  live_logs_.push_back({log_number, 0});
   // The recovered data goes into level-0 tables and every family's log
   // number moves to the new WAL, in one MANIFEST record, so the replayed
   // WALs become obsolete. That is also what keeps a recovery that dropped

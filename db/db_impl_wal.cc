@@ -47,10 +47,12 @@ Status DBImpl::NewLogFile(uint64_t number, bool sync_dir,
   return Status::OK();
 }
 
-Status DBImpl::RetireLog(std::unique_ptr<log::Writer> next) {
+Status DBImpl::RetireLog(std::unique_ptr<log::Writer> next,
+                         uint64_t* finished_size) {
   // Every group flushed its record: this is the finished WAL's length.
   Status s = log_->file()->Flush();
   const uint64_t size = log_->file()->GetFileSize();
+  *finished_size = size;
   if (s.ok() && !DefersWALSync()) {
     // A later sync=true write, synced in the new WAL only, must never
     // survive a power loss that drops writes before it.
@@ -71,6 +73,7 @@ Status DBImpl::RetireLog(std::unique_ptr<log::Writer> next) {
     CloseLog(log_.get());
   }
   log_ = std::move(next);
+  log_bytes_.store(log_->file()->GetFileSize(), std::memory_order_relaxed);
   return Status::OK();
 }
 

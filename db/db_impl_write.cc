@@ -164,8 +164,10 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   for (ColumnFamilyData* cfd : families) {
     const Options& o = cfd->options();
     const MemTable* mem = cfd->mem;
-    const bool full = mem->ApproximateMemoryUsage() >= o.write_buffer_size &&
-                      mem->num_entries() > 0;
+    const size_t usage = mem->ApproximateMemoryUsage();
+    // The memtable budget learns what the groups before this one added.
+    cfd->charges.Grow(write_buffer_manager_, usage);
+    const bool full = usage >= o.write_buffer_size && mem->num_entries() > 0;
     if (full || (cfd->flush_requested && mem->num_entries() > 0)) {
       switching.push_back(cfd);
     } else {
@@ -175,6 +177,10 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
                                   cfd->current()->NumFiles(0) >=
                                       o.level0_slowdown_writes_trigger);
   }
+  if (write_buffer_manager_ != nullptr) {
+    PickForWriteBufferManager(families, &switching);
+  }
+  if (families.size() > 1) PickForWALSize(families, &switching);
   if (!switching.empty() && options_.atomic_flush) {
     // The families are flushed together: every one with data retires its
     // memtable now.
@@ -202,6 +208,11 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   } else if (l0_slowdown) {
     // The level-0 rules of the write stalls hold for every group.
     s = WaitForWriteRoom(group, switching);
+    if (!s.ok()) return s;
+  }
+  if (write_buffer_manager_ != nullptr &&
+      write_buffer_manager_->ShouldStall()) {
+    s = WaitForWriteBuffer(group);
     if (!s.ok()) return s;
   }
   uint64_t writes = 0, keys = 0, bytes = 0;
@@ -260,6 +271,7 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
       // In the OS before the write is acknowledged: a process crash then
       // loses nothing acknowledged.
       if (s.ok()) s = log_->file()->Flush();
+      log_bytes_.store(log_->file()->GetFileSize(), std::memory_order_relaxed);
       RecordTick(stats, WAL_FILE_BYTES, record.size());
     }
     if (s.ok() && group->need_sync()) {
@@ -367,6 +379,14 @@ void DBImpl::SetBackgroundError(const Status& s) {
   if (bg_error_.ok()) {
     bg_error_ = s;
     STRATA_LOG_ERROR(info_log_, "writes stopped: %s", s.ToString().c_str());
+    if (write_buffer_manager_ != nullptr) {
+      // No flush will free the immutable memtables now: nobody may stall
+      // waiting for that, this DB's leader included.
+      for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+        cfd->charges.KeepImmutable(write_buffer_manager_);
+      }
+      EndWriteBufferStall();
+    }
   }
 }
 
@@ -382,27 +402,33 @@ Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     switch_error_ = s;
     return s;
   }
+  uint64_t finished_size = 0;
   {
     // Synced here only in the modes that cannot stop at a WAL whose end a
     // power loss took (db_impl_wal.cc).
     MutexLock l(&log_mutex_);
-    s = RetireLog(std::move(new_log));
+    s = RetireLog(std::move(new_log), &finished_size);
     if (!s.ok()) {
       SetBackgroundError(s);
       return s;
     }
   }
-  live_logs_.push_back(number);
+  live_logs_.back().size = finished_size;
+  finished_log_bytes_ += finished_size;
+  live_logs_.push_back({number, 0});
   for (ColumnFamilyData* cfd : cfds) {
-    if (memtable_switch_callback_) {
-      memtable_switch_callback_(cfd->mem->ApproximateMemoryUsage());
-    }
+    const size_t usage = cfd->mem->ApproximateMemoryUsage();
+    if (memtable_switch_callback_) memtable_switch_callback_(usage);
+    cfd->charges.Retire(write_buffer_manager_, usage);
     cfd->imm.Add(cfd->mem);
     cfd->imm_next_logs.push_back(number);
     cfd->memtables_retired++;
     cfd->flush_requested = false;
     cfd->mem->Unref();  // imm holds its own reference
     cfd->mem = NewMemTable(cfd);
+    // What the new memtable takes at once counts from now on.
+    cfd->charges.Grow(write_buffer_manager_,
+                      cfd->mem->ApproximateMemoryUsage());
   }
   switch_error_ = Status::OK();
   MaybeScheduleFlush();

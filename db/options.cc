@@ -20,9 +20,12 @@ ColumnFamilyOptions::ColumnFamilyOptions()
 // set, on the fields strata declares; docs/options.md lists what each
 // leaves out and why.
 
-DBOptions* DBOptions::OptimizeForSmallDb(std::shared_ptr<Cache>* /*cache*/) {
+DBOptions* DBOptions::OptimizeForSmallDb(std::shared_ptr<Cache>* cache) {
   max_file_opening_threads = 1;
   max_open_files = 5000;
+  // The memtables count against the (small) block cache's capacity.
+  write_buffer_manager = std::make_shared<WriteBufferManager>(
+      0, cache != nullptr ? *cache : std::shared_ptr<Cache>());
   return this;
 }
 

@@ -21,6 +21,7 @@
 #include "strata/env.h"
 #include "strata/export.h"
 #include "strata/memtablerep.h"
+#include "strata/write_buffer_manager.h"
 
 namespace strata {
 
@@ -76,10 +77,26 @@ struct STRATA_EXPORT DBOptions {
   // shows the flush or none does (docs/column_families.md).
   bool atomic_flush = false;
 
-  // RocksDB's bound on the live WALs' bytes, past which the families
-  // keeping the oldest WAL alive are flushed. Accepted and kept; strata
-  // does not act on it yet (docs/roadmap.md).
+  // Once the live WALs hold more than this many bytes, the column
+  // families whose unflushed data keeps the oldest WAL alive are flushed
+  // (their active memtables retired), so that it can be deleted. 0: four
+  // times the sum of the families' write_buffer_size *
+  // max_write_buffer_number. Only matters with more than one family: one
+  // family's memtables bound its WALs already.
   uint64_t max_total_wal_size = 0;
+
+  // A memory budget for the memtables of all the column families: past
+  // it, the family with the largest active memtable is flushed. 0: none.
+  // A shorthand for a write_buffer_manager of this size used by this DB
+  // alone; ignored when write_buffer_manager is set.
+  size_t db_write_buffer_size = 0;
+
+  // The memory budget for the memtables (strata/write_buffer_manager.h),
+  // which several DBs may share: each reports its memtables' memory to
+  // it, and the DB that writes next once the total is past the budget
+  // flushes a memtable of its own. It may also charge the memory to a
+  // block cache, and stall writes. Null: db_write_buffer_size decides.
+  std::shared_ptr<WriteBufferManager> write_buffer_manager = nullptr;
 
   // Accepted and kept for RocksDB compatibility: strata has no two-phase
   // commit yet (transactions will use it).
@@ -180,9 +197,9 @@ struct STRATA_EXPORT DBOptions {
   // others alone and returns this; docs/options.md ("Helper methods")
   // compares each with RocksDB's.
 
-  // For a DB under about 1 GB: max_open_files 5000 and
-  // max_file_opening_threads 1. cache, which RocksDB charges memtable
-  // memory to, is not used: strata has no write buffer manager yet.
+  // For a DB under about 1 GB: max_open_files 5000,
+  // max_file_opening_threads 1, and a write_buffer_manager without a
+  // budget that charges the memtables' memory to *cache (if given).
   DBOptions* OptimizeForSmallDb(std::shared_ptr<Cache>* cache = nullptr);
 
   // Runs up to total_threads background jobs: sets max_background_jobs,

@@ -1,9 +1,10 @@
 // A program written against RocksDB's C++ API — the part of it that strata
 // covers so far (the DB, its options and table options, the option helpers and
-// memtable_factory, PinnableSlice and Cleanable). The build compiles it twice:
-// as is, against RocksDB's headers when they are installed (proof that it is a
-// RocksDB program), and with "rocksdb" replaced by "strata" everywhere, against
-// strata, where it also runs (test api_compat). Nothing else may change.
+// memtable_factory, WriteBufferManager, PinnableSlice and Cleanable). The build
+// compiles it twice: as is, against RocksDB's headers when they are installed
+// (proof that it is a RocksDB program), and with "rocksdb" replaced by "strata"
+// everywhere, against strata, where it also runs (test api_compat). Nothing
+// else may change.
 
 #include <cinttypes>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "rocksdb/status.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
+#include "rocksdb/write_buffer_manager.h"
 
 namespace {
 
@@ -136,6 +138,54 @@ void CheckHelpers(const std::string& path) {
           "put, flush, get under a helper");
     db.reset();
     Check(rocksdb::DestroyDB(path, *o).ok(), "destroy under a helper");
+  }
+}
+
+// One memtable budget for two DBs, charged to a cache, as a RocksDB
+// program sets it up.
+void CheckWriteBufferManager(const std::string& path) {
+  std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(64 << 20);
+  auto wbm = std::make_shared<rocksdb::WriteBufferManager>(
+      8 << 20, cache, /*allow_stall=*/true);
+  Check(wbm->enabled() && wbm->cost_to_cache() &&
+            wbm->buffer_size() == (8 << 20) && !wbm->ShouldFlush() &&
+            !wbm->ShouldStall(),
+        "a new write buffer manager");
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.write_buffer_size = 4 << 20;
+  options.write_buffer_manager = wbm;
+  options.db_write_buffer_size = 0;  // the manager's budget decides
+  options.max_total_wal_size = 64 << 20;
+  std::vector<std::unique_ptr<rocksdb::DB>> dbs;
+  for (const char* suffix : {"_a", "_b"}) {
+    rocksdb::DestroyDB(path + suffix, options);
+    rocksdb::DB* raw = nullptr;
+    rocksdb::Status s = rocksdb::DB::Open(options, path + suffix, &raw);
+    Check(s.ok(), "open a DB sharing the manager");
+    if (!s.ok()) return;
+    dbs.emplace_back(raw);
+  }
+  for (int i = 0; i < 100; i++) {
+    for (const auto& db : dbs) {
+      Check(db->Put(rocksdb::WriteOptions(), "key" + std::to_string(i),
+                    std::string(100, 'v'))
+                .ok(),
+            "put under the manager");
+    }
+  }
+  std::printf(
+      "write buffer manager: %zu bytes used, %zu charged to the cache\n",
+      wbm->memory_usage(), wbm->dummy_entries_in_cache_usage());
+  Check(wbm->memory_usage() > 0 && wbm->dummy_entries_in_cache_usage() > 0 &&
+            cache->GetUsage() >= wbm->dummy_entries_in_cache_usage(),
+        "memtables counted and charged");
+  wbm->SetBufferSize(16 << 20);
+  Check(wbm->buffer_size() == (16 << 20), "SetBufferSize");
+  dbs.clear();
+  Check(wbm->memory_usage() == 0, "closed DBs hold no memory of the budget");
+  for (const char* suffix : {"_a", "_b"}) {
+    rocksdb::DestroyDB(path + suffix, options);
   }
 }
 
@@ -263,6 +313,7 @@ int main(int argc, char** argv) {
   Check(rocksdb::DestroyDB(path, options).ok(), "destroy");
 
   CheckHelpers(path + "_helpers");
+  CheckWriteBufferManager(path + "_wbm");
 
   // PinnableSlice and Cleanable as RocksDB's own code uses them: a pin that
   // takes over a Cleanable's cleanups, moved and released once; a value

@@ -372,7 +372,8 @@ TEST(DBOptionsHelpersTest, OptimizeForPointLookup) {
 // target files, a 10 MiB L1, pending-compaction limits of 256 MiB and
 // 1 GiB, index and filter blocks in the block cache (a two-level index,
 // which strata lacks). DBOptions's: max_open_files 5000, one file-opening
-// thread (and memtables charged to the cache, which strata cannot do).
+// thread, and a write buffer manager without a budget charging the
+// memtables to the cache.
 void ExpectSmallDbFields(const ColumnFamilyOptions& cf) {
   EXPECT_EQ(size_t{2} << 20, cf.write_buffer_size);
   EXPECT_EQ(uint64_t{2} << 20, cf.target_file_size_base);
@@ -402,6 +403,13 @@ TEST(DBOptionsHelpersTest, OptimizeForSmallDb) {
   EXPECT_EQ(&db, db.OptimizeForSmallDb(&cache));
   EXPECT_EQ(5000, db.max_open_files);
   EXPECT_EQ(1, db.max_file_opening_threads);
+  ASSERT_NE(nullptr, db.write_buffer_manager);
+  EXPECT_FALSE(db.write_buffer_manager->enabled());
+  EXPECT_TRUE(db.write_buffer_manager->cost_to_cache());
+  DBOptions db_no_cache;
+  db_no_cache.OptimizeForSmallDb();
+  ASSERT_NE(nullptr, db_no_cache.write_buffer_manager);
+  EXPECT_FALSE(db_no_cache.write_buffer_manager->cost_to_cache());
 
   // Options's: both, sharing a new 16 MiB LRU cache.
   Options options;

@@ -89,5 +89,16 @@ DBFiles ListDBFiles(Env* env, const std::string& dbname) {
   return result;
 }
 
+uint64_t TableCount(DB* db, ColumnFamilyHandle* cf) {
+  uint64_t total = 0;
+  for (int level = 0; level < db->GetOptions(cf).num_levels; level++) {
+    uint64_t files = 0;
+    EXPECT_TRUE(db->GetIntProperty(
+        cf, "strata.num-files-at-level" + std::to_string(level), &files));
+    total += files;
+  }
+  return total;
+}
+
 }  // namespace test
 }  // namespace strata

@@ -79,6 +79,9 @@ struct DBFiles {
 };
 DBFiles ListDBFiles(Env* env, const std::string& dbname);
 
+// The table files of a family, at every level.
+uint64_t TableCount(DB* db, ColumnFamilyHandle* cf);
+
 }  // namespace test
 }  // namespace strata
 

@@ -24,6 +24,7 @@
 #include "strata/env.h"
 #include "test/db/compaction_test_util.h"
 #include "test/db/db_test_util.h"
+#include "test/db/wal_recovery_modes.h"
 #include "test/util/fault_injection_env.h"
 
 namespace strata {
@@ -398,25 +399,9 @@ TEST_P(DBWALSwitchTest, LostPredecessorRecordIsAHole) {
                  "no predecessor record");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    RecoveryModes, DBWALSwitchTest,
-    testing::Values(WALRecoveryMode::kTolerateCorruptedTailRecords,
-                    WALRecoveryMode::kAbsoluteConsistency,
-                    WALRecoveryMode::kPointInTimeRecovery,
-                    WALRecoveryMode::kSkipAnyCorruptedRecords),
-    [](const testing::TestParamInfo<WALRecoveryMode>& info) {
-      switch (info.param) {
-        case WALRecoveryMode::kTolerateCorruptedTailRecords:
-          return std::string("TolerateCorruptedTail");
-        case WALRecoveryMode::kAbsoluteConsistency:
-          return std::string("AbsoluteConsistency");
-        case WALRecoveryMode::kPointInTimeRecovery:
-          return std::string("PointInTime");
-        case WALRecoveryMode::kSkipAnyCorruptedRecords:
-          return std::string("SkipAnyCorrupted");
-      }
-      return std::string("Unknown");
-    });
+INSTANTIATE_TEST_SUITE_P(RecoveryModes, DBWALSwitchTest,
+                         test::AllWALRecoveryModes(),
+                         test::WALRecoveryModeName);
 
 }  // namespace
 }  // namespace strata
