@@ -82,7 +82,14 @@ Status DBImpl::Merge(const WriteOptions& options,
                      const Slice& value) {
   ColumnFamilyData* cfd = nullptr;
   Status s = FamilyOf(column_family, &cfd);
-  return s.ok() ? DB::Merge(options, column_family, key, value) : s;
+  if (!s.ok()) return s;
+  // RocksDB's answer for a single Merge (a batch holding one is
+  // InvalidArgument, below). merge_operator never changes after Open.
+  if (cfd->options().merge_operator == nullptr) {
+    return Status::NotSupported("Merge: column family " + cfd->name() +
+                                " has no merge_operator");
+  }
+  return DB::Merge(options, column_family, key, value);
 }
 
 Status DBImpl::DeleteRange(const WriteOptions& options,

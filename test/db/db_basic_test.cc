@@ -120,10 +120,17 @@ TEST(DBBasicTest, PutGetDeleteSingleDelete) {
 TEST(DBBasicTest, RefusedOperationsAndMisuse) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());
-  // No merge operator: merges are refused before reaching the WAL.
+  // No merge operator: merges are refused before reaching the WAL, a
+  // single Merge as NotSupported and a batch holding one as
+  // InvalidArgument, as RocksDB answers them.
   Status s = h.db()->Merge(WriteOptions(), "k", "v");
-  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("merge_operator"));
+  WriteBatch merge_batch;
+  ASSERT_TRUE(merge_batch.Merge("k", "v").ok());
+  s = h.db()->Write(WriteOptions(), &merge_batch);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(0u, h.db()->GetLatestSequenceNumber());
   EXPECT_TRUE(
       h.db()->DeleteRange(WriteOptions(), "b", "a").IsInvalidArgument());
   EXPECT_TRUE(h.db()->DeleteRange(WriteOptions(), "a", "a").ok());  // empty
