@@ -1,5 +1,6 @@
 // DBImpl: strata's DB. Its methods are split by concern:
-//   db_impl_open.cc   Open, creation, options check, WAL recovery
+//   db_impl_open.cc   Open, creation, WAL recovery
+//   db_impl_options.cc  the options check: SanitizeOptions, ValidateOptions
 //   db_impl_close.cc  Close, DestroyDB
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
 //   db_impl_wal.cc    WAL files: creating, retiring at a switch, syncing
