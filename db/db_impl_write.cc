@@ -4,6 +4,8 @@
 // (ApplyMemTable by the leader, or InsertMember by each member in the
 // parallel and unordered modes) and Publish (docs/write_path.md).
 
+#include <algorithm>
+
 #include "db/db_impl.h"
 #include "db/filename.h"
 #include "db/memtable_inserter.h"
@@ -205,7 +207,14 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
       if (closing_) s = Status::ShutdownInProgress("the DB is closing");
       if (s.ok()) s = bg_error_;
     }
-    if (s.ok()) {
+    // A family dropped while this leader waited keeps its memtable: it
+    // will never be flushed (nor charged to the budget again).
+    switching.erase(std::remove_if(switching.begin(), switching.end(),
+                                   [](const ColumnFamilyData* cfd) {
+                                     return cfd->dropped();
+                                   }),
+                    switching.end());
+    if (s.ok() && !switching.empty()) {
       s = SwitchMemTables(switching);
       // No new WAL (the background error is not set): keep writing to the
       // current memtables and WAL; the next group tries again.

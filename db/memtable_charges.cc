@@ -5,7 +5,7 @@
 namespace strata {
 
 void MemTableCharges::Retire(WriteBufferManager* wbm, size_t usage) {
-  if (wbm == nullptr) return;
+  if (wbm == nullptr || released_) return;
   Grow(wbm, usage);  // what the last group inserted
   if (!immutable_mutable_) wbm->ScheduleFreeMem(active_);
   immutable_.push_back(active_);
@@ -18,7 +18,7 @@ void MemTableCharges::FreeImmutable(WriteBufferManager* wbm, size_t charge) {
 }
 
 void MemTableCharges::Drop(WriteBufferManager* wbm, size_t n) {
-  if (wbm == nullptr) return;
+  if (wbm == nullptr || released_) return;
   assert(n <= immutable_.size());
   for (; n > 0 && !immutable_.empty(); n--) {
     FreeImmutable(wbm, immutable_.front());
@@ -27,8 +27,9 @@ void MemTableCharges::Drop(WriteBufferManager* wbm, size_t n) {
 }
 
 void MemTableCharges::ReleaseAll(WriteBufferManager* wbm) {
-  if (wbm == nullptr) return;
+  if (wbm == nullptr || released_) return;
   Drop(wbm, immutable_.size());
+  released_ = true;
   if (active_ > 0) {
     wbm->ScheduleFreeMem(active_);
     wbm->FreeMem(active_);
@@ -37,7 +38,7 @@ void MemTableCharges::ReleaseAll(WriteBufferManager* wbm) {
 }
 
 void MemTableCharges::KeepImmutable(WriteBufferManager* wbm) {
-  if (wbm == nullptr || immutable_mutable_) return;
+  if (wbm == nullptr || released_ || immutable_mutable_) return;
   immutable_mutable_ = true;
   // Reserved again before being freed: the usage never dips, so no
   // stall ends on a figure that is not true.

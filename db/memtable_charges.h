@@ -11,7 +11,8 @@
 //                                           ScheduleFreeMem(all of it)
 //   a flush dropped the n oldest: Drop      FreeMem(their charges)
 //   Close, or the family dropped: ReleaseAll  ScheduleFreeMem(active),
-//                                           FreeMem(everything)
+//                                           FreeMem(everything); nothing
+//                                           after it
 //   a background error: KeepImmutable       FreeMem + ReserveMem of the
 //                                           immutable charges
 //
@@ -42,7 +43,7 @@ class MemTableCharges {
   // usage: the active memtable's ApproximateMemoryUsage() now. The first
   // report of a memtable is its size when new (see growth()).
   void Grow(WriteBufferManager* wbm, size_t usage) {
-    if (wbm != nullptr && usage > active_) {
+    if (wbm != nullptr && !released_ && usage > active_) {
       if (active_ == 0) first_ = usage;
       wbm->ReserveMem(usage - active_);
       active_ = usage;
@@ -53,6 +54,9 @@ class MemTableCharges {
   void Retire(WriteBufferManager* wbm, size_t usage);
   // The n oldest immutable memtables were flushed and dropped.
   void Drop(WriteBufferManager* wbm, size_t n);
+  // Final: every later call does nothing (a dropped family's memtables
+  // may still be switched by a write group that was waiting when it was
+  // dropped; they must not be charged again).
   void ReleaseAll(WriteBufferManager* wbm);
   void KeepImmutable(WriteBufferManager* wbm);
 
@@ -74,6 +78,8 @@ class MemTableCharges {
   std::deque<size_t> immutable_;
   // After KeepImmutable: the immutable charges count as mutable.
   bool immutable_mutable_ = false;
+  // After ReleaseAll: nothing is charged any more.
+  bool released_ = false;
 };
 
 }  // namespace strata

@@ -71,7 +71,13 @@ void WriteBufferManager::ScheduleFreeMem(size_t mem) {
 }
 
 void WriteBufferManager::FreeMem(size_t mem) {
-  memory_freeing_.fetch_sub(mem, std::memory_order_relaxed);
+  // Saturating: an application's own FreeMem, without a ScheduleFreeMem
+  // before it (RocksDB accepts that order), must not leave a huge count
+  // of memory "being freed", which would hold every stall.
+  size_t freeing = memory_freeing_.load(std::memory_order_relaxed);
+  while (!memory_freeing_.compare_exchange_weak(
+      freeing, freeing > mem ? freeing - mem : 0, std::memory_order_relaxed)) {
+  }
   memory_used_.fetch_sub(mem, std::memory_order_relaxed);
   if (cache_charge_ != nullptr) cache_charge_->Shrink(mem);
   MaybeEndWriteStall();

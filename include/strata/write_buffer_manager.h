@@ -9,8 +9,10 @@
 // counts as mutable; when the memtable is retired for a flush its bytes
 // are scheduled to be freed (ScheduleFreeMem): still used, no longer
 // mutable; FreeMem gives them back once the flush has dropped it.
-// REQUIRES of the callers: bytes are scheduled before they are freed, and
-// never more than were reserved.
+// REQUIRES of the callers: never more bytes freed than were reserved.
+// Bytes are normally scheduled before they are freed; a FreeMem without
+// a ScheduleFreeMem (RocksDB allows it) counts nothing below zero as
+// being flushed.
 //
 //   memory_usage()                   reserved, not yet freed
 //   mutable_memtable_memory_usage()  reserved, not yet scheduled

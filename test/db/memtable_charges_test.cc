@@ -43,6 +43,30 @@ TEST(MemTableChargesTest, FollowsAMemTableThroughItsLife) {
 
 // After a background error the immutable memtables' memory counts as
 // mutable (no flush will free it), and is still given back in full.
+// A dropped family's charges are released once; a write group that was
+// waiting when it was dropped may still retire its memtable and make a new
+// one, which must charge nothing (the family is never flushed again, so
+// nothing would give it back).
+TEST(MemTableChargesTest, NothingIsChargedAfterReleaseAll) {
+  WriteBufferManager wbm(1 << 20);
+  MemTableCharges charges;
+  charges.Grow(&wbm, 100);
+  charges.Retire(&wbm, 150);
+  charges.Grow(&wbm, 30);
+  charges.ReleaseAll(&wbm);
+  EXPECT_EQ(0u, wbm.memory_usage());
+  charges.Grow(&wbm, 80);
+  charges.Retire(&wbm, 120);
+  charges.Grow(&wbm, 40);
+  charges.KeepImmutable(&wbm);
+  charges.Drop(&wbm, 1);
+  charges.ReleaseAll(&wbm);
+  EXPECT_EQ(0u, wbm.memory_usage());
+  EXPECT_EQ(0u, wbm.mutable_memtable_memory_usage());
+  EXPECT_EQ(0u, charges.active());
+  EXPECT_TRUE(charges.immutable().empty());
+}
+
 TEST(MemTableChargesTest, KeepImmutable) {
   WriteBufferManager wbm(1000, nullptr, /*allow_stall=*/true);
   MemTableCharges charges;

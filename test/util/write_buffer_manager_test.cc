@@ -185,6 +185,22 @@ TEST(WriteBufferManagerTest, StallEndsWhenNothingIsFlushing) {
   EXPECT_EQ(1, a.signals);
 }
 
+// RocksDB lets an application free what it reserved without scheduling
+// it first. Nothing must then count as being flushed, or every later
+// stall would wait for memory no flush frees.
+TEST(WriteBufferManagerTest, FreeWithoutScheduleCountsNoFlush) {
+  WriteBufferManager wbm(1000, {}, /*allow_stall=*/true);
+  wbm.ReserveMem(400);
+  wbm.FreeMem(400);
+  EXPECT_EQ(0u, wbm.memory_usage());
+  wbm.ReserveMem(3000);  // past the budget, nothing being flushed
+  CountingStall a;
+  wbm.BeginWriteStall(&a);
+  EXPECT_FALSE(wbm.IsStallActive());
+  EXPECT_EQ(1, a.signals);  // told to go on at once
+  wbm.FreeMem(3000);
+}
+
 TEST(WriteBufferManagerTest, SettersEndAStall) {
   WriteBufferManager wbm(1000, {}, /*allow_stall=*/true);
   CountingStall a;
