@@ -244,6 +244,7 @@ strata_add_test(version_test SOURCES
 )
 
 strata_add_test(block_test SOURCES
+  test/table/block_prefix_test.cc
   test/table/block_test.cc
   test/table/compression_test.cc
   test/table/two_level_iterator_test.cc

@@ -17,6 +17,7 @@
 #include <limits>
 #include <utility>
 
+#include "db/dbformat.h"
 #include "table/block_iter.h"
 #include "util/coding.h"
 
@@ -73,8 +74,31 @@ void Block::SetCorruption(const char* what, uint32_t offset) {
   status_ = BlockCorruption(nullptr, 0, what, offset);
 }
 
+void Block::BuildUserKeyPrefixes() {
+  if (!status_.ok() || prefixes_ != nullptr) return;
+  const char* const data = contents_.data.data();
+  const char* const limit = data + restart_offset_;
+  std::unique_ptr<uint64_t[]> prefixes(new uint64_t[num_restarts_]);
+  for (uint32_t i = 0; i < num_restarts_; i++) {
+    const char* p =
+        data + DecodeFixed32(data + restart_offset_ + i * kRestartSize);
+    uint32_t shared, unshared, value_len;
+    if ((p = GetVarint32Ptr(p, limit, &shared)) == nullptr ||
+        (p = GetVarint32Ptr(p, limit, &unshared)) == nullptr ||
+        (p = GetVarint32Ptr(p, limit, &value_len)) == nullptr || shared != 0 ||
+        unshared > static_cast<size_t>(limit - p) ||
+        unshared < kInternalKeyTrailerSize) {
+      return;
+    }
+    prefixes[i] = UserKeyPrefix(Slice(p, unshared - kInternalKeyTrailerSize));
+  }
+  prefixes_ = std::move(prefixes);
+}
+
 size_t Block::usable_size() const {
-  return sizeof(Block) + contents_.usable_size();
+  const size_t prefixes =
+      prefixes_ != nullptr ? num_restarts_ * sizeof(uint64_t) : 0;
+  return sizeof(Block) + contents_.usable_size() + prefixes;
 }
 
 InternalIterator* Block::NewIterator(const Comparator* cmp,

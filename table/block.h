@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "strata/status.h"
 #include "table/format.h"
@@ -41,6 +42,16 @@ class Block {
   // block are then error iterators.
   const Status& status() const { return status_; }
 
+  // For a block of internal keys whose user keys are ordered bytewise (an
+  // index block under BytewiseComparator): keeps the first 8 bytes of
+  // each restart point's user key, zero-padded, as a big-endian number, so
+  // that a Seek binary-searches this dense array and decodes only the
+  // restart keys that share the target's 8 bytes (docs/read_path.md).
+  // Does nothing if a restart entry is malformed or shorter than an
+  // internal key: such a block is searched the usual way, which reports
+  // the damage. Call before the block is shared.
+  void BuildUserKeyPrefixes();
+
   // An iterator ordering keys by cmp (which must be the order the block
   // was built in). Corruption messages name file_name (may be null; must
   // outlive the iterator) and the block's file offset, then the offset
@@ -58,6 +69,8 @@ class Block {
   void SetCorruption(const char* what, uint32_t offset);
 
   BlockContents contents_;
+  // BuildUserKeyPrefixes: one per restart point, or null.
+  std::unique_ptr<uint64_t[]> prefixes_;
   uint32_t restart_offset_ = 0;  // where the restart array starts
   uint32_t num_restarts_ = 0;
   Status status_;

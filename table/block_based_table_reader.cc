@@ -292,6 +292,7 @@ Status BlockBasedTable::ReadIndexAndFilter() {
         BlockWhere(footer_.index_handle.offset()),
         std::string("index: ") + index_block_->status().getState());
   }
+  PrepareIndexBlock(index_block_.get());
   if (has_filter_) {
     s = ReadMetaBlock(filter_handle_, /*owned=*/false, &contents);
     if (!s.ok()) return s;
@@ -344,6 +345,11 @@ std::unique_ptr<FullFilterBlockReader> BlockBasedTable::MakeFilter(
       filter_prefix_extractor_, props_->whole_key_filtering != 0));
 }
 
+void BlockBasedTable::PrepareIndexBlock(Block* block) const {
+  // The prefixes order user keys bytewise only.
+  if (icmp_->bytewise()) block->BuildUserKeyPrefixes();
+}
+
 Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
   if (index_block_ != nullptr) {
     out->Borrow(index_block_.get());
@@ -360,6 +366,7 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
           BlockWhere(handle.offset()),
           std::string("index: ") + (*block)->status().getState());
     }
+    PrepareIndexBlock(block->get());
     *charge = (*block)->usable_size();
     return Status::OK();
   };

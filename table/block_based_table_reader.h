@@ -118,6 +118,8 @@ class BlockBasedTable : public TableReader {
   // The index block, filter and data blocks, from the reader, the cache
   // or the file.
   Status GetIndexBlock(PinnedValue<Block>* out) const;
+  // Speeds up the searches of a freshly read index block.
+  void PrepareIndexBlock(Block* block) const;
   Status GetFilter(PinnedValue<FullFilterBlockReader>* out) const;
   Status GetDataBlock(const ReadOptions& read_options,
                       const BlockHandle& handle, PinnedValue<Block>* out) const;

@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "db/dbformat.h"
 #include "strata/comparator.h"
 #include "table/block.h"
 #include "util/coding.h"
@@ -66,6 +67,7 @@ BlockIter::BlockIter(const Block& block, const Comparator* cmp,
       data_(block.contents_.data.data()),
       restarts_(block.restart_offset_),
       num_restarts_(block.num_restarts_),
+      prefixes_(block.prefixes_.get()),
       file_name_(file_name),
       block_offset_(block_offset),
       current_(block.restart_offset_),
@@ -153,8 +155,29 @@ void BlockIter::Corrupt(const char* what, uint64_t offset) {
 }
 
 bool BlockIter::FindRestartBefore(const Slice& target, uint32_t* index) {
-  uint32_t left = 0;
-  uint32_t right = num_restarts_ - 1;
+  if (prefixes_ == nullptr || target.size() < kInternalKeyTrailerSize) {
+    return FindRestartBetween(target, 0, num_restarts_ - 1, index);
+  }
+  // Restart keys with a smaller prefix are < target, those with a larger
+  // one > target: only the run [lo, hi) of equal prefixes needs the keys.
+  const uint64_t prefix = UserKeyPrefix(
+      Slice(target.data(), target.size() - kInternalKeyTrailerSize));
+  const uint64_t* const end = prefixes_ + num_restarts_;
+  const uint64_t* lo = std::lower_bound(prefixes_, end, prefix);
+  const uint64_t* hi = std::upper_bound(lo, end, prefix);
+  const uint32_t first = static_cast<uint32_t>(lo - prefixes_);
+  const uint32_t last = static_cast<uint32_t>(hi - prefixes_);
+  if (first == last) {
+    *index = first > 0 ? first - 1 : 0;
+    return true;
+  }
+  // Search [first - 1, last - 1]: restart first - 1 (if any) is < target.
+  return FindRestartBetween(target, first > 0 ? first - 1 : 0, last - 1, index);
+}
+
+bool BlockIter::FindRestartBetween(const Slice& target, uint32_t left,
+                                   uint32_t right, uint32_t* index) {
+  // Invariant: restart left is < target, or left is where the search began.
   while (left < right) {
     const uint32_t mid = left + (right - left + 1) / 2;
     const uint32_t offset = Restart(mid);

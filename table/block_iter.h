@@ -24,6 +24,19 @@ namespace strata {
 class Block;
 class Comparator;
 
+// The first 8 bytes of key, zero-padded, as a big-endian number. For keys
+// in bytewise order, a < b implies UserKeyPrefix(a) <= UserKeyPrefix(b),
+// so a smaller (larger) prefix decides the order without the key bytes
+// (Block::BuildUserKeyPrefixes).
+inline uint64_t UserKeyPrefix(const Slice& key) {
+  const size_t n = key.size() < 8 ? key.size() : 8;
+  uint64_t prefix = 0;
+  for (size_t i = 0; i < n; i++) {
+    prefix |= uint64_t{static_cast<unsigned char>(key[i])} << (56 - 8 * i);
+  }
+  return prefix;
+}
+
 // "<file_name or 'block'>: block at <block_offset>: <what> at offset
 // <offset>": how blocks report damage.
 Status BlockCorruption(const char* file_name, uint64_t block_offset,
@@ -93,6 +106,10 @@ class BlockIter final : public InternalIterator {
   // none is), so that scanning forward from it reaches the first entry
   // >= target. False on a damaged restart entry.
   bool FindRestartBefore(const Slice& target, uint32_t* index);
+  // The same, searching the restart points [left, right] only, all
+  // earlier ones known to be < target.
+  bool FindRestartBetween(const Slice& target, uint32_t left, uint32_t right,
+                          uint32_t* index);
   // Decodes the entry at next_. False at the end of the block or on
   // damage (then status_ says what).
   bool ParseNext();
@@ -101,6 +118,7 @@ class BlockIter final : public InternalIterator {
   const char* const data_;
   const uint32_t restarts_;  // offset of the restart array = entry area end
   const uint32_t num_restarts_;
+  const uint64_t* const prefixes_;  // Block::BuildUserKeyPrefixes, or null
   const char* const file_name_;
   const uint64_t block_offset_;
 

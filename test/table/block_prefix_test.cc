@@ -1,0 +1,144 @@
+// Block::BuildUserKeyPrefixes: seeks through the restart-key prefixes must
+// land exactly where the plain binary search lands, for user keys of every
+// length around 8 bytes, keys sharing their first 8 bytes, NUL and 0xff
+// bytes, and many versions of one user key; and blocks the prefixes
+// cannot describe (a restart key shorter than an internal key, a damaged
+// restart entry) are left to the plain search.
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "db/dbformat.h"
+#include "gtest/gtest.h"
+#include "strata/comparator.h"
+#include "table/block.h"
+#include "table/block_builder.h"
+#include "table/block_iter.h"
+#include "test/table/iter_model.h"
+#include "util/coding.h"
+#include "util/random.h"
+
+namespace strata {
+namespace {
+
+using test::IterModel;
+
+std::unique_ptr<Block> MakeBlock(const std::string& bytes) {
+  std::unique_ptr<char[]> buf(new char[bytes.size()]);
+  std::memcpy(buf.get(), bytes.data(), bytes.size());
+  return std::make_unique<Block>(BlockContents(std::move(buf), bytes.size()));
+}
+
+std::string Build(const IterModel& model, int restart_interval) {
+  BlockBuilder builder(restart_interval);
+  for (const auto& kv : model) builder.Add(kv.first, kv.second);
+  return builder.Finish().ToString();
+}
+
+// User keys crowded around the 8-byte boundary: lengths 0 to 12 over a
+// tiny alphabet (NUL, 'a', 0xff), so that many keys share their first 8
+// bytes, or differ from a neighbour only past them or by zero padding.
+std::string RandomUserKey(Random* rnd) {
+  static const char kAlphabet[] = {'\0', 'a', '\xff'};
+  std::string key;
+  const int len = static_cast<int>(rnd->Uniform(13));
+  const std::string base = rnd->OneIn(2) ? "prefix00" : "";
+  key = base.substr(0, std::min<size_t>(base.size(), len));
+  while (static_cast<int>(key.size()) < len) key += kAlphabet[rnd->Uniform(3)];
+  return key;
+}
+
+TEST(BlockPrefixTest, UserKeyPrefixOrdersLikeTheKeys) {
+  Random rnd(301);
+  for (int i = 0; i < 20000; i++) {
+    const std::string a = RandomUserKey(&rnd);
+    const std::string b = RandomUserKey(&rnd);
+    if (Slice(a).compare(Slice(b)) < 0) {
+      ASSERT_LE(UserKeyPrefix(a), UserKeyPrefix(b)) << i;
+    }
+  }
+  EXPECT_EQ(UserKeyPrefix(Slice("\x01", 1)), uint64_t{1} << 56);
+  EXPECT_EQ(UserKeyPrefix(Slice("abcdefghZZ")), UserKeyPrefix("abcdefgh"));
+  EXPECT_LT(UserKeyPrefix("abcdefg"), UserKeyPrefix("abcdefgh"));
+}
+
+TEST(BlockPrefixTest, SeeksMatchTheModel) {
+  InternalKeyComparator icmp(BytewiseComparator());
+  for (int interval : {1, 2, 16}) {
+    Random rnd(7 + interval);
+    IterModel model(test::ComparatorLess{&icmp});
+    for (int i = 0; i < 600; i++) {
+      const ValueType type = rnd.OneIn(4) ? kTypeDeletion : kTypeValue;
+      model[InternalKey(RandomUserKey(&rnd), rnd.Uniform(50), type)
+                .Encode()
+                .ToString()] = std::to_string(i);
+    }
+    std::unique_ptr<Block> block = MakeBlock(Build(model, interval));
+    ASSERT_TRUE(block->status().ok());
+    const size_t plain = block->usable_size();
+    block->BuildUserKeyPrefixes();
+    // The prefixes exist (else this test would test the plain search).
+    ASSERT_GT(block->usable_size(), plain);
+    std::unique_ptr<InternalIterator> it(block->NewIterator(&icmp));
+    test::ExpectScansMatch(it.get(), model);
+    auto target = [](Random* r) {
+      return InternalKey(RandomUserKey(r), r->Uniform(60), kValueTypeForSeek)
+          .Encode()
+          .ToString();
+    };
+    for (int i = 0; i < 3000; i++) {
+      test::ExpectSeeksMatch(it.get(), model, target(&rnd));
+      ASSERT_FALSE(HasFatalFailure()) << "interval " << interval;
+    }
+    test::RandomWalk(it.get(), model, &rnd, 3000, target);
+  }
+}
+
+TEST(BlockPrefixTest, ShortRestartKeyLeavesThePlainSearch) {
+  // Keys shorter than an internal key (a foreign or damaged index): no
+  // prefixes, and seeks still work.
+  IterModel model(test::ComparatorLess{BytewiseComparator()});
+  for (const char* k : {"a", "abc", "abcdefgh", "b", "bcdefghijk"}) {
+    model[k] = "v";
+  }
+  std::unique_ptr<Block> block = MakeBlock(Build(model, 1));
+  const size_t plain = block->usable_size();
+  block->BuildUserKeyPrefixes();
+  EXPECT_EQ(block->usable_size(), plain);
+  std::unique_ptr<InternalIterator> it(
+      block->NewIterator(BytewiseComparator()));
+  for (const char* t : {"", "a", "abcd", "abcdefghz", "bz", "c"}) {
+    test::ExpectSeeksMatch(it.get(), model, t);
+  }
+}
+
+TEST(BlockPrefixTest, DamagedRestartEntryLeavesThePlainSearch) {
+  InternalKeyComparator icmp(BytewiseComparator());
+  IterModel model(test::ComparatorLess{&icmp});
+  for (int i = 0; i < 8; i++) {
+    char user[16];
+    std::snprintf(user, sizeof(user), "key%04d", i);
+    model[InternalKey(user, 1, kTypeValue).Encode().ToString()] = "v";
+  }
+  std::string bytes = Build(model, 1);
+  // The fifth entry's "shared" byte (the first restart a search of 8
+  // probes): a restart entry must share nothing.
+  const size_t restarts_at = bytes.size() - 4 - 8 * 4;
+  bytes[DecodeFixed32(bytes.data() + restarts_at + 4 * 4)] = 1;
+  std::unique_ptr<Block> block = MakeBlock(bytes);
+  ASSERT_TRUE(block->status().ok());
+  const size_t plain = block->usable_size();
+  block->BuildUserKeyPrefixes();
+  EXPECT_EQ(block->usable_size(), plain);
+  // The plain search meets the damaged entry and says so.
+  std::unique_ptr<InternalIterator> it(block->NewIterator(&icmp));
+  it->Seek(InternalKey("key0005", 1, kValueTypeForSeek).Encode());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
+}  // namespace
+}  // namespace strata
