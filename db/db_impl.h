@@ -218,9 +218,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   std::string OptionsFileContents() const;
 
   // ---- db_impl_wal_recovery.cc ----
-  // Replays the WALs logs (sorted) into the families' memtables per
-  // options_.wal_recovery_mode, and sets the sequence counters to the last
-  // sequence replayed.
+  // Replays the WALs logs (sorted) per options_.wal_recovery_mode
+  // (docs/formats/wal.md; point in time fails on damage that intact later
+  // writes follow), and sets the sequence counters to the last replayed.
   Status RecoverLogFiles(const std::vector<uint64_t>& logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 

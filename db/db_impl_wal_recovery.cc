@@ -76,6 +76,66 @@ Status CheckPredecessor(const log::Reader& reader, const std::string& fname,
                  "on would not follow the recovered ones");
 }
 
+// Whether record is an intact write batch holding a write numbered past
+// max_sequence. A batch of count 0 holds none (strata never logs one; its
+// sequence number is not used up), and a record numbered at or below
+// max_sequence (a replay, stale bytes) is not a write made after the
+// replayed ones. A kind of record strata does not replay still counts: its
+// header is whole and names its writes.
+bool WritesPast(const Slice& record, SequenceNumber max_sequence) {
+  if (record.size() < WriteBatchInternal::kHeader) return false;
+  WriteBatch batch;
+  if (!WriteBatchInternal::SetContents(&batch, record).ok()) return false;
+  const Status s = WriteBatchInternal::Validate(&batch);
+  if (!s.ok() && !s.IsNotSupported()) return false;
+  return WriteBatchInternal::Count(&batch) > 0 &&
+         WriteBatchInternal::Sequence(&batch) > max_sequence;
+}
+
+// Reads the rest of reader (whose reports go to reporter), and sets
+// *found if a record WritesPast max_sequence. A read error is returned.
+Status ScanForWritesPast(log::Reader* reader, const RecoveryReporter& reporter,
+                         SequenceNumber max_sequence, bool* found) {
+  std::string scratch;
+  Slice record;
+  while (!*found && reader->ReadRecord(&record, &scratch,
+                                       WALRecoveryMode::kPointInTimeRecovery)) {
+    *found = WritesPast(record, max_sequence);
+  }
+  return reporter.read_error();
+}
+
+// Point-in-time recovery found damage in WAL number of logs (sorted) and
+// applied nothing after it. A torn write leaves nothing intact after it;
+// media damage can. So the rest of that WAL (reader; record, if not null,
+// is the intact record it returned with the report) and every later WAL
+// of logs are read, and *found is set if any of them holds a write
+// numbered past max_sequence, the last one replayed: then the damage is no
+// torn tail, and dropping it would lose writes silently. Nothing is
+// applied. A read error is returned.
+Status FindWritesAfterDamage(Env* env, const std::string& dbname,
+                             const std::vector<uint64_t>& logs, uint64_t number,
+                             log::Reader* reader,
+                             const RecoveryReporter& reporter,
+                             const Slice* record, SequenceNumber max_sequence,
+                             bool* found) {
+  *found = record != nullptr && WritesPast(*record, max_sequence);
+  Status s = ScanForWritesPast(reader, reporter, max_sequence, found);
+  for (auto it = std::upper_bound(logs.begin(), logs.end(), number);
+       s.ok() && !*found && it != logs.end(); ++it) {
+    const std::string fname = LogFileName(dbname, *it);
+    std::unique_ptr<SequentialFile> file;
+    s = env->NewSequentialFile(fname, &file, EnvOptions());
+    if (!s.ok()) break;
+    RecoveryReporter later_reporter;
+    log::Reader later_reader(
+        std::make_unique<SequentialFileReader>(std::move(file), fname),
+        &later_reporter, /*checksum=*/true, *it);
+    s = ScanForWritesPast(&later_reader, later_reporter, max_sequence, found);
+  }
+  return s;
+}
+
 }  // namespace
 
 // Routes a replayed WAL record's families: a family whose log number is
@@ -115,6 +175,9 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         std::make_unique<SequentialFileReader>(std::move(file), fname),
         &reporter, /*checksum=*/true, number);
     Status damage;
+    // Point in time: the intact record the reader returned with its first
+    // report, not applied.
+    const Slice* after_damage = nullptr;
     bool more = reader.ReadRecord(&record, &scratch, mode);
     if (!reporter.read_error().ok()) return reporter.read_error();
     const Status hole =
@@ -136,6 +199,7 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         damage = Status::Corruption(fname, reporter.first().getState());
       }
       if (!damage.ok() && mode == WALRecoveryMode::kPointInTimeRecovery) {
+        after_damage = &record;
         break;  // nothing after the first damage is applied
       }
       Status bad;
@@ -183,9 +247,24 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         case WALRecoveryMode::kTolerateCorruptedTailRecords:
         case WALRecoveryMode::kAbsoluteConsistency:
           return damage;
-        case WALRecoveryMode::kPointInTimeRecovery:
+        case WALRecoveryMode::kPointInTimeRecovery: {
+          // A torn tail (or garbage) ends the history here; intact later
+          // writes mean the damage hit acknowledged data.
+          bool found = false;
+          s = FindWritesAfterDamage(env_, dbname_, logs, number, &reader,
+                                    reporter, after_damage, max_sequence,
+                                    &found);
+          if (!s.ok()) return s;
+          if (found) {
+            return Status::Corruption(
+                damage.getState(),
+                "intact writes numbered past the last one recovered follow "
+                "it: damage, not a torn write (kSkipAnyCorruptedRecords "
+                "opens, without the damaged records)");
+          }
           last_allocated_ = last_published_ = max_sequence;
           return Status::OK();
+        }
         case WALRecoveryMode::kSkipAnyCorruptedRecords:
           break;
       }
