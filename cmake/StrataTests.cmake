@@ -324,6 +324,7 @@ strata_add_test(db_test SOURCES
   test/db/db_recovery_test.cc
   test/db/db_test_util.cc
   test/db/db_unordered_write_test.cc
+  test/db/db_wal_damage_test.cc
   test/db/db_write_modes_test.cc
   test/db/write_controller_test.cc
 )

@@ -212,12 +212,18 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // The numbers of the WALs to replay (sorted).
   Status FindLogFiles(std::vector<uint64_t>* logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  Status RecoverLogFiles(const std::vector<uint64_t>& logs)
-      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   uint64_t NewFileNumber() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     return versions_->NewFileNumber();
   }
   std::string OptionsFileContents() const;
+
+  // ---- db_impl_wal_recovery.cc ----
+  // Replays the WALs logs (sorted) per options_.wal_recovery_mode
+  // (docs/formats/wal.md; point in time fails on damage that intact later
+  // writes follow), and sets the sequence counters to the last replayed.
+  Status RecoverLogFiles(const std::vector<uint64_t>& logs)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
   // ---- db_impl_families.cc ----
   // The family of a handle given to the API: InvalidArgument for a null
   // handle, one of another DB, or one destroyed or released.

@@ -52,9 +52,9 @@ enum class WALRecoveryMode : char {
   kTolerateCorruptedTailRecords = 0x00,
   // Any damage, a torn tail included, fails DB::Open with Corruption.
   kAbsoluteConsistency = 0x01,
-  // Recover up to the first damage, or the first WAL whose predecessor a
-  // power loss cut short, and stop there: the DB opens in the consistent
-  // state it had just before it.
+  // Stop at a torn or damaged tail, or at a WAL whose predecessor a power
+  // loss cut short: the consistent state just before it. Damage that intact
+  // later writes follow fails DB::Open with Corruption (no torn write).
   kPointInTimeRecovery = 0x02,
   // Skip damaged records and recover everything else (salvage).
   kSkipAnyCorruptedRecords = 0x03,

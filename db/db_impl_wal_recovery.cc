@@ -1,0 +1,277 @@
+// DBImpl: replaying the WALs at open, per WALRecoveryMode
+// (docs/formats/wal.md, "What each WALRecoveryMode does with this").
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "db/log_reader.h"
+#include "db/memtable_inserter.h"
+#include "db/write_batch_internal.h"
+#include "env/file_reader.h"
+#include "util/logging.h"
+
+namespace strata {
+
+namespace {
+
+// Collects what a WAL reader reports; the first report is the one that
+// decides what recovery does.
+class RecoveryReporter final : public log::Reader::Reporter {
+ public:
+  void Corruption(size_t, const Status& status) override {
+    if (status.IsCorruption()) {
+      if (first_.ok()) first_ = status;
+    } else if (read_error_.ok()) {
+      read_error_ = status;
+    }
+  }
+  // The first damage reported, and the first read error.
+  const Status& first() const { return first_; }
+  const Status& read_error() const { return read_error_; }
+
+ private:
+  Status first_;
+  Status read_error_;
+};
+
+// The hole a power loss leaves when it takes the end of an older WAL (or
+// the start of a newer one) and keeps data of the newer one it was retired
+// for (db_impl_wal.cc). Every WAL but the first this recovery replays was
+// started at a switch and so begins with a predecessor record once it
+// holds any record: it names a WAL this recovery replays (numbered at or
+// above min_log) and that WAL's length, and replayed holds where each
+// replayed WAL's last record ended. OK when there is no hole.
+Status CheckPredecessor(const log::Reader& reader, const std::string& fname,
+                        bool first, bool has_records, uint64_t min_log,
+                        const std::map<uint64_t, uint64_t>& replayed) {
+  uint64_t number = 0;
+  uint64_t size = 0;
+  if (!reader.Predecessor(&number, &size)) {
+    if (first || !has_records) return Status::OK();
+    return Status::Corruption(
+        fname,
+        "holds records but no predecessor record, and a WAL before it "
+        "was replayed (its start lost in a power loss?): the writes "
+        "from here on would not follow the recovered ones");
+  }
+  if (number < min_log) return Status::OK();
+  std::string what = "follows WAL #" + NumberToString(number) + " of " +
+                     NumberToString(size) + " bytes, ";
+  const auto it = replayed.find(number);
+  if (it == replayed.end()) {
+    what += "which is missing";
+  } else if (it->second == size) {
+    return Status::OK();
+  } else {
+    what += "whose records end at byte " + NumberToString(it->second);
+  }
+  return Status::Corruption(
+      fname, what +
+                 " (its end lost in a power loss?): the writes from here "
+                 "on would not follow the recovered ones");
+}
+
+// Whether record is an intact write batch holding a write numbered past
+// max_sequence. A batch of count 0 holds none (strata never logs one; its
+// sequence number is not used up), and a record numbered at or below
+// max_sequence (a replay, stale bytes) is not a write made after the
+// replayed ones. A kind of record strata does not replay still counts: its
+// header is whole and names its writes.
+bool WritesPast(const Slice& record, SequenceNumber max_sequence) {
+  if (record.size() < WriteBatchInternal::kHeader) return false;
+  WriteBatch batch;
+  if (!WriteBatchInternal::SetContents(&batch, record).ok()) return false;
+  const Status s = WriteBatchInternal::Validate(&batch);
+  if (!s.ok() && !s.IsNotSupported()) return false;
+  return WriteBatchInternal::Count(&batch) > 0 &&
+         WriteBatchInternal::Sequence(&batch) > max_sequence;
+}
+
+// Reads the rest of reader (whose reports go to reporter), and sets
+// *found if a record WritesPast max_sequence. A read error is returned.
+Status ScanForWritesPast(log::Reader* reader, const RecoveryReporter& reporter,
+                         SequenceNumber max_sequence, bool* found) {
+  std::string scratch;
+  Slice record;
+  while (!*found && reader->ReadRecord(&record, &scratch,
+                                       WALRecoveryMode::kPointInTimeRecovery)) {
+    *found = WritesPast(record, max_sequence);
+  }
+  return reporter.read_error();
+}
+
+// Point-in-time recovery found damage in WAL number of logs (sorted) and
+// applied nothing after it. A torn write leaves nothing intact after it;
+// media damage can. So the rest of that WAL (reader; record, if not null,
+// is the intact record it returned with the report) and every later WAL
+// of logs are read, and *found is set if any of them holds a write
+// numbered past max_sequence, the last one replayed: then the damage is no
+// torn tail, and dropping it would lose writes silently. Nothing is
+// applied. A read error is returned.
+Status FindWritesAfterDamage(Env* env, const std::string& dbname,
+                             const std::vector<uint64_t>& logs, uint64_t number,
+                             log::Reader* reader,
+                             const RecoveryReporter& reporter,
+                             const Slice* record, SequenceNumber max_sequence,
+                             bool* found) {
+  *found = record != nullptr && WritesPast(*record, max_sequence);
+  Status s = ScanForWritesPast(reader, reporter, max_sequence, found);
+  for (auto it = std::upper_bound(logs.begin(), logs.end(), number);
+       s.ok() && !*found && it != logs.end(); ++it) {
+    const std::string fname = LogFileName(dbname, *it);
+    std::unique_ptr<SequentialFile> file;
+    s = env->NewSequentialFile(fname, &file, EnvOptions());
+    if (!s.ok()) break;
+    RecoveryReporter later_reporter;
+    log::Reader later_reader(
+        std::make_unique<SequentialFileReader>(std::move(file), fname),
+        &later_reporter, /*checksum=*/true, *it);
+    s = ScanForWritesPast(&later_reader, later_reporter, max_sequence, found);
+  }
+  return s;
+}
+
+}  // namespace
+
+// Routes a replayed WAL record's families: a family whose log number is
+// past the WAL has its data from it in tables already, and a family
+// dropped since (or never opened) is skipped.
+class DBImpl::FamilyRouter final : public MemTableRouter {
+ public:
+  FamilyRouter(const ColumnFamilySet* families, uint64_t log_number)
+      : families_(families), log_number_(log_number) {}
+  Status Route(uint32_t id, MemTable** mem) override {
+    ColumnFamilyData* cfd = families_->Find(id);
+    *mem =
+        cfd != nullptr && log_number_ >= cfd->log_number() ? cfd->mem : nullptr;
+    return Status::OK();
+  }
+
+ private:
+  const ColumnFamilySet* const families_;
+  const uint64_t log_number_;
+};
+
+Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
+  const WALRecoveryMode mode = options_.wal_recovery_mode;
+  SequenceNumber max_sequence = 0;
+  // Per WAL replayed: where its last record ended (CheckPredecessor).
+  std::map<uint64_t, uint64_t> replayed;
+  WriteBatch batch;
+  std::string scratch;
+  Slice record;
+  for (uint64_t number : logs) {
+    const std::string fname = LogFileName(dbname_, number);
+    std::unique_ptr<SequentialFile> file;
+    Status s = env_->NewSequentialFile(fname, &file, EnvOptions());
+    if (!s.ok()) return s;
+    RecoveryReporter reporter;
+    log::Reader reader(
+        std::make_unique<SequentialFileReader>(std::move(file), fname),
+        &reporter, /*checksum=*/true, number);
+    Status damage;
+    // Point in time: the intact record the reader returned with its first
+    // report, not applied.
+    const Slice* after_damage = nullptr;
+    bool more = reader.ReadRecord(&record, &scratch, mode);
+    if (!reporter.read_error().ok()) return reporter.read_error();
+    const Status hole =
+        CheckPredecessor(reader, fname, number == logs.front(), more,
+                         versions_->MinLogNumber(), replayed);
+    if (!hole.ok()) {
+      STRATA_LOG_WARN(info_log_, "WAL recovery: %s", hole.ToString().c_str());
+      if (mode == WALRecoveryMode::kPointInTimeRecovery) {
+        last_allocated_ = last_published_ = max_sequence;
+        return Status::OK();  // nothing of this WAL or later ones
+      }
+      if (mode != WALRecoveryMode::kSkipAnyCorruptedRecords) return hole;
+    }
+    for (; more; more = reader.ReadRecord(&record, &scratch, mode)) {
+      if (!reporter.read_error().ok()) {
+        return reporter.read_error();  // a read error fails the open
+      }
+      if (!reporter.first().ok()) {
+        damage = Status::Corruption(fname, reporter.first().getState());
+      }
+      if (!damage.ok() && mode == WALRecoveryMode::kPointInTimeRecovery) {
+        after_damage = &record;
+        break;  // nothing after the first damage is applied
+      }
+      Status bad;
+      if (record.size() < WriteBatchInternal::kHeader) {
+        bad = Status::Corruption("record too small for a write batch");
+      } else {
+        bad = WriteBatchInternal::SetContents(&batch, record);
+        if (bad.ok()) bad = WriteBatchInternal::Validate(&batch);
+        // A record kind strata does not implement (a WAL RocksDB wrote
+        // with 2PC, say) is no damage to skip: the open fails.
+        if (bad.IsNotSupported()) {
+          return Status::NotSupported(
+              fname + " offset " + NumberToString(reader.LastRecordOffset()),
+              bad.ToString());
+        }
+      }
+      if (!bad.ok()) {
+        if (damage.ok()) {
+          damage = Status::Corruption(
+              fname + " offset " + NumberToString(reader.LastRecordOffset()),
+              bad.ToString());
+        }
+        if (mode == WALRecoveryMode::kSkipAnyCorruptedRecords) continue;
+        break;
+      }
+      const SequenceNumber first = WriteBatchInternal::Sequence(&batch);
+      FamilyRouter router(versions_->column_families(), number);
+      MemTable* default_mem = nullptr;
+      router.Route(0, &default_mem);
+      s = InsertBatchIntoMemTable(&batch, first, default_mem, &router,
+                                  /*concurrent=*/false,
+                                  /*ignore_duplicates=*/true);
+      if (!s.ok()) return s;
+      const uint32_t count = WriteBatchInternal::Count(&batch);
+      if (count > 0) max_sequence = std::max(max_sequence, first + count - 1);
+    }
+    if (!reporter.read_error().ok()) return reporter.read_error();
+    replayed[number] = reader.EndOfLastRecord();
+    if (damage.ok() && !reporter.first().ok()) {
+      damage = Status::Corruption(fname, reporter.first().getState());
+    }
+    if (!damage.ok()) {
+      STRATA_LOG_WARN(info_log_, "WAL recovery: %s", damage.ToString().c_str());
+      switch (mode) {
+        case WALRecoveryMode::kTolerateCorruptedTailRecords:
+        case WALRecoveryMode::kAbsoluteConsistency:
+          return damage;
+        case WALRecoveryMode::kPointInTimeRecovery: {
+          // A torn tail (or garbage) ends the history here; intact later
+          // writes mean the damage hit acknowledged data.
+          bool found = false;
+          s = FindWritesAfterDamage(env_, dbname_, logs, number, &reader,
+                                    reporter, after_damage, max_sequence,
+                                    &found);
+          if (!s.ok()) return s;
+          if (found) {
+            return Status::Corruption(
+                damage.getState(),
+                "intact writes numbered past the last one recovered follow "
+                "it: damage, not a torn write (kSkipAnyCorruptedRecords "
+                "opens, without the damaged records)");
+          }
+          last_allocated_ = last_published_ = max_sequence;
+          return Status::OK();
+        }
+        case WALRecoveryMode::kSkipAnyCorruptedRecords:
+          break;
+      }
+    }
+  }
+  last_allocated_ = last_published_ = max_sequence;
+  return Status::OK();
+}
+
+}  // namespace strata
