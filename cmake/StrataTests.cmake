@@ -333,6 +333,7 @@ strata_add_test(db_test SOURCES
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
   test/db/db_flush_test.cc
+  test/db/db_manifest_damage_test.cc
   test/db/db_merge_range_del_test.cc
   test/db/db_open_test.cc
   test/db/db_stall_test.cc

@@ -27,6 +27,25 @@ const char* TypeName(unsigned int type) {
   return "?";
 }
 
+// The offset in tail of the first intact FULL or FIRST fragment at or
+// after from: its header whole, its payload inside tail, its crc valid.
+// tail.size() if there is none. A torn write cannot leave one behind the
+// torn fragment: the bytes there are the lost rest of its own payload.
+size_t FindIntactFragment(const Slice& tail, size_t from) {
+  for (size_t pos = from; pos + kHeaderSize <= tail.size(); pos++) {
+    const char* header = tail.data() + pos;
+    const unsigned int type = static_cast<unsigned char>(header[6]);
+    if (type != kFullType && type != kFirstType) continue;
+    const size_t length =
+        static_cast<unsigned char>(header[4]) |
+        (static_cast<size_t>(static_cast<unsigned char>(header[5])) << 8);
+    if (length > tail.size() - pos - kHeaderSize) continue;
+    const uint32_t expected = crc32c::Unmask(DecodeFixed32(header));
+    if (crc32c::Value(header + 6, 1 + length) == expected) return pos;
+  }
+  return tail.size();
+}
+
 }  // namespace
 
 Reader::Reporter::~Reporter() = default;
@@ -234,13 +253,27 @@ void Reader::ReadFragment(Fragment* f) {
     }
 
     if (kHeaderSize + length > buffer_.size()) {
+      const Slice tail = buffer_;  // eof_: it runs to the end of the file
       f->dropped = buffer_.size();
       buffer_ = Slice();
       const size_t in_block = static_cast<size_t>(f->offset % kBlockSize);
       if (eof_ && in_block + kHeaderSize + length <= kBlockSize) {
-        // It would have fitted in its block: the file ends inside it.
-        f->outcome = kTornTail;
-        f->reason = "fragment payload cut short by the end of the file";
+        // It would have fitted in its block: the file ends inside it —
+        // unless a whole fragment follows, which no torn write leaves.
+        const size_t intact = check_torn_tails_
+                                  ? FindIntactFragment(tail, kHeaderSize)
+                                  : tail.size();
+        if (intact == tail.size()) {
+          f->outcome = kTornTail;
+          f->reason = "fragment payload cut short by the end of the file";
+        } else {
+          f->outcome = kDamaged;
+          f->reason = "fragment length " + NumberToString(length) +
+                      " runs past the end of the file, but an intact "
+                      "fragment follows at offset " +
+                      NumberToString(f->offset + intact) +
+                      ": damage, not a torn tail";
+        }
       } else {
         f->outcome = kDamaged;
         f->reason = "bad fragment length " + NumberToString(length) +

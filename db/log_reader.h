@@ -17,6 +17,13 @@
 //      any partial record they belong to) are dropped and reading goes on.
 //   d. A read error from the file is reported with its IOError and ends the
 //      reading.
+// With CheckTornTails() on (the MANIFEST reader), rule a has one exception:
+// a fragment whose payload the end of the file cuts short, while an intact
+// FULL or FIRST fragment (its crc valid, its payload before the end of the
+// file) begins after its header, is damage under rule c ("... length N
+// runs past the end of the file, but an intact fragment follows at offset
+// X"): a crash tears only the last write, so a damaged length, not a
+// crash, made the file look cut short. The default, for the WAL, is off.
 // What to do about a report — fail, stop, or skip — is the caller's
 // decision for its WALRecoveryMode, not the reader's.
 //
@@ -69,6 +76,10 @@ class Reader {
   // is reported (rule a above).
   bool ReadRecord(Slice* record, std::string* scratch, WALRecoveryMode mode);
 
+  // Turns on the check of torn tails described above. Costs nothing until
+  // a torn tail is met; then at most one scan of the last block.
+  void CheckTornTails() { check_torn_tails_ = true; }
+
   // The file offset of the first fragment of the record ReadRecord last
   // returned.
   uint64_t LastRecordOffset() const { return last_record_offset_; }
@@ -119,6 +130,7 @@ class Reader {
   Reporter* const reporter_;
   const bool checksum_;
   const uint64_t log_number_;
+  bool check_torn_tails_ = false;
   const std::unique_ptr<char[]> backing_store_;  // kBlockSize bytes
   // The unread bytes of the current block.
   Slice buffer_;

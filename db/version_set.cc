@@ -322,13 +322,17 @@ Status VersionSet::ReadManifest(
   log::Reader reader(
       std::make_unique<SequentialFileReader>(std::move(file), fname), &reporter,
       /*checksum=*/true, number);
+  reader.CheckTornTails();
   Slice record;
   std::string scratch;
   std::vector<VersionEdit> edits;
   // A record cut short by the end of the file is an edit whose append a
   // crash interrupted before its sync: it was never acknowledged, so it
   // is dropped (a recovered MANIFEST is never appended to). Any other
-  // damage is Corruption.
+  // damage is Corruption — a record that looks cut short while an intact
+  // record follows it included (CheckTornTails): its length is damaged,
+  // and dropping it would drop the acknowledged edits after it, whose
+  // tables the open would then delete as obsolete.
   while (s.ok() &&
          reader.ReadRecord(&record, &scratch,
                            WALRecoveryMode::kTolerateCorruptedTailRecords)) {

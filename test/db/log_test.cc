@@ -162,7 +162,7 @@ class LogTest : public testing::Test {
   }
 
   ReadResult ReadAll(WALRecoveryMode mode, bool checksum = true,
-                     int fail_read = -1) {
+                     int fail_read = -1, bool check_torn_tails = false) {
     Collector collector;
     Reader reader(
         std::unique_ptr<SequentialFileReader>(new SequentialFileReader(
@@ -170,6 +170,7 @@ class LogTest : public testing::Test {
                 new StringSource(Contents(), fail_read)),
             "000012.log")),
         &collector, checksum, kLogNumber);
+    if (check_torn_tails) reader.CheckTornTails();
     ReadResult result;
     Slice record;
     std::string scratch;
@@ -599,6 +600,113 @@ TEST_F(LogTest, FragmentedRecordWithoutLastAtEof) {
   ExpectInEveryMode({"foo"}, {},
                     {{first + middle + kHeaderSize + 3,
                       "offset 65536: fragment payload cut"}});
+}
+
+// ---- CheckTornTails (the MANIFEST): intact fragments after a torn tail
+// ---------
+
+class LogTornTailCheckTest : public LogTest {
+ protected:
+  // Reads in every mode with the check on: the records, and the reports
+  // (none, or one with bytes and text).
+  void ExpectChecked(const std::vector<std::string>& records,
+                     const std::vector<Expected>& reported,
+                     const std::vector<Expected>& tail_reported = {}) {
+    for (WALRecoveryMode mode : kAllModes) {
+      SCOPED_TRACE("mode " + std::to_string(static_cast<int>(mode)));
+      ReadResult r = ReadAll(mode, true, -1, /*check_torn_tails=*/true);
+      EXPECT_EQ(records, r.records);
+      std::vector<Expected> expected = reported;
+      if (mode == WALRecoveryMode::kAbsoluteConsistency) {
+        expected.insert(expected.end(), tail_reported.begin(),
+                        tail_reported.end());
+      }
+      ASSERT_EQ(expected.size(), r.reports.size());
+      for (size_t i = 0; i < expected.size(); i++) {
+        EXPECT_EQ(expected[i].bytes, r.reports[i].bytes) << i;
+        EXPECT_NE(std::string::npos,
+                  r.reports[i].message.find(expected[i].text))
+            << r.reports[i].message << " lacks " << expected[i].text;
+      }
+    }
+  }
+};
+
+TEST_F(LogTornTailCheckTest, DamagedLengthBeforeIntactRecordIsDamage) {
+  Write("foo");
+  Write("bar");
+  Write("baz");
+  SetLength(10, 100);  // bar's: fits in the block, runs past the file
+  // Off (the WAL's default): a torn tail, silent but in absolute mode.
+  ExpectInEveryMode({"foo"}, {}, {{20, "offset 10: fragment payload cut"}});
+  ExpectChecked({"foo"}, {{20,
+                           "log #12 offset 10: fragment length 100 runs past "
+                           "the end of the file, but an intact fragment "
+                           "follows at offset 20"}});
+}
+
+TEST_F(LogTornTailCheckTest, IntactRecordFarBehindTheDamage) {
+  Write("foo");
+  Write("bar");
+  for (int i = 0; i < 50; i++) Write(NumberString(i));
+  const size_t size = Contents().size();
+  SetLength(0, 5000);
+  ExpectChecked({}, {{size, "offset 0: fragment length 5000"}});
+}
+
+TEST_F(LogTornTailCheckTest, DamageInTheLastBlockOfSeveral) {
+  Write(BigString("big", 2 * kBlockSize));  // FIRST, MIDDLE, LAST@65536
+  const size_t last = 2 * kBlockSize;
+  Write("foo");
+  Write("bar");
+  const size_t foo = last + kHeaderSize + 14;
+  ASSERT_EQ(foo + 2 * (kHeaderSize + 3), Contents().size());
+  SetLength(foo, 300);
+  ExpectChecked({BigString("big", 2 * kBlockSize)},
+                {{20, "offset " + std::to_string(foo) +
+                          ": fragment length 300 runs past the end of the "
+                          "file, but an intact fragment follows at offset " +
+                          std::to_string(foo + 10)}});
+}
+
+TEST_F(LogTornTailCheckTest, DamagedLastFragmentDropsItsRecord) {
+  Write(BigString("big", kBlockSize));  // FIRST, LAST@32768
+  Write("foo");
+  const size_t last = kBlockSize;
+  SetLength(last, 1000);
+  const size_t first = kBlockSize - kHeaderSize;
+  ExpectChecked({}, {{first + Contents().size() - last,
+                      "fragment length 1000 runs past the end of the file, "
+                      "but an intact fragment follows at offset " +
+                          std::to_string(last + kHeaderSize + 7) +
+                          ": damage, not a torn tail (dropping the partial "
+                          "record from offset 0)"}});
+}
+
+TEST_F(LogTornTailCheckTest, TrueTornTailStaysSilent) {
+  Write("foo");
+  Write("bar");
+  ShrinkTo(19);  // bar's payload cut
+  ExpectChecked({"foo"}, {},
+                {{9, "offset 10: fragment payload cut short by the end"}});
+  Reset();
+  Write("foo");
+  Write(BigString("0123456789", 1000));
+  ShrinkTo(10 + kHeaderSize + 500);
+  ExpectChecked({"foo"}, {}, {{507, "offset 10: fragment payload cut"}});
+}
+
+TEST_F(LogTornTailCheckTest, TornRecordHoldingAHeaderWithABadCrc) {
+  // The torn payload holds what looks like a FULL header; its crc does not
+  // match, so it is no intact record.
+  Write("foo");
+  std::string payload(40, 'x');
+  payload[10 + 4] = 3;  // length 3
+  payload[10 + 5] = 0;
+  payload[10 + 6] = static_cast<char>(kFullType);
+  Write(payload);
+  ShrinkTo(10 + kHeaderSize + 30);
+  ExpectChecked({"foo"}, {}, {{37, "offset 10: fragment payload cut"}});
 }
 
 // ---- Zeroed space: silent in every mode

@@ -1,0 +1,131 @@
+// A damaged MANIFEST fails the open and deletes nothing; a torn one (its
+// last edit cut short by a crash) opens without it.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "db/filename.h"
+#include "db/log_format.h"
+#include "gtest/gtest.h"
+#include "strata/db.h"
+#include "strata/env.h"
+#include "test/db/db_test_util.h"
+
+namespace strata {
+namespace {
+
+using test::DBHolder;
+
+constexpr int kFlushes = 6;
+
+std::string Key(int flush) { return "key" + std::to_string(flush); }
+
+class DBManifestDamageTest : public testing::Test {
+ protected:
+  DBManifestDamageTest() {
+    // Every table stays where its flush put it.
+    h_.options().disable_auto_compactions = true;
+  }
+
+  // A closed DB whose MANIFEST holds one edit per flush after its
+  // snapshot, all in one block.
+  void MakeDB() {
+    ASSERT_TRUE(h_.Open().ok());
+    for (int i = 0; i < kFlushes; i++) {
+      ASSERT_TRUE(h_.Put(Key(i), "v").ok());
+      ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+    }
+    h_.Close();
+    const test::DBFiles files = test::ListDBFiles(h_.env(), h_.name());
+    ASSERT_EQ(1u, files.manifests.size());
+    ASSERT_EQ(static_cast<size_t>(kFlushes), files.tables.size());
+    tables_ = files.tables;
+    manifest_ = DescriptorFileName(h_.name(), files.manifests[0]);
+    ASSERT_TRUE(ReadFileToString(h_.env(), manifest_, &contents_).ok());
+    ASSERT_LT(contents_.size(), log::kBlockSize);
+    // The record headers, walked by their lengths (each record is FULL).
+    for (size_t pos = 0; pos + log::kHeaderSize <= contents_.size();) {
+      ASSERT_EQ(log::kFullType, static_cast<unsigned char>(contents_[pos + 6]));
+      records_.push_back(pos);
+      pos += log::kHeaderSize + Length(pos);
+    }
+    ASSERT_GE(records_.size(), static_cast<size_t>(kFlushes) + 1);
+  }
+
+  size_t Length(size_t header) const {
+    return static_cast<unsigned char>(contents_[header + 4]) |
+           static_cast<size_t>(
+               static_cast<unsigned char>(contents_[header + 5]))
+               << 8;
+  }
+
+  void WriteManifest(const std::string& contents) {
+    ASSERT_TRUE(WriteStringToFile(h_.env(), contents, manifest_, true).ok());
+  }
+
+  std::vector<uint64_t> Tables() {
+    std::vector<uint64_t> t = test::ListDBFiles(h_.env(), h_.name()).tables;
+    std::sort(t.begin(), t.end());
+    return t;
+  }
+
+  DBHolder h_;
+  std::string manifest_;
+  std::string contents_;
+  std::vector<size_t> records_;  // header offsets
+  std::vector<uint64_t> tables_;
+};
+
+TEST_F(DBManifestDamageTest, DamagedLengthBeforeLaterEditsFailsTheOpen) {
+  MakeDB();
+  std::sort(tables_.begin(), tables_.end());
+  // Each record but the last (which nothing follows) in turn.
+  for (size_t i = 0; i + 1 < records_.size(); i++) {
+    SCOPED_TRACE("record " + std::to_string(i));
+    const size_t header = records_[i];
+    // The largest length that fits in the block: it runs past the end of
+    // the file, as a torn write's would.
+    const size_t length = log::kBlockSize - header - log::kHeaderSize;
+    std::string damaged = contents_;
+    damaged[header + 4] = static_cast<char>(length & 0xff);
+    damaged[header + 5] = static_cast<char>(length >> 8);
+    WriteManifest(damaged);
+
+    Status s = h_.Open();
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find(manifest_)) << s.ToString();
+    EXPECT_NE(std::string::npos,
+              s.ToString().find("offset " + std::to_string(header) + ":"))
+        << s.ToString();
+    h_.Close();
+    // Nothing deleted: every table the lost edits added is still there.
+    EXPECT_EQ(tables_, Tables());
+  }
+  WriteManifest(contents_);
+  ASSERT_TRUE(h_.Open().ok());
+  for (int i = 0; i < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+}
+
+TEST_F(DBManifestDamageTest, TornLastEditIsDropped) {
+  MakeDB();
+  const size_t last = records_.back();
+  WriteManifest(
+      contents_.substr(0, last + log::kHeaderSize + Length(last) / 2));
+  Status s = h_.Open();
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // The last flush's edit is gone (as if a crash had cut its append
+  // short); every earlier one is there.
+  for (int i = 0; i + 1 < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+}
+
+TEST_F(DBManifestDamageTest, TornLastHeaderIsDropped) {
+  MakeDB();
+  WriteManifest(contents_.substr(0, records_.back() + 3));
+  Status s = h_.Open();
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  for (int i = 0; i + 1 < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+}
+
+}  // namespace
+}  // namespace strata
