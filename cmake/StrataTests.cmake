@@ -285,6 +285,7 @@ strata_add_test(db_format_test SOURCES
   test/db/log_test.cc
   test/db/write_batch_cf_test.cc
   test/db/write_batch_decode_test.cc
+  test/db/write_batch_from_bytes_test.cc
   test/db/write_batch_test.cc
 )
 
