@@ -285,6 +285,7 @@ strata_add_test(db_format_test SOURCES
   test/db/log_test.cc
   test/db/write_batch_cf_test.cc
   test/db/write_batch_decode_test.cc
+  test/db/write_batch_from_bytes_test.cc
   test/db/write_batch_test.cc
 )
 
@@ -315,6 +316,7 @@ strata_add_test(write_thread_modes_test SOURCES
 strata_add_test(db_test SOURCES
   test/db/builder_test.cc
   test/db/db_basic_test.cc
+  test/db/db_batch_checks_test.cc
   test/db/db_close_test.cc
   test/db/db_fault_test.cc
   test/db/db_memtable_rep_test.cc

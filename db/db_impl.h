@@ -245,7 +245,8 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // (a family created or dropped) before it inserts.
   Status RefreshRoutes() LOCKS_EXCLUDED(mutex_);
   // OK if every record of batch names a live family (or ignore_missing),
-  // and every family a Merge names has a merge operator.
+  // every family a Merge names has a merge operator, and no DeleteRange
+  // has its end key before its begin key (by its family's comparator).
   Status CheckBatchFamilies(const WriteBatch* batch, bool ignore_missing)
       LOCKS_EXCLUDED(mutex_);
   // A new empty memtable for cfd, referenced.

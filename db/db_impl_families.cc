@@ -296,8 +296,10 @@ class FamilyChecker final : public WriteBatch::Handler {
     Status s = Check(cf, false);
     if (s.ok() && last_ != nullptr &&
         last_->user_comparator()->Compare(begin, end) > 0) {
-      s = Status::InvalidArgument("DeleteRange: the end key comes before ",
-                                  "the begin key");
+      s = Status::InvalidArgument(
+          "DeleteRange in a write batch: the end key comes before the begin "
+          "key in column family ",
+          last_->name());
     }
     return s;
   }

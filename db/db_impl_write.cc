@@ -117,10 +117,19 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   if (updates == nullptr) {
     return Status::InvalidArgument("DB::Write: the batch is null");
   }
-  // Refused here, before the batch can reach the WAL: a record for a
-  // family that does not exist could not be applied, and reads could
-  // never resolve merge operands without a merge operator.
-  if (WriteBatchInternal::HasNonDefaultColumnFamily(updates)) {
+  // Refused here, before the batch can reach the WAL, so that a program's
+  // mistake never becomes the DB's background error. Bytes from outside
+  // must decode (only such batches pay for the parse). A record for a
+  // family that does not exist could not be applied, reads could never
+  // resolve merge operands without a merge operator, and a reversed range
+  // is refused as DB::DeleteRange refuses it (only batches that name a
+  // family or hold a range deletion pay for that walk).
+  if (WriteBatchInternal::NeedsValidation(updates)) {
+    Status s = WriteBatchInternal::ValidateUnchecked(updates);
+    if (!s.ok()) return s;
+  }
+  if (WriteBatchInternal::HasNonDefaultColumnFamily(updates) ||
+      updates->HasDeleteRange()) {
     Status s =
         CheckBatchFamilies(updates, options.ignore_missing_column_families);
     if (!s.ok()) return s;

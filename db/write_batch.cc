@@ -20,8 +20,14 @@
 // The tag is one byte, the ValueType of db/dbformat.h. An update of the
 // default family (id 0) is written with the plain tag, any other with the
 // column-family tag and the id, so batches without families are encoded as
-// before families existed. rep_ always holds at least the header, so
-// Count() and the internal accessors never check.
+// before families existed.
+//
+// A batch built by the update methods always holds at least the header and
+// is well-formed by construction. One whose rep_ came from outside (the
+// constructors from bytes, SetContents) may be anything: it is scanned
+// once, and marked kUnchecked unless well-formed, so that DB::Write
+// validates exactly those batches. Its rep_ may even be shorter than the
+// header: the accessors that read the header check its size.
 
 #include "strata/write_batch.h"
 
@@ -249,6 +255,15 @@ WriteBatch::WriteBatch(size_t reserved_bytes, size_t max_bytes)
   rep_.resize(kHeader);
 }
 
+WriteBatch::WriteBatch(const std::string& rep) : rep_(rep), max_bytes_(0) {
+  ScanContents();
+}
+
+WriteBatch::WriteBatch(std::string&& rep)
+    : rep_(std::move(rep)), max_bytes_(0) {
+  ScanContents();
+}
+
 WriteBatch::WriteBatch(const WriteBatch&) = default;
 WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
 
@@ -282,8 +297,36 @@ uint32_t WriteBatch::ContentFlagsOf(unsigned char type,
   return flags;
 }
 
+void WriteBatch::ScanContents() {
+  content_flags_ = 0;
+  if (rep_.size() < kHeader) {
+    content_flags_ = kUnchecked;
+    return;
+  }
+  Slice input(rep_);
+  input.remove_prefix(kHeader);
+  uint32_t found = 0;
+  Record r;
+  while (!input.empty()) {
+    if (!DecodeRecord(rep_.size() - input.size(), &input, &r).ok()) {
+      content_flags_ |= kUnchecked;
+      return;
+    }
+    content_flags_ |= ContentFlagsOf(r.type, r.column_family);
+    if (IsCounted(r.type)) found++;
+  }
+  if (found != Count()) content_flags_ |= kUnchecked;
+}
+
 Status WriteBatch::AddRecord(unsigned char type, uint32_t column_family_id,
                              std::initializer_list<SliceParts> fields) {
+  if (rep_.size() < kHeader) {
+    // Only a batch from outside can be this short; there is no count to
+    // add to.
+    return Status::InvalidArgument(
+        "WriteBatch smaller than its 12-byte header takes no update: ",
+        NumberToString(rep_.size()) + " bytes");
+  }
   for (const SliceParts& field : fields) {
     const uint64_t size = JoinedSize(field);
     if (size > kMaxVarstring) {
@@ -391,8 +434,6 @@ uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }
 
 Status WriteBatch::Iterate(Handler* handler) const {
   if (rep_.size() < kHeader) {
-    // Constructors, Clear and SetContents keep the header; checked anyway
-    // because Iterate is the decoder of bytes read back from disk.
     return Status::Corruption("WriteBatch smaller than its 12-byte header: ",
                               NumberToString(rep_.size()) + " bytes");
   }
@@ -492,6 +533,7 @@ bool WriteBatch::Handler::Continue() { return true; }
 // ---- WriteBatchInternal -----------------------------------------------------
 
 uint32_t WriteBatchInternal::Count(const WriteBatch* batch) {
+  if (batch->rep_.size() < kHeader) return 0;
   return DecodeFixed32(batch->rep_.data() + 8);
 }
 
@@ -500,6 +542,7 @@ void WriteBatchInternal::SetCount(WriteBatch* batch, uint32_t n) {
 }
 
 SequenceNumber WriteBatchInternal::Sequence(const WriteBatch* batch) {
+  if (batch->rep_.size() < kHeader) return 0;
   return DecodeFixed64(batch->rep_.data());
 }
 
@@ -514,16 +557,7 @@ Status WriteBatchInternal::SetContents(WriteBatch* batch,
                               NumberToString(contents.size()) + " bytes");
   }
   batch->rep_.assign(contents.data(), contents.size());
-  // The flags of the records that decode; a damaged batch fails Iterate.
-  batch->content_flags_ = 0;
-  Slice input(batch->rep_);
-  input.remove_prefix(kHeader);
-  Record r;
-  while (!input.empty() &&
-         DecodeRecord(batch->rep_.size() - input.size(), &input, &r).ok()) {
-    batch->content_flags_ |=
-        WriteBatch::ContentFlagsOf(r.type, r.column_family);
-  }
+  batch->ScanContents();
   return Status::OK();
 }
 
@@ -536,6 +570,12 @@ void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src) {
 Status WriteBatchInternal::Validate(const WriteBatch* batch) {
   ValidatingHandler handler;
   return batch->Iterate(&handler);
+}
+
+Status WriteBatchInternal::ValidateUnchecked(WriteBatch* batch) {
+  Status s = Validate(batch);
+  if (s.ok()) batch->content_flags_ &= ~WriteBatch::kUnchecked;
+  return s;
 }
 
 }  // namespace strata

@@ -30,7 +30,9 @@ class WriteBatchInternal {
   // export it.
   enum : size_t { kHeader = 12 };
 
-  // The count field of the header: updates, LogData blobs excluded.
+  // The count field of the header: updates, LogData blobs excluded. Only a
+  // batch from outside can be shorter than the header: Count and Sequence
+  // return 0 for it. REQUIRES (the setters): the batch holds the header.
   static uint32_t Count(const WriteBatch* batch);
   static void SetCount(WriteBatch* batch, uint32_t n);
 
@@ -42,9 +44,10 @@ class WriteBatchInternal {
   static size_t ByteSize(const WriteBatch* batch) { return batch->rep_.size(); }
 
   // Replaces the batch's encoding with contents (a WAL record being
-  // recovered). Only the header is checked here: Corruption, and the batch
-  // left unchanged, if contents is shorter than it; Iterate or Validate
-  // check the records.
+  // recovered). Corruption, and the batch left unchanged, if contents is
+  // shorter than the header; otherwise the records are scanned as by the
+  // constructors from bytes (content flags, kUnchecked), and Iterate or
+  // Validate report what is wrong with them.
   static Status SetContents(WriteBatch* batch, const Slice& contents);
 
   // Appends src's records to dst's and adds src's count to dst's; dst keeps
@@ -60,10 +63,21 @@ class WriteBatchInternal {
   // applying any of it.
   static Status Validate(const WriteBatch* batch);
 
+  // Whether DB::Write must validate the batch before it goes further: its
+  // encoding came from outside and did not decode as a well-formed batch
+  // (or was changed since). A flag test: batches built by the update
+  // methods never need the check.
+  static bool NeedsValidation(const WriteBatch* batch) {
+    return (batch->content_flags_ & WriteBatch::kUnchecked) != 0;
+  }
+
+  // Validate, and if the batch passes, it no longer NeedsValidation.
+  static Status ValidateUnchecked(WriteBatch* batch);
+
   // Whether some update of the batch is to a column family other than the
   // default (id 0). Exact for a batch built through the API or Append; for
-  // one given by SetContents it covers the records before the first
-  // malformed one (which Iterate and Validate refuse anyway).
+  // one from outside it covers the records before the first malformed one
+  // (such a batch NeedsValidation).
   static bool HasNonDefaultColumnFamily(const WriteBatch* batch) {
     return (batch->content_flags_ & WriteBatch::kHasNonDefaultColumnFamily) !=
            0;

@@ -35,6 +35,18 @@ class STRATA_EXPORT WriteBatch {
   // that would grow the batch beyond it fails with MemoryLimit-style
   // InvalidArgument and leaves the batch unchanged.
   explicit WriteBatch(size_t reserved_bytes = 0, size_t max_bytes = 0);
+
+  // A batch whose encoding is rep, e.g. the Data() of a batch built
+  // elsewhere. rep is not trusted: it is kept as given (Data() returns it)
+  // and decoded once here, so that Count() is the header's count and
+  // HasMerge() / HasDeleteRange() cover the records that decode. DB::Write
+  // refuses such a batch, before anything reaches the WAL, unless every
+  // record decodes and their number matches the header: Corruption saying
+  // what is wrong and at which offset (NotSupported for a RocksDB record
+  // kind strata lacks). A rep shorter than the 12-byte header has Count()
+  // 0, Iterate() Corruption, and refuses further updates until Clear().
+  explicit WriteBatch(const std::string& rep);
+  explicit WriteBatch(std::string&& rep);
   WriteBatch(const WriteBatch&);
   WriteBatch& operator=(const WriteBatch&);
   WriteBatch(WriteBatch&&) noexcept;
@@ -143,7 +155,16 @@ class STRATA_EXPORT WriteBatch {
     kHasMerge = 1u << 0,
     kHasDeleteRange = 1u << 1,
     kHasNonDefaultColumnFamily = 1u << 2,
+    // rep_ came from outside (a constructor from bytes, SetContents) and
+    // did not decode as a well-formed batch: DB::Write validates it. Never
+    // set by the update methods, whose records are well-formed by
+    // construction, so batches built through them pay for no check.
+    kUnchecked = 1u << 3,
   };
+
+  // Sets content_flags_ from the records of rep_: the kinds of those that
+  // decode, and kUnchecked unless all decode and match the header's count.
+  void ScanContents();
 
   // The content flags of an update of the given type (a ValueType of the
   // default-family form: kTypeValue, not kTypeColumnFamilyValue) to the
@@ -159,7 +180,10 @@ class STRATA_EXPORT WriteBatch {
 
   std::string rep_;
   size_t max_bytes_;
-  uint32_t content_flags_ = 0;  // kinds of records in rep_, kept exact
+  // The kinds of records in rep_: exact for a batch built by the update
+  // methods; for one from outside, those of the records before the first
+  // malformed one (such a batch is kUnchecked).
+  uint32_t content_flags_ = 0;
 };
 
 }  // namespace strata
