@@ -574,7 +574,10 @@ Status WriteBatchInternal::Validate(const WriteBatch* batch) {
 
 Status WriteBatchInternal::ValidateUnchecked(WriteBatch* batch) {
   Status s = Validate(batch);
-  if (s.ok()) batch->content_flags_ &= ~WriteBatch::kUnchecked;
+  // The flags so far cover only the records before the first malformed
+  // one, and updates since may have made the bytes decode differently:
+  // rebuilt from the records that now all decode (clearing kUnchecked).
+  if (s.ok()) batch->ScanContents();
   return s;
 }
 

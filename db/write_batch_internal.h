@@ -71,7 +71,8 @@ class WriteBatchInternal {
     return (batch->content_flags_ & WriteBatch::kUnchecked) != 0;
   }
 
-  // Validate, and if the batch passes, it no longer NeedsValidation.
+  // Validate, and if the batch passes, its content flags are rebuilt from
+  // its records and it no longer NeedsValidation.
   static Status ValidateUnchecked(WriteBatch* batch);
 
   // Whether some update of the batch is to a column family other than the

@@ -135,6 +135,25 @@ TEST(WriteBatchFromBytesTest, WrongCountNeedsValidation) {
   }
 }
 
+TEST(WriteBatchFromBytesTest, ValidationRebuildsTheFlags) {
+  // A Merge cut short after its empty key; the Put appended after it
+  // completes it: the bytes decode as Merge("", "\x03"), Put("", "\x01x")
+  // with the count 2 they now hold. Before validation the flags knew of no
+  // Merge; after it they must, or a DB without a merge operator would
+  // take it.
+  std::string rep(12, '\0');
+  EncodeFixed32(&rep[8], 1);
+  rep += std::string("\x02\x00", 2);
+  WriteBatch b(rep);
+  EXPECT_TRUE(WriteBatchInternal::NeedsValidation(&b));
+  EXPECT_FALSE(b.HasMerge());
+  ASSERT_TRUE(b.Put(std::string("\x01\x00\x02", 3), "x").ok());
+  ASSERT_TRUE(WriteBatchInternal::ValidateUnchecked(&b).ok());
+  EXPECT_FALSE(WriteBatchInternal::NeedsValidation(&b));
+  EXPECT_TRUE(b.HasMerge());
+  EXPECT_EQ(2u, b.Count());
+}
+
 TEST(WriteBatchFromBytesTest, UnknownTagNamesItsOffset) {
   std::string rep = EveryKindInThreeFamilies().Data();
   rep[12] = '\x7f';
