@@ -80,17 +80,14 @@ void Block::BuildUserKeyPrefixes() {
   const char* const limit = data + restart_offset_;
   std::unique_ptr<uint64_t[]> prefixes(new uint64_t[num_restarts_]);
   for (uint32_t i = 0; i < num_restarts_; i++) {
-    const char* p =
-        data + DecodeFixed32(data + restart_offset_ + i * kRestartSize);
     uint32_t shared, unshared, value_len;
-    if ((p = GetVarint32Ptr(p, limit, &shared)) == nullptr ||
-        (p = GetVarint32Ptr(p, limit, &unshared)) == nullptr ||
-        (p = GetVarint32Ptr(p, limit, &value_len)) == nullptr || shared != 0 ||
-        unshared > static_cast<size_t>(limit - p) ||
-        unshared < kInternalKeyTrailerSize) {
+    const char* key = DecodeEntry(
+        data + DecodeFixed32(data + restart_offset_ + i * kRestartSize), limit,
+        &shared, &unshared, &value_len);
+    if (key == nullptr || shared != 0 || unshared < kInternalKeyTrailerSize) {
       return;
     }
-    prefixes[i] = UserKeyPrefix(Slice(p, unshared - kInternalKeyTrailerSize));
+    prefixes[i] = UserKeyPrefix(Slice(key, unshared - kInternalKeyTrailerSize));
   }
   prefixes_ = std::move(prefixes);
 }

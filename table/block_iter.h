@@ -18,11 +18,37 @@
 #include "strata/slice.h"
 #include "strata/status.h"
 #include "table/internal_iterator.h"
+#include "util/coding.h"
 
 namespace strata {
 
 class Block;
 class Comparator;
+
+// Decodes the three varints of the block entry at p (limit: the end of the
+// entry area). Returns the start of its key bytes, or nullptr if the
+// header or the key and value bytes it announces do not fit before limit.
+inline const char* DecodeEntry(const char* p, const char* limit,
+                               uint32_t* shared, uint32_t* unshared,
+                               uint32_t* value_len) {
+  if (limit - p >= 3 &&
+      (static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[1]) |
+       static_cast<unsigned char>(p[2])) < 128) {
+    // The common case: all three lengths fit in one byte each.
+    *shared = static_cast<unsigned char>(p[0]);
+    *unshared = static_cast<unsigned char>(p[1]);
+    *value_len = static_cast<unsigned char>(p[2]);
+    p += 3;
+  } else {
+    if ((p = GetVarint32Ptr(p, limit, shared)) == nullptr) return nullptr;
+    if ((p = GetVarint32Ptr(p, limit, unshared)) == nullptr) return nullptr;
+    if ((p = GetVarint32Ptr(p, limit, value_len)) == nullptr) return nullptr;
+  }
+  const size_t left = static_cast<size_t>(limit - p);
+  // Two comparisons instead of a sum: no overflow for hostile lengths.
+  if (*unshared > left || *value_len > left - *unshared) return nullptr;
+  return p;
+}
 
 // The first 8 bytes of key, zero-padded, as a big-endian number. For keys
 // in bytewise order, a < b implies UserKeyPrefix(a) <= UserKeyPrefix(b),
