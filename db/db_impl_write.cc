@@ -278,8 +278,9 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
       merged = w->batch;
     } else {
       if (members == 1) {
-        WriteBatchInternal::SetContents(&group_batch_,
-                                        WriteBatchInternal::Contents(merged));
+        // A copy, flags and all: the leader's batch passed DB::Write's
+        // checks, so its bytes need no second decoding.
+        group_batch_ = *merged;
         merged = &group_batch_;
       }
       WriteBatchInternal::Append(merged, w->batch);
