@@ -116,6 +116,15 @@ class WalDamageTest : public testing::Test, public FamilyDB {
     for (int i = 0; i < n; i++) present[i] = Get(0, Key(i)) == Value(i);
     return present;
   }
+
+  // Point in time opens with every write of FillOneWal but the last.
+  void ExpectOpensWithoutTheLastWrite() {
+    const Status s = OpenWith(WALRecoveryMode::kPointInTimeRecovery);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    const std::vector<bool> present = Present(kRecords);
+    for (int i = 0; i < kRecords - 1; i++) EXPECT_TRUE(present[i]) << i;
+    EXPECT_FALSE(present[kRecords - 1]);
+  }
 };
 
 // Says whether s is a Corruption naming fname and offset.
@@ -149,11 +158,7 @@ TEST_F(WalDamageTest, DamagedLastRecordRecoversTheRest) {
   ASSERT_EQ(static_cast<size_t>(kRecords), offsets.size());
   Damage(wal, offsets.back());
 
-  const Status s = OpenWith(WALRecoveryMode::kPointInTimeRecovery);
-  ASSERT_TRUE(s.ok()) << s.ToString();
-  const std::vector<bool> present = Present(kRecords);
-  for (int i = 0; i < kRecords - 1; i++) EXPECT_TRUE(present[i]) << i;
-  EXPECT_FALSE(present[kRecords - 1]);
+  ExpectOpensWithoutTheLastWrite();
 }
 
 TEST_F(WalDamageTest, TruncatedTailRecoversTheRest) {
@@ -163,11 +168,7 @@ TEST_F(WalDamageTest, TruncatedTailRecoversTheRest) {
   const uint64_t cut = offsets.back() + 500;
   Rewrite(wal, [cut](std::string* c) { c->resize(cut); });
 
-  const Status s = OpenWith(WALRecoveryMode::kPointInTimeRecovery);
-  ASSERT_TRUE(s.ok()) << s.ToString();
-  const std::vector<bool> present = Present(kRecords);
-  for (int i = 0; i < kRecords - 1; i++) EXPECT_TRUE(present[i]) << i;
-  EXPECT_FALSE(present[kRecords - 1]);
+  ExpectOpensWithoutTheLastWrite();
 }
 
 TEST_F(WalDamageTest, DamageBeforeALaterWalWithLaterWritesFailsTheOpen) {
