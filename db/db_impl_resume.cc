@@ -78,6 +78,13 @@ Status DBImpl::ResumeImpl() {
   }
   flush_scheduled_ = true;
   Status s = RetryInterruptedWork();
+  // The step released mutex_: a compaction may have met corruption, or a
+  // SyncWAL failed, meanwhile. Neither is what the step cleared up.
+  if (s.ok() &&
+      (error_handler_.wal_failed() ||
+       error_handler_.GetBGError().severity() >= Status::kFatalError)) {
+    s = error_handler_.GetBGError();
+  }
   if (s.ok()) {
     STRATA_LOG_INFO(info_log_, "resumed after %s",
                     error_handler_.GetBGError().ToString().c_str());
