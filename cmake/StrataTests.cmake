@@ -324,6 +324,7 @@ strata_add_test(db_test SOURCES
   test/db/db_options_test.cc
   test/db/db_options_helpers_test.cc
   test/db/db_recovery_test.cc
+  test/db/db_resume_test.cc
   test/db/db_test_util.cc
   test/db/db_unordered_write_test.cc
   test/db/db_wal_damage_test.cc

@@ -13,12 +13,14 @@
 //   db_impl_families.cc  column families: create, drop, handles, routes
 //   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
 //   db_impl_sizes.cc  GetApproximateSizes
+//   db_impl_resume.cc the background error: setting it, Resume and the
+//                     automatic retries (with db/error_handler.h)
 //
 // State and locking. mutex_ guards the column families (each with its
 // memtables and versions, db/column_family.h), the snapshot list, the
 // version set (versions_: the families, the MANIFEST and the file
-// counter) and the background error. The write path runs through
-// write_thread_: one group leader at a time owns the WAL writer and the
+// counter) and the background error (error_handler_). The write path runs
+// through write_thread_: one group leader at a time owns the WAL writer and the
 // memtables it inserts into (each family's write_mem, found through
 // routes_), which it sets under mutex_ in PrepareGroup, so writing and
 // inserting need no lock. log_mutex_ guards
@@ -50,6 +52,7 @@
 #include "db/column_family.h"
 #include "db/compaction_picker.h"
 #include "db/dbformat.h"
+#include "db/error_handler.h"
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
 #include "db/read_view.h"
@@ -139,6 +142,7 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   bool GetMapProperty(ColumnFamilyHandle* column_family, const Slice& property,
                       std::map<std::string, std::string>* value) override;
   Status SyncWAL() override;
+  Status Resume() override;
   Status Flush(const FlushOptions& options,
                ColumnFamilyHandle* column_family) override;
   Status Flush(
@@ -262,8 +266,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Makes next the WAL being written, the current one named in its
   // predecessor record; the current one is synced and closed, or
   // (DefersWALSync) kept in retired_logs_. On failure next is deleted.
-  // *finished_size: the finished WAL's length.
-  Status RetireLog(std::unique_ptr<log::Writer> next, uint64_t* finished_size)
+  // *finished_size: the finished WAL's length. failed: a write or sync of
+  // the current WAL failed (DB::Resume); it is abandoned as it is on
+  // disk, its length taken as of its last complete record (log_bytes_).
+  Status RetireLog(std::unique_ptr<log::Writer> next, bool failed,
+                   uint64_t* finished_size)
       EXCLUSIVE_LOCKS_REQUIRED(log_mutex_);
   // Syncs the retired WALs (closing them), the directory if a WAL was
   // created since its last sync, and the current WAL, in that order.
@@ -405,9 +412,31 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // nothing changes and that error is returned; the current memtables and
   // WAL stay usable. A failure to finish the current WAL is returned and
   // becomes the background error.
-  Status SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds)
+  // wal_failed: the current WAL failed (RetireLog's failed).
+  Status SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds,
+                         bool wal_failed = false)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  void SetBackgroundError(const Status& s) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // ---- db_impl_resume.cc ----
+  // Hands s, which failed reason's work, to error_handler_; if the DB
+  // stops writing because of it, memtables waiting for a flush stop
+  // counting as on their way out of the write buffer budget, and the
+  // automatic retries start if the error is retryable.
+  void SetBackgroundError(const Status& s, BackgroundErrorReason reason)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The write path's answer while the DB is stopped: the background error
+  // if it stops writes, else OK.
+  Status WriteStopStatus() const EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return error_handler_.IsDBStopped() ? error_handler_.GetBGError()
+                                        : Status::OK();
+  }
+  // Resume's step (also the automatic retries'): retries what the
+  // background error interrupted and clears it if that succeeds.
+  // Releases mutex_ meanwhile.
+  Status ResumeImpl() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // For a hard error: a new WAL if the current one failed, then every
+  // immutable memtable flushed.
+  Status RetryInterruptedWork() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_read.cc ----
   // References cfd, its memtables and current version for a read at the
@@ -458,7 +487,8 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   bool closing_ GUARDED_BY(mutex_) = false;
   // What the first Close returned (a later Close returns it again).
   Status close_status_ GUARDED_BY(mutex_);
-  Status bg_error_ GUARDED_BY(mutex_);
+  // The background error (guarded by mutex_, which its methods require).
+  ErrorHandler error_handler_;
   SnapshotList snapshots_ GUARDED_BY(mutex_);
   // The WALs not yet deleted, oldest first, the current one last. size:
   // the length of a finished WAL (0 for the current one, whose length is

@@ -109,7 +109,7 @@ Status DBImpl::WaitForWriteBuffer(WriteThread::WriteGroup* group) {
         "budget");
   }
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
-  if (!bg_error_.ok()) return bg_error_;
+  if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
   const uint64_t start = env_->NowMicros();
   // Armed under mutex_, which Close and SetBackgroundError hold to decide
   // to wake this DB: their Signal comes after, and is not lost.
@@ -124,7 +124,7 @@ Status DBImpl::WaitForWriteBuffer(WriteThread::WriteGroup* group) {
   RecordTick(stats, STALL_MICROS, micros);
   if (stats != nullptr) stats->recordInHistogram(WRITE_STALL, micros);
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
-  return bg_error_;
+  return WriteStopStatus();
 }
 
 void DBImpl::EndWriteBufferStall() {

@@ -25,7 +25,11 @@ Status DBImpl::CloseImpl(bool force) {
     was_open = opened_;
     bg_cv_.SignalAll();  // writers waiting out a stall give up
     EndWriteBufferStall();
+    error_handler_.EndAutoRecovery();
   }
+  // A retry running now sees closing_ and ends (a Resume holds the flush
+  // slot: the wait for flush_scheduled_ below outlasts it).
+  error_handler_.JoinRecovery();
   if (was_open) {
     // A barrier: groups behind it fail PrepareGroup (closing_), and when
     // it returns every earlier group is done with the WAL and memtable.
@@ -60,11 +64,11 @@ Status DBImpl::CloseImpl(bool force) {
         }
       }
       if (!waiting.empty()) {
-        s = bg_error_;
+        s = WriteStopStatus();
         if (s.ok() && !active.empty()) s = SwitchMemTables(active);
         if (s.ok()) s = FlushMemTables(waiting);
         if (s.ok()) DeleteObsoleteFiles();
-        if (!s.ok()) SetBackgroundError(s);
+        if (!s.ok()) SetBackgroundError(s, BackgroundErrorReason::kFlush);
       }
     }
   }

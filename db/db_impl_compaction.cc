@@ -35,7 +35,8 @@ ColumnFamilyData* DBImpl::FamilyNeedingCompaction() const {
 
 void DBImpl::MaybeScheduleCompaction() {
   mutex_.AssertHeld();
-  if (closing_ || !bg_error_.ok() || exclusive_manual_compactions_ > 0) {
+  if (closing_ || error_handler_.IsBGWorkStopped() ||
+      exclusive_manual_compactions_ > 0) {
     return;
   }
   // A compaction scheduled but not yet picking counts as taking the
@@ -53,7 +54,8 @@ void DBImpl::BGWorkCompaction(void* db) {
 
 void DBImpl::BackgroundCompaction() {
   MutexLock l(&mutex_);
-  if (!closing_ && bg_error_.ok() && exclusive_manual_compactions_ == 0) {
+  if (!closing_ && !error_handler_.IsBGWorkStopped() &&
+      exclusive_manual_compactions_ == 0) {
     std::unique_ptr<Compaction> c;
     Status s;
     // The first family with work its picker can take now.
@@ -78,7 +80,7 @@ void DBImpl::BackgroundCompaction() {
       bg_compactions_scheduled_++;
       s = RunCompaction(cfd, c.get());
       if (!s.ok() && !s.IsShutdownInProgress() && !s.IsColumnFamilyDropped()) {
-        SetBackgroundError(s);
+        SetBackgroundError(s, BackgroundErrorReason::kCompaction);
       }
       base->Unref();
       cfd->Unref();
@@ -197,7 +199,7 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
   Slice resume_slice;
   const Slice* from = begin;
   for (;;) {
-    if (!bg_error_.ok()) return bg_error_;
+    if (error_handler_.IsBGWorkStopped()) return error_handler_.GetBGError();
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
     if (cfd->dropped()) return Status::ColumnFamilyDropped(cfd->name());
     Version* base = cfd->current();
@@ -219,7 +221,7 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
     if (c != nullptr && s.ok()) DeleteObsoleteFiles();
     if (!s.ok()) {
       if (!s.IsShutdownInProgress() && !s.IsColumnFamilyDropped()) {
-        SetBackgroundError(s);
+        SetBackgroundError(s, BackgroundErrorReason::kCompaction);
       }
       return s;
     }
@@ -280,7 +282,7 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options,
 Status DBImpl::WaitForBackgroundWork() {
   MutexLock l(&mutex_);
   for (;;) {
-    if (!bg_error_.ok()) return bg_error_;
+    if (error_handler_.IsBGWorkStopped()) return error_handler_.GetBGError();
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
     if (!flush_scheduled_ && bg_compactions_scheduled_ == 0 &&
         manual_compactions_ == 0) {

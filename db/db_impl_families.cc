@@ -177,7 +177,7 @@ Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions& options,
   if (!opened_ || closing_) {
     return Status::ShutdownInProgress("the DB is closed");
   }
-  if (!bg_error_.ok()) return bg_error_;
+  if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
   if (versions_->column_families()->FindByName(column_family_name) != nullptr) {
     return Status::InvalidArgument("column family already exists: ",
                                    column_family_name);

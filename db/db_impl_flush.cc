@@ -46,7 +46,7 @@ ColumnFamilyData* DBImpl::PickFlush() const {
 void DBImpl::MaybeScheduleFlush() {
   // Closing: Close flushes itself if it must; memtables left unflushed
   // are still in their WALs.
-  if (flush_scheduled_ || closing_ || !bg_error_.ok() ||
+  if (flush_scheduled_ || closing_ || error_handler_.IsDBStopped() ||
       PickFlush() == nullptr) {
     return;
   }
@@ -60,7 +60,7 @@ void DBImpl::BGWorkFlush(void* db) {
 
 void DBImpl::BackgroundFlush() {
   MutexLock l(&mutex_);
-  ColumnFamilyData* pick = bg_error_.ok() ? PickFlush() : nullptr;
+  ColumnFamilyData* pick = error_handler_.IsDBStopped() ? nullptr : PickFlush();
   if (pick != nullptr) {
     // With atomic_flush every family with memtables waiting goes in the
     // same MANIFEST record.
@@ -74,7 +74,7 @@ void DBImpl::BackgroundFlush() {
     }
     Status s = FlushMemTables(cfds);
     if (!s.ok()) {
-      SetBackgroundError(s);
+      SetBackgroundError(s, BackgroundErrorReason::kFlush);
     } else {
       DeleteObsoleteFiles();
       MaybeScheduleCompaction();  // L0 grew
@@ -299,8 +299,8 @@ Status DBImpl::WaitForWriteRoom(
       mutex_.Lock();
       break;  // paid for; the next group asks again
     }
-    if (!bg_error_.ok()) {
-      s = bg_error_;
+    if (error_handler_.IsDBStopped()) {
+      s = error_handler_.GetBGError();
       break;
     }
   }
@@ -356,7 +356,7 @@ Status DBImpl::FlushFamilies(const FlushOptions& options,
   for (const auto& target : targets) {
     ColumnFamilyData* cfd = target.first;
     while (options.wait && cfd->memtables_flushed < target.second &&
-           bg_error_.ok() && !cfd->dropped()) {
+           !error_handler_.IsDBStopped() && !cfd->dropped()) {
       if (closing_ && !flush_scheduled_) {
         // No flush starts once the DB is closing; the memtables left are
         // in their WALs.
@@ -367,7 +367,7 @@ Status DBImpl::FlushFamilies(const FlushOptions& options,
     if (options.wait && cfd->memtables_flushed < target.second) {
       return cfd->dropped()
                  ? Status::ColumnFamilyDropped("Flush: ", cfd->name())
-                 : bg_error_;
+                 : error_handler_.GetBGError();
     }
   }
   return Status::OK();

@@ -50,6 +50,13 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
       versions_(new VersionSet(dbname_, env_, VersionSetOptionsFor(options_),
                                options_)),
       default_cfd_(versions_->default_cfd()),
+      error_handler_(&mutex_, env_, info_log_,
+                     options_.max_bgerror_resume_count,
+                     options_.bgerror_resume_retry_interval,
+                     [this]() {
+                       mutex_.AssertHeld();  // the retry thread holds it
+                       return ResumeImpl();
+                     }),
       write_buffer_manager_(options_.write_buffer_manager.get()),
       write_controller_(options.delayed_write_rate),
       bg_cv_(&mutex_),

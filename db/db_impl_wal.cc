@@ -47,13 +47,20 @@ Status DBImpl::NewLogFile(uint64_t number, bool sync_dir,
   return Status::OK();
 }
 
-Status DBImpl::RetireLog(std::unique_ptr<log::Writer> next,
+Status DBImpl::RetireLog(std::unique_ptr<log::Writer> next, bool failed,
                          uint64_t* finished_size) {
-  // Every group flushed its record: this is the finished WAL's length.
-  Status s = log_->file()->Flush();
-  const uint64_t size = log_->file()->GetFileSize();
+  // Every group flushed its record: this is the finished WAL's length. A
+  // failed WAL is not written again: its buffer may hold a record whose
+  // start the failed write already put in the file, so writing it again
+  // would repeat bytes. Its length is where its last complete record
+  // ended; recovery reads what a failed write left after it as a torn
+  // tail.
+  Status s;
+  if (!failed) s = log_->file()->Flush();
+  const uint64_t size = failed ? log_bytes_.load(std::memory_order_relaxed)
+                               : log_->file()->GetFileSize();
   *finished_size = size;
-  if (s.ok() && !DefersWALSync()) {
+  if (s.ok() && !failed && !DefersWALSync()) {
     // A later sync=true write, synced in the new WAL only, must never
     // survive a power loss that drops writes before it.
     s = log_->file()->Sync(options_.use_fsync);
@@ -66,7 +73,17 @@ Status DBImpl::RetireLog(std::unique_ptr<log::Writer> next,
     env_->RemoveFile(LogFileName(dbname_, next->log_number()));
     return s;
   }
-  if (DefersWALSync()) {
+  if (failed) {
+    // Its data goes into tables before writes resume (DB::Resume): it is
+    // never synced or read again.
+    Status a = log_->file()->Abandon();
+    if (!a.ok()) {
+      STRATA_LOG_WARN(info_log_, "closing failed WAL %llu: %s",
+                      static_cast<unsigned long long>(log_->log_number()),
+                      a.ToString().c_str());
+    }
+    if (DefersWALSync()) log_dir_synced_ = false;
+  } else if (DefersWALSync()) {
     retired_logs_.push_back(std::move(log_));
     log_dir_synced_ = false;
   } else {
@@ -142,7 +159,7 @@ Status DBImpl::SyncWAL() {
     // unknown (after a failed fsync the OS may drop the pages and report
     // the next fsync done), so no later write may be acknowledged.
     MutexLock l(&mutex_);
-    SetBackgroundError(s);
+    SetBackgroundError(s, BackgroundErrorReason::kWriteCallback);
   }
   return s;
 }

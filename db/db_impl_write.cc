@@ -152,12 +152,12 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
 Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   MutexLock l(&mutex_);
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
-  if (!bg_error_.ok()) return bg_error_;
+  if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
   if (routes_stale_) {
     // A family was created or dropped: no insert may use the old routes.
     WaitForMemTableWrites();
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
-    if (!bg_error_.ok()) return bg_error_;
+    if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
     RebuildRoutes();
   }
   const std::vector<ColumnFamilyData*>& families =
@@ -174,7 +174,7 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     WaitForMemTableWrites();
     // The wait released mutex_: an insert may have failed meanwhile.
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
-    if (!bg_error_.ok()) return bg_error_;
+    if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
   }
   std::vector<ColumnFamilyData*>& switching = switching_;
   switching.clear();
@@ -214,7 +214,7 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     if (s.ok()) {
       WaitForMemTableWrites();
       if (closing_) s = Status::ShutdownInProgress("the DB is closing");
-      if (s.ok()) s = bg_error_;
+      if (s.ok()) s = WriteStopStatus();
     }
     // A family dropped while this leader waited keeps its memtable: it
     // will never be flushed (nor charged to the budget again).
@@ -227,7 +227,7 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
       s = SwitchMemTables(switching);
       // No new WAL (the background error is not set): keep writing to the
       // current memtables and WAL; the next group tries again.
-      if (!s.ok() && bg_error_.ok()) s = Status::OK();
+      if (!s.ok() && !error_handler_.IsDBStopped()) s = Status::OK();
     }
     if (!s.ok()) return s;
   } else if (l0_slowdown) {
@@ -297,7 +297,12 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
       // In the OS before the write is acknowledged: a process crash then
       // loses nothing acknowledged.
       if (s.ok()) s = log_->file()->Flush();
-      log_bytes_.store(log_->file()->GetFileSize(), std::memory_order_relaxed);
+      // Only a whole record counts: after a failure this stays where the
+      // last complete one ended (RetireLog of a failed WAL).
+      if (s.ok()) {
+        log_bytes_.store(log_->file()->GetFileSize(),
+                         std::memory_order_relaxed);
+      }
       RecordTick(stats, WAL_FILE_BYTES, record.size());
     }
     if (s.ok() && group->need_sync()) {
@@ -311,7 +316,7 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
   if (!s.ok()) {
     // The WAL may now end in a partial record: no later write may follow.
     MutexLock ml(&mutex_);
-    SetBackgroundError(s);
+    SetBackgroundError(s, BackgroundErrorReason::kWriteCallback);
   }
   return s;
 }
@@ -358,7 +363,7 @@ Status DBImpl::InsertWriter(WriteThread::Writer* w, bool concurrent) {
   if (!s.ok()) {
     // The WAL has the batch but the memtable only part of it.
     MutexLock l(&mutex_);
-    SetBackgroundError(s);
+    SetBackgroundError(s, BackgroundErrorReason::kMemTable);
   }
   return s;
 }
@@ -401,22 +406,8 @@ void DBImpl::Publish(SequenceNumber last_sequence) {
   last_published_.store(last_sequence, std::memory_order_release);
 }
 
-void DBImpl::SetBackgroundError(const Status& s) {
-  if (bg_error_.ok()) {
-    bg_error_ = s;
-    STRATA_LOG_ERROR(info_log_, "writes stopped: %s", s.ToString().c_str());
-    if (write_buffer_manager_ != nullptr) {
-      // No flush will free the immutable memtables now: nobody may stall
-      // waiting for that, this DB's leader included.
-      for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-        cfd->charges.KeepImmutable(write_buffer_manager_);
-      }
-      EndWriteBufferStall();
-    }
-  }
-}
-
-Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds) {
+Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds,
+                               bool wal_failed) {
   const uint64_t number = NewFileNumber();
   std::unique_ptr<log::Writer> new_log;
   Status s = NewLogFile(number, /*sync_dir=*/!DefersWALSync(), &new_log);
@@ -433,9 +424,9 @@ Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     // Synced here only in the modes that cannot stop at a WAL whose end a
     // power loss took (db_impl_wal.cc).
     MutexLock l(&log_mutex_);
-    s = RetireLog(std::move(new_log), &finished_size);
+    s = RetireLog(std::move(new_log), wal_failed, &finished_size);
     if (!s.ok()) {
-      SetBackgroundError(s);
+      SetBackgroundError(s, BackgroundErrorReason::kWriteCallback);
       return s;
     }
   }

@@ -48,4 +48,10 @@ void MemTableCharges::KeepImmutable(WriteBufferManager* wbm) {
   }
 }
 
+void MemTableCharges::ScheduleImmutable(WriteBufferManager* wbm) {
+  if (wbm == nullptr || released_ || !immutable_mutable_) return;
+  immutable_mutable_ = false;
+  for (size_t charge : immutable_) wbm->ScheduleFreeMem(charge);
+}
+
 }  // namespace strata

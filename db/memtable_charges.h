@@ -15,6 +15,8 @@
 //                                           after it
 //   a background error: KeepImmutable       FreeMem + ReserveMem of the
 //                                           immutable charges
+//   DB::Resume cleared it: ScheduleImmutable  ScheduleFreeMem of the
+//                                           immutable charges
 //
 // KeepImmutable: after a background error no flush will free the
 // immutable memtables, so their memory must not count as being flushed
@@ -59,6 +61,9 @@ class MemTableCharges {
   // dropped; they must not be charged again).
   void ReleaseAll(WriteBufferManager* wbm);
   void KeepImmutable(WriteBufferManager* wbm);
+  // Undoes KeepImmutable: flushes run again (the background error was
+  // cleared), so the immutable charges count as being freed again.
+  void ScheduleImmutable(WriteBufferManager* wbm);
 
   size_t active() const { return active_; }
   // How much the active memtable grew past its first report. A memtable

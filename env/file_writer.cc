@@ -142,6 +142,14 @@ Status WritableFileWriter::Sync(bool use_fsync) {
   return use_fsync ? file_->Fsync() : file_->Sync();
 }
 
+Status WritableFileWriter::Abandon() {
+  if (closed_) return Status::OK();
+  buf_.Size(0);
+  filesize_ = flushed_size_;
+  closed_ = true;
+  return file_->Close();
+}
+
 Status WritableFileWriter::Close() {
   if (closed_) return Status::OK();
   Status s = Flush();

@@ -42,6 +42,10 @@ class WritableFileWriter {
   Status Sync(bool use_fsync);
   // Flush, trim a direct-I/O file to its logical size, close.
   Status Close();
+  // Closes the file as it is, dropping what is buffered: for a file whose
+  // write failed, where writing the buffer again could repeat bytes the
+  // failed write already put in the file. The writer is closed after it.
+  Status Abandon();
 
   // Bytes appended so far: the file's size once flushed.
   uint64_t GetFileSize() const { return filesize_; }

@@ -277,6 +277,19 @@ class STRATA_EXPORT DB {
   // a power loss.
   virtual Status SyncWAL() = 0;
 
+  // Clears a background error without reopening the DB, as RocksDB's
+  // Resume: OK once the DB takes writes again (at once if it had no
+  // error). A hard error (a failed flush or WAL write or sync) is cleared
+  // once the work it interrupted succeeds: after a WAL failure every
+  // memtable is flushed into tables through a new WAL first, so nothing
+  // acknowledged depends on the failed one. A soft error (a compaction
+  // that found no space) is simply cleared. A fatal or unrecoverable one
+  // (a failed memtable insert, corruption) is returned as it is: only a
+  // reopen clears it. Returns the error that kept the DB stopped if the
+  // retry failed, and ShutdownInProgress once Close has begun
+  // (docs/reliability.md, "Recovery without reopening").
+  virtual Status Resume() { return Status::NotSupported("Resume"); }
+
   // Writes the family's active memtable (and every older one) to a table,
   // so that its writes no longer depend on the WAL. With options.wait,
   // returns once they are in a table, or the error that stopped the

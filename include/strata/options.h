@@ -13,6 +13,7 @@
 #ifndef STRATA_INCLUDE_OPTIONS_H_
 #define STRATA_INCLUDE_OPTIONS_H_
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -171,6 +172,16 @@ struct STRATA_EXPORT DBOptions {
 
   // Background flushes and compactions running at once.
   int max_background_jobs = 2;
+
+  // Recovery without reopening (docs/reliability.md): after a background
+  // error that a retry may clear -- no space, or an I/O error its Env
+  // marked retryable (strata/io_status.h) -- the DB tries to recover on
+  // its own: a first attempt bgerror_resume_retry_interval microseconds
+  // after the error, then one every interval, up to
+  // max_bgerror_resume_count attempts; DB::Resume() can still clear it
+  // after that. 0 or less: no automatic attempts, only DB::Resume().
+  int max_bgerror_resume_count = INT_MAX;
+  uint64_t bgerror_resume_retry_interval = 1000000;
 
   // Accepted for RocksDB compatibility and ignored: strata derives how
   // many compactions and flushes run at once from max_background_jobs

@@ -11,6 +11,15 @@
 //   LockHeld      is an IOError (as RocksDB reports a held lock) that is
 //                 also Busy:      IsIOError() && IsBusy() && IsLockHeld()
 //
+// Two marks ride along with an error and, like the sub-code, survive
+// copies but not equality (== compares code and sub-code only):
+//   severity()  how hard a background error hit the DB (Severity below);
+//               the DB sets it on the error its writes fail with.
+//   retryable   an I/O error that may go away if the operation is tried
+//               again (a full device being cleaned up, a network file
+//               system reconnecting); an Env marks it through IOStatus
+//               (strata/io_status.h), whose GetRetryable() reads it.
+//
 // Thread safety: const methods are safe from many threads; a Status shared
 // between threads and modified needs external synchronization.
 
@@ -52,8 +61,27 @@ class STRATA_EXPORT Status {
     kLockHeld = 3,
   };
 
+  // What a background error means for the DB (docs/reliability.md,
+  // "Recovery without reopening"), as RocksDB grades it:
+  //   kSoftError           writes go on; compactions wait for a retry;
+  //   kHardError           writes fail until a retry or DB::Resume() clears
+  //                        the error; reads go on;
+  //   kFatalError          writes fail until the DB is reopened;
+  //   kUnrecoverableError  as fatal, and the data may be damaged.
+  // kNoError on every status that is not a background error.
+  enum Severity : unsigned char {
+    kNoError = 0,
+    kSoftError = 1,
+    kHardError = 2,
+    kFatalError = 3,
+    kUnrecoverableError = 4,
+    kMaxSeverity
+  };
+
   Status() noexcept : code_(kOk), subcode_(kNone) {}
   ~Status() = default;
+  // s with severity sev.
+  Status(const Status& s, Severity sev);
 
   Status(const Status& rhs);
   Status& operator=(const Status& rhs);
@@ -155,6 +183,7 @@ class STRATA_EXPORT Status {
 
   Code code() const { return code_; }
   SubCode subcode() const { return subcode_; }
+  Severity severity() const { return sev_; }
 
   // The message alone (empty for OK), without the code's name.
   const char* getState() const { return state_ ? state_.get() : ""; }
@@ -168,26 +197,35 @@ class STRATA_EXPORT Status {
   }
   bool operator!=(const Status& rhs) const { return !(*this == rhs); }
 
- private:
+ protected:
   Status(Code code, SubCode subcode, const Slice& msg, const Slice& msg2);
 
   static std::unique_ptr<const char[]> CopyState(const char* s);
 
   Code code_;
   SubCode subcode_;
+  Severity sev_ = kNoError;
+  bool retryable_ = false;
   // NUL-terminated message, or null when there is none.
   std::unique_ptr<const char[]> state_;
 };
 
 inline Status::Status(const Status& rhs)
-    : code_(rhs.code_), subcode_(rhs.subcode_) {
+    : code_(rhs.code_),
+      subcode_(rhs.subcode_),
+      sev_(rhs.sev_),
+      retryable_(rhs.retryable_) {
   if (rhs.state_) state_ = CopyState(rhs.state_.get());
 }
+
+inline Status::Status(const Status& s, Severity sev) : Status(s) { sev_ = sev; }
 
 inline Status& Status::operator=(const Status& rhs) {
   if (this != &rhs) {
     code_ = rhs.code_;
     subcode_ = rhs.subcode_;
+    sev_ = rhs.sev_;
+    retryable_ = rhs.retryable_;
     state_ = rhs.state_ ? CopyState(rhs.state_.get()) : nullptr;
   }
   return *this;

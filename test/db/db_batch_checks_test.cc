@@ -109,7 +109,10 @@ class DBBatchChecksTest : public testing::Test {
   }
 
   // The DB still takes writes, and holds them and before after a reopen.
+  // The refusals left no background error behind (Resume has nothing to
+  // clear).
   void ExpectStillWorking(Snapshot before) {
+    EXPECT_TRUE(db_->Resume().ok());
     ASSERT_TRUE(db_->Put(WriteOptions(), "after", "ok").ok());
     before[0]["after"] = "ok";
     EXPECT_EQ(before, Contents());
@@ -298,6 +301,7 @@ TEST_F(DBBatchChecksTest, SecondCloseAndCallsAfterClose) {
   std::string value;
   EXPECT_FALSE(db_->Get(ReadOptions(), "old0", &value).ok());
   EXPECT_FALSE(db_->Flush(FlushOptions()).ok());
+  EXPECT_TRUE(db_->Resume().IsShutdownInProgress());
   EXPECT_TRUE(db_->Close().ok());
   // Closing released the lock: the DB opens again, with its data.
   Close();

@@ -89,6 +89,32 @@ TEST(MemTableChargesTest, KeepImmutable) {
   EXPECT_EQ(0u, wbm.mutable_memtable_memory_usage());
 }
 
+// After DB::Resume cleared the error: the immutable charges count as
+// being freed again, and a later retire and flush account as before the
+// error.
+TEST(MemTableChargesTest, ScheduleImmutableUndoesKeepImmutable) {
+  WriteBufferManager wbm(1000, nullptr, /*allow_stall=*/true);
+  MemTableCharges charges;
+  charges.Grow(&wbm, 900);
+  charges.Retire(&wbm, 900);
+  charges.Grow(&wbm, 200);
+  charges.ScheduleImmutable(&wbm);  // no KeepImmutable before: nothing
+  EXPECT_EQ(200u, wbm.mutable_memtable_memory_usage());
+  charges.KeepImmutable(&wbm);
+  EXPECT_EQ(1100u, wbm.mutable_memtable_memory_usage());
+  charges.ScheduleImmutable(&wbm);
+  charges.ScheduleImmutable(&wbm);  // once is enough
+  EXPECT_EQ(1100u, wbm.memory_usage());
+  EXPECT_EQ(200u, wbm.mutable_memtable_memory_usage());
+  charges.Retire(&wbm, 200);
+  EXPECT_EQ(0u, wbm.mutable_memtable_memory_usage());
+  charges.Drop(&wbm, 2);
+  EXPECT_EQ(0u, wbm.memory_usage());
+  charges.ReleaseAll(&wbm);
+  EXPECT_EQ(0u, wbm.memory_usage());
+  EXPECT_EQ(0u, wbm.mutable_memtable_memory_usage());
+}
+
 // growth(): what the active memtable took since its first report (its
 // size when new).
 TEST(MemTableChargesTest, Growth) {
@@ -114,6 +140,7 @@ TEST(MemTableChargesTest, NoManagerNoCharges) {
   charges.Retire(nullptr, 100);
   charges.Drop(nullptr, 1);
   charges.KeepImmutable(nullptr);
+  charges.ScheduleImmutable(nullptr);
   charges.ReleaseAll(nullptr);
   EXPECT_EQ(0u, charges.active());
   EXPECT_TRUE(charges.immutable().empty());

@@ -2,8 +2,10 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "gtest/gtest.h"
+#include "strata/io_status.h"
 #include "test/util/temp_dir.h"
 
 namespace strata {
@@ -174,6 +176,22 @@ TEST_F(FaultInjectionEnvTest, InjectedStatusesKeepTheirCode) {
     EXPECT_EQ(k.code(), s.code()) << k.ToString();
     EXPECT_NE(std::string::npos, s.ToString().find("/p: op")) << s.ToString();
   }
+}
+
+TEST_F(FaultInjectionEnvTest, InjectedStatusesKeepTheRetryableMark) {
+  IOStatus flaky = IOStatus::IOError("flaky");
+  flaky.SetRetryable(true);
+  Status s = StatusForPath(flaky, "/p", "op");
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_TRUE(status_to_io_status(std::move(s)).GetRetryable());
+  IOStatus full = IOStatus::NoSpace("full");
+  full.SetRetryable(true);
+  s = StatusForPath(full, "/p", "op");
+  EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+  EXPECT_TRUE(status_to_io_status(std::move(s)).GetRetryable());
+  EXPECT_FALSE(
+      status_to_io_status(StatusForPath(Status::IOError("x"), "/p", "op"))
+          .GetRetryable());
 }
 
 TEST_F(FaultInjectionEnvTest, RenameCarriesTheSyncState) {

@@ -246,6 +246,23 @@ TEST_P(BufferedWriterTest, BytesPerSyncStartsWriteBack) {
   }
 }
 
+// A writer whose file failed is abandoned (DB::Resume after a WAL
+// failure): what it still buffers never reaches the file, not even from
+// its destructor.
+TEST_P(BufferedWriterTest, AbandonDropsWhatIsBuffered) {
+  RecordingFile* rec = nullptr;
+  auto writer = NewWriter("abandoned", &rec);
+  ASSERT_TRUE(writer->Append("written").ok());
+  ASSERT_TRUE(writer->Flush().ok());
+  ASSERT_TRUE(writer->Append("buffered").ok());
+  ASSERT_TRUE(writer->Abandon().ok());
+  EXPECT_EQ(7u, writer->GetFileSize());
+  EXPECT_TRUE(writer->Append("x").IsIOError());  // closed
+  EXPECT_TRUE(writer->Close().ok());
+  writer.reset();
+  EXPECT_EQ("written", Contents("abandoned"));
+}
+
 TEST_P(DirectWriterTest, AppendToAnUnalignedFileIsRefused) {
   ASSERT_TRUE(WriteStringToFile(env_, "abc", dir_->File("odd-size")).ok());
   std::unique_ptr<WritableFile> file;

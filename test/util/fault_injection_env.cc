@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "strata/io_status.h"
 #include "util/mutexlock.h"
 
 namespace strata {
@@ -161,9 +162,8 @@ class FaultDirectory : public Directory {
   FaultInjectionEnv* const env_;
 };
 
-}  // namespace
-
-Status StatusForPath(const Status& s, const std::string& path, const char* op) {
+// s's code and sub-code with path and op in the message.
+Status WithPath(const Status& s, const std::string& path, const char* op) {
   const std::string msg = path + ": " + op;
   const Slice detail(s.getState());
   switch (s.subcode()) {
@@ -209,6 +209,14 @@ Status StatusForPath(const Status& s, const std::string& path, const char* op) {
       break;
   }
   return Status::IOError(msg, detail);
+}
+
+}  // namespace
+
+Status StatusForPath(const Status& s, const std::string& path, const char* op) {
+  IOStatus result = status_to_io_status(WithPath(s, path, op));
+  result.SetRetryable(status_to_io_status(Status(s)).GetRetryable());
+  return result;
 }
 
 FaultInjectionEnv::FaultInjectionEnv(Env* base) : EnvWrapper(base) {}

@@ -13,7 +13,8 @@
 // kind (open, read, write, sync, rename, delete, ...). FailNthIO(n, s)
 // makes the n-th I/O from now fail once; FailAll(kind, s) makes every I/O
 // of that kind fail until ClearFailures(). The failing Status keeps the
-// code and sub-code of s and names the path and the operation.
+// code, sub-code and retryable mark (strata/io_status.h) of s and names
+// the path and the operation.
 // SetFilesystemActive(false) fails every write and sync, as a dead disk.
 //
 // Thread safety: safe from many threads, as any Env.
@@ -46,7 +47,8 @@ enum class IOKind {
   kNumKinds,
 };
 
-// s with its code and sub-code, its message prefixed by "path: op".
+// s with its code, sub-code and retryable mark, its message prefixed by
+// "path: op".
 Status StatusForPath(const Status& s, const std::string& path, const char* op);
 
 class FaultInjectionEnv : public EnvWrapper {

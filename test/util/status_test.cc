@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "gtest/gtest.h"
+#include "strata/io_status.h"
 
 namespace strata {
 namespace {
@@ -100,6 +101,32 @@ TEST(StatusTest, CopyAndMoveKeepEverything) {
   EXPECT_TRUE(e.ok());
   EXPECT_EQ(a, b);
   EXPECT_NE(a, Status::IOError("disk"));
+}
+
+// Severity and the retryable mark travel with copies and moves, through
+// Status and back to IOStatus; equality ignores them, as RocksDB's.
+TEST(StatusTest, SeverityAndRetryableMarkTravel) {
+  IOStatus io = IOStatus::IOError("net", "reconnecting");
+  EXPECT_FALSE(io.GetRetryable());
+  io.SetRetryable(true);
+  Status marked = io;
+  const Status graded(marked, Status::kHardError);
+  EXPECT_EQ(Status::kNoError, marked.severity());
+  EXPECT_EQ(Status::kHardError, graded.severity());
+  EXPECT_EQ(marked.ToString(), graded.ToString());
+  Status copy;
+  copy = graded;
+  Status moved(std::move(copy));
+  EXPECT_EQ(Status::kHardError, moved.severity());
+  EXPECT_TRUE(status_to_io_status(std::move(moved)).GetRetryable());
+  EXPECT_FALSE(status_to_io_status(Status::IOError("x")).GetRetryable());
+  EXPECT_EQ(Status::IOError("other"), graded);
+  Status reset = graded;
+  reset = Status::NotFound();
+  EXPECT_EQ(Status::kNoError, reset.severity());
+  EXPECT_FALSE(status_to_io_status(std::move(reset)).GetRetryable());
+  EXPECT_TRUE(IOStatus::NoSpace().IsNoSpace());
+  EXPECT_TRUE(IOStatus::OK().ok());
 }
 
 }  // namespace
