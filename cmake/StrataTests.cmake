@@ -380,6 +380,12 @@ strata_add_test(db_stats_test SOURCES
   test/db/internal_stats_test.cc
 )
 
+# The I/O-fault sweep: a fixed workload with each of its I/Os failing once
+# in turn (IOError, then NoSpace); every acknowledged write must survive.
+strata_add_test(db_io_fault_sweep_test LABELS fault SOURCES
+  test/db/db_io_fault_sweep_test.cc
+)
+
 # Child processes killed mid-write (SIGKILL / TerminateProcess).
 strata_add_test(db_crash_test LABELS crash SOURCES
   test/db/db_atomic_flush_crash_test.cc

@@ -119,10 +119,12 @@ Status SyncDBDirectory(Env* env, const std::string& dbname) {
 
 Status WriteFileAtomically(Env* env, const std::string& dbname,
                            uint64_t temp_number, const std::string& fname,
-                           const Slice& contents) {
+                           const Slice& contents, bool* renamed) {
   const std::string tmp = TempFileName(dbname, temp_number);
+  if (renamed != nullptr) *renamed = false;
   Status s = WriteStringToFile(env, contents, tmp, /*should_sync=*/true);
   if (s.ok()) s = env->RenameFile(tmp, fname);
+  if (s.ok() && renamed != nullptr) *renamed = true;
   if (s.ok()) s = SyncDBDirectory(env, dbname);
   if (!s.ok()) env->RemoveFile(tmp);  // best effort; the error is s
   return s;

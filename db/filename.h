@@ -60,10 +60,12 @@ bool ParseFileName(const std::string& filename, uint64_t* number,
 Status SyncDBDirectory(Env* env, const std::string& dbname);
 
 // Writes contents to fname atomically: a temp file, synced, renamed over
-// fname, and the directory synced.
+// fname, and the directory synced. *renamed, if given, tells whether fname
+// now holds contents (the rename was done), whatever the result: a failed
+// directory sync leaves the new contents in place.
 Status WriteFileAtomically(Env* env, const std::string& dbname,
                            uint64_t temp_number, const std::string& fname,
-                           const Slice& contents);
+                           const Slice& contents, bool* renamed = nullptr);
 
 }  // namespace strata
 

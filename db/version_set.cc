@@ -187,7 +187,7 @@ Status VersionSet::LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
   edits.back()->SetNextFile(next_file_number_.load());
 
   bool io_failed = false;
-  bool current_switch_tried = false;
+  bool current_switched = false;
   std::unique_ptr<log::Writer> new_log;
   if (s.ok()) {
     std::string record;
@@ -202,11 +202,11 @@ Status VersionSet::LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
     if (s.ok()) s = log->AddRecord(record);
     if (s.ok()) s = log->file()->Sync(options_.use_fsync);
     if (s.ok() && new_manifest != 0) {
-      current_switch_tried = true;
       const std::string name =
           DescriptorFileName(dbname_, new_manifest).substr(dbname_.size() + 1);
       s = WriteFileAtomically(env_, dbname_, new_manifest,
-                              CurrentFileName(dbname_), name + "\n");
+                              CurrentFileName(dbname_), name + "\n",
+                              &current_switched);
     }
     mu->Lock();
     io_failed = !s.ok();
@@ -239,8 +239,11 @@ Status VersionSet::LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
     if (new_log != nullptr) {
       new_log->Close();
       new_log.reset();
-      // Once CURRENT may name it, the new MANIFEST must stay.
-      if (!current_switch_tried) {
+      // Once CURRENT names it, the new MANIFEST must stay. Until then it
+      // must go: a MANIFEST without CURRENT is what a DestroyDB cut short
+      // leaves, and an open refuses to create a DB over it — a creation
+      // failing here would leave a directory no open takes.
+      if (!current_switched) {
         env_->RemoveFile(DescriptorFileName(dbname_, new_manifest));
       }
     }

@@ -1,6 +1,7 @@
 // Opening a DB on versions: CURRENT marks the DB, the MANIFEST records
 // it, and the file counter is the VersionSet's.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "strata/env.h"
 #include "test/db/db_test_util.h"
+#include "test/util/fault_injection_env.h"
 
 namespace strata {
 namespace {
@@ -78,6 +80,38 @@ TEST(DBOpenTest, CreationCutShortBeforeCurrentIsRedone) {
   ASSERT_TRUE(h.Put("a", "1").ok());
   ASSERT_TRUE(h.Reopen().ok());
   EXPECT_EQ("1", h.Get("a"));
+}
+
+// Each I/O of a DB's creation failing in turn: whatever the open returns,
+// the next one (nothing failing) opens the DB or creates it.
+TEST(DBOpenTest, ACreationFailingAnywhereCanBeRedone) {
+  std::unique_ptr<Env> base(NewMemEnv(Env::Default()));
+  uint64_t ios = 0;
+  {
+    test::FaultInjectionEnv probe(base.get());
+    DBHolder h(&probe);
+    const uint64_t before = probe.io_count();
+    ASSERT_TRUE(h.Open().ok());
+    ios = probe.io_count() - before;
+  }
+  ASSERT_GT(ios, 10u);
+  int failed = 0;
+  for (uint64_t n = 1; n <= ios; n++) {
+    SCOPED_TRACE("failing I/O " + std::to_string(n));
+    test::FaultInjectionEnv fault(base.get());
+    DBHolder h(&fault);
+    fault.FailNthIO(n, Status::IOError("injected"));
+    Status s = h.Open();
+    fault.ClearFailures();
+    failed += s.ok() ? 0 : 1;
+    h.Close();
+    Status again = h.Open();
+    ASSERT_TRUE(again.ok()) << again.ToString() << " after " << s.ToString();
+    ASSERT_TRUE(h.Put("k", "v").ok());
+    ASSERT_TRUE(h.Reopen().ok());
+    EXPECT_EQ("v", h.Get("k"));
+  }
+  EXPECT_GT(failed, 0);
 }
 
 TEST(DBOpenTest, DamagedManifestFailsTheOpen) {

@@ -1,8 +1,11 @@
 #include "test/util/fault_injection_env.h"
 
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "strata/io_status.h"
@@ -204,6 +207,199 @@ TEST_F(FaultInjectionEnvTest, RenameCarriesTheSyncState) {
   ASSERT_TRUE(fault_.RenameFile(dir_.File("tmp"), dir_.File("final")).ok());
   ASSERT_TRUE(fault_.DropUnsyncedFileData().ok());
   EXPECT_EQ("durable", Contents("final"));
+}
+
+// Every kind of I/O the Env and its files do is counted under its kind and
+// fails when that kind is failed — and succeeds once failures are cleared.
+TEST_F(FaultInjectionEnvTest, EveryKindIsCountedAndCanFail) {
+  ASSERT_TRUE(WriteStringToFile(base_.get(), "data", dir_.File("r")).ok());
+  std::unique_ptr<WritableFile> w;
+  ASSERT_TRUE(fault_.NewWritableFile(dir_.File("w"), &w, EnvOptions()).ok());
+  ASSERT_TRUE(w->Append("0123456789").ok());
+  std::unique_ptr<SequentialFile> seq;
+  ASSERT_TRUE(
+      fault_.NewSequentialFile(dir_.File("r"), &seq, EnvOptions()).ok());
+  std::unique_ptr<RandomAccessFile> ra;
+  ASSERT_TRUE(
+      fault_.NewRandomAccessFile(dir_.File("r"), &ra, EnvOptions()).ok());
+  std::unique_ptr<RandomRWFile> rw;
+  ASSERT_TRUE(fault_.NewRandomRWFile(dir_.File("rw"), &rw, EnvOptions()).ok());
+  std::unique_ptr<Directory> dir;
+  ASSERT_TRUE(fault_.NewDirectory(dir_.path(), &dir).ok());
+  char scratch[16];
+  Slice got;
+  uint64_t number = 0;
+  bool flag = false;
+  std::vector<std::string> names;
+
+  struct Case {
+    IOKind kind;
+    const char* what;
+    std::function<Status()> op;
+  };
+  const std::string r = dir_.File("r");
+  const std::string w_name = dir_.File("w");
+  const std::vector<Case> cases = {
+      {IOKind::kOpen, "sequential",
+       [&] {
+         std::unique_ptr<SequentialFile> f;
+         return fault_.NewSequentialFile(r, &f, EnvOptions());
+       }},
+      {IOKind::kOpen, "random access",
+       [&] {
+         std::unique_ptr<RandomAccessFile> f;
+         return fault_.NewRandomAccessFile(r, &f, EnvOptions());
+       }},
+      {IOKind::kOpen, "writable",
+       [&] {
+         std::unique_ptr<WritableFile> f;
+         return fault_.NewWritableFile(dir_.File("w2"), &f, EnvOptions());
+       }},
+      {IOKind::kOpen, "reopen writable",
+       [&] {
+         std::unique_ptr<WritableFile> f;
+         return fault_.ReopenWritableFile(dir_.File("w2"), &f, EnvOptions());
+       }},
+      {IOKind::kOpen, "random rw",
+       [&] {
+         std::unique_ptr<RandomRWFile> f;
+         return fault_.NewRandomRWFile(dir_.File("rw"), &f, EnvOptions());
+       }},
+      {IOKind::kOpen, "directory",
+       [&] {
+         std::unique_ptr<Directory> d;
+         return fault_.NewDirectory(dir_.path(), &d);
+       }},
+      {IOKind::kOpen, "logger",
+       [&] {
+         std::shared_ptr<Logger> logger;
+         return fault_.NewLogger(dir_.File("LOG"), &logger);
+       }},
+      {IOKind::kRead, "sequential",
+       [&] { return seq->Read(1, &got, scratch); }},
+      {IOKind::kRead, "random access",
+       [&] { return ra->Read(0, 4, &got, scratch); }},
+      {IOKind::kRead, "random rw",
+       [&] { return rw->Read(0, 1, &got, scratch); }},
+      {IOKind::kWrite, "append", [&] { return w->Append("x"); }},
+      {IOKind::kWrite, "flush", [&] { return w->Flush(); }},
+      {IOKind::kWrite, "random rw", [&] { return rw->Write(0, "y"); }},
+      {IOKind::kSync, "sync", [&] { return w->Sync(); }},
+      {IOKind::kSync, "fsync", [&] { return w->Fsync(); }},
+      {IOKind::kSync, "random rw", [&] { return rw->Sync(); }},
+      {IOKind::kDirSync, "fsync", [&] { return dir->Fsync(); }},
+      {IOKind::kRangeSync, "range sync", [&] { return w->RangeSync(0, 4); }},
+      {IOKind::kTruncate, "truncate", [&] { return w->Truncate(8); }},
+      {IOKind::kAllocate, "allocate", [&] { return w->Allocate(0, 4096); }},
+      {IOKind::kRename, "rename",
+       [&] {
+         Status s = fault_.RenameFile(r, dir_.File("r2"));
+         if (s.ok()) {
+           EXPECT_TRUE(base_->RenameFile(dir_.File("r2"), r).ok());
+         }
+         return s;
+       }},
+      {IOKind::kLink, "link",
+       [&] {
+         Status s = fault_.LinkFile(r, dir_.File("r3"));
+         if (s.ok()) {
+           EXPECT_TRUE(base_->RemoveFile(dir_.File("r3")).ok());
+         }
+         return s;
+       }},
+      {IOKind::kDelete, "file",
+       [&] {
+         EXPECT_TRUE(WriteStringToFile(base_.get(), "", dir_.File("d")).ok());
+         return fault_.RemoveFile(dir_.File("d"));
+       }},
+      {IOKind::kDelete, "directory",
+       [&] {
+         EXPECT_TRUE(base_->CreateDirIfMissing(dir_.File("sub")).ok());
+         return fault_.RemoveDir(dir_.File("sub"));
+       }},
+      {IOKind::kCreateDir, "create",
+       [&] {
+         Status s = fault_.CreateDir(dir_.File("made"));
+         if (s.ok()) {
+           EXPECT_TRUE(base_->RemoveDir(dir_.File("made")).ok());
+         }
+         return s;
+       }},
+      {IOKind::kCreateDir, "if missing",
+       [&] { return fault_.CreateDirIfMissing(dir_.File("made2")); }},
+      {IOKind::kLock, "lock",
+       [&] {
+         FileLock* lock = nullptr;
+         Status s = fault_.LockFile(dir_.File("LOCK"), &lock);
+         if (s.ok()) {
+           EXPECT_TRUE(fault_.UnlockFile(lock).ok());
+         }
+         return s;
+       }},
+      {IOKind::kStat, "exists", [&] { return fault_.FileExists(r); }},
+      {IOKind::kStat, "size", [&] { return fault_.GetFileSize(r, &number); }},
+      {IOKind::kStat, "mtime",
+       [&] { return fault_.GetFileModificationTime(r, &number); }},
+      {IOKind::kStat, "is directory",
+       [&] { return fault_.IsDirectory(dir_.path(), &flag); }},
+      {IOKind::kStat, "free space",
+       [&] { return fault_.GetFreeDiskSpace(dir_.path(), &number); }},
+      {IOKind::kList, "children",
+       [&] { return fault_.GetChildren(dir_.path(), &names); }},
+  };
+  std::set<IOKind> covered;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(IOKindName(c.kind)) + " / " + c.what);
+    covered.insert(c.kind);
+    fault_.FailAll(c.kind, Status::NoSpace("injected"));
+    fault_.RecordIOs(true);
+    Status s = c.op();
+    const std::vector<IOEvent> ios = fault_.TakeRecordedIOs();
+    fault_.RecordIOs(false);
+    EXPECT_TRUE(s.IsNoSpace()) << s.ToString();
+    ASSERT_EQ(1u, ios.size());
+    EXPECT_EQ(c.kind, ios[0].kind);
+    // Every other kind failing leaves it alone.
+    fault_.ClearFailures();
+    for (int k = 0; k < static_cast<int>(IOKind::kNumKinds); k++) {
+      if (k != static_cast<int>(c.kind)) {
+        fault_.FailAll(static_cast<IOKind>(k), Status::IOError("other"));
+      }
+    }
+    s = c.op();
+    // (An in-memory file system cannot tell its free space.)
+    EXPECT_TRUE(s.ok() || s.IsNotSupported()) << s.ToString();
+    fault_.ClearFailures();
+  }
+  // Closing, once per file: a failed close still closes.
+  covered.insert(IOKind::kClose);
+  fault_.FailAll(IOKind::kClose, Status::IOError("injected"));
+  EXPECT_TRUE(w->Close().IsIOError());
+  EXPECT_TRUE(w->Close().ok());  // once
+  EXPECT_TRUE(rw->Close().IsIOError());
+  EXPECT_TRUE(dir->Close().IsIOError());
+  fault_.ClearFailures();
+  EXPECT_EQ(static_cast<size_t>(IOKind::kNumKinds), covered.size());
+}
+
+TEST_F(FaultInjectionEnvTest, RecordedIOsNameTheNthOperation) {
+  fault_.RecordIOs(true);
+  ASSERT_TRUE(WriteStringToFile(&fault_, "x", dir_.File("f"), true).ok());
+  ASSERT_TRUE(fault_.RenameFile(dir_.File("f"), dir_.File("g")).ok());
+  const std::vector<IOEvent> ios = fault_.TakeRecordedIOs();
+  ASSERT_EQ(5u, ios.size());  // open, append, sync, close, rename
+  EXPECT_EQ(IOKind::kOpen, ios[0].kind);
+  EXPECT_EQ(IOKind::kWrite, ios[1].kind);
+  EXPECT_EQ(IOKind::kSync, ios[2].kind);
+  EXPECT_EQ(IOKind::kClose, ios[3].kind);
+  EXPECT_EQ(IOKind::kRename, ios[4].kind);
+  EXPECT_EQ(dir_.File("f"), ios[4].path);
+  EXPECT_EQ("rename", ios[4].op);
+  // The third I/O of the same sequence fails, and says what it was.
+  fault_.FailNthIO(3, Status::IOError("injected"));
+  Status s = WriteStringToFile(&fault_, "x", dir_.File("f"), true);
+  EXPECT_EQ("IO error: " + dir_.File("f") + ": sync: injected", s.ToString());
+  EXPECT_EQ(5u, fault_.TakeRecordedIOs().size());  // and the clean-up delete
 }
 
 }  // namespace

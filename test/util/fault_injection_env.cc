@@ -16,6 +16,29 @@ std::string ParentDir(const std::string& path) {
   return sep == std::string::npos ? std::string() : path.substr(0, sep);
 }
 
+// A read: the injected failure, with an empty result, or read().
+template <typename ReadFn>
+Status CountedRead(FaultInjectionEnv* env, const std::string& name,
+                   Slice* result, char* scratch, ReadFn read) {
+  Status s = env->MaybeFail(IOKind::kRead, name, "read");
+  if (!s.ok()) {
+    *result = Slice(scratch, 0);
+    return s;
+  }
+  return read();
+}
+
+// A close, counted once: the file is closed even when the close fails.
+template <typename File>
+Status CountedClose(FaultInjectionEnv* env, const std::string& name,
+                    const char* op, bool* closed, File* target) {
+  if (*closed) return Status::OK();
+  *closed = true;
+  Status s = env->MaybeFail(IOKind::kClose, name, op);
+  Status close = target->Close();
+  return s.ok() ? close : s;
+}
+
 class FaultSequentialFile : public SequentialFile {
  public:
   FaultSequentialFile(std::unique_ptr<SequentialFile> target, std::string name,
@@ -23,22 +46,15 @@ class FaultSequentialFile : public SequentialFile {
       : target_(std::move(target)), name_(std::move(name)), env_(env) {}
 
   Status Read(size_t n, Slice* result, char* scratch) override {
-    Status s = env_->MaybeFail(IOKind::kRead, name_, "read");
-    if (!s.ok()) {
-      *result = Slice(scratch, 0);
-      return s;
-    }
-    return target_->Read(n, result, scratch);
+    return CountedRead(env_, name_, result, scratch,
+                       [&] { return target_->Read(n, result, scratch); });
   }
   Status Skip(uint64_t n) override { return target_->Skip(n); }
   Status PositionedRead(uint64_t offset, size_t n, Slice* result,
                         char* scratch) override {
-    Status s = env_->MaybeFail(IOKind::kRead, name_, "read");
-    if (!s.ok()) {
-      *result = Slice(scratch, 0);
-      return s;
-    }
-    return target_->PositionedRead(offset, n, result, scratch);
+    return CountedRead(env_, name_, result, scratch, [&] {
+      return target_->PositionedRead(offset, n, result, scratch);
+    });
   }
   bool use_direct_io() const override { return target_->use_direct_io(); }
   size_t GetRequiredBufferAlignment() const override {
@@ -59,12 +75,9 @@ class FaultRandomAccessFile : public RandomAccessFile {
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
-    Status s = env_->MaybeFail(IOKind::kRead, name_, "read");
-    if (!s.ok()) {
-      *result = Slice(scratch, 0);
-      return s;
-    }
-    return target_->Read(offset, n, result, scratch);
+    return CountedRead(env_, name_, result, scratch, [&] {
+      return target_->Read(offset, n, result, scratch);
+    });
   }
   bool use_direct_io() const override { return target_->use_direct_io(); }
   size_t GetRequiredBufferAlignment() const override {
@@ -101,17 +114,13 @@ class FaultWritableFile : public WritableFile {
     return s;
   }
   Status Truncate(uint64_t size) override {
-    Status s = env_->MaybeFail(IOKind::kWrite, name_, "truncate");
+    Status s = env_->MaybeFail(IOKind::kTruncate, name_, "truncate");
     if (s.ok()) s = target_->Truncate(size);
     if (s.ok()) env_->OnWrite(name_, size);
     return s;
   }
   Status Close() override {
-    if (closed_) return Status::OK();
-    closed_ = true;
-    Status s = env_->MaybeFail(IOKind::kClose, name_, "close");
-    Status close = target_->Close();
-    return s.ok() ? close : s;
+    return CountedClose(env_, name_, "close", &closed_, target_.get());
   }
   Status Flush() override {
     Status s = env_->MaybeFail(IOKind::kWrite, name_, "flush");
@@ -126,7 +135,16 @@ class FaultWritableFile : public WritableFile {
   }
   uint64_t GetFileSize() override { return target_->GetFileSize(); }
   Status Allocate(uint64_t offset, uint64_t len) override {
-    return target_->Allocate(offset, len);
+    Status s = env_->MaybeFail(IOKind::kAllocate, name_, "allocate");
+    return s.ok() ? target_->Allocate(offset, len) : s;
+  }
+  Status RangeSync(uint64_t offset, uint64_t nbytes) override {
+    // Starts write-back only: nothing becomes durable for a power loss.
+    Status s = env_->MaybeFail(IOKind::kRangeSync, name_, "range sync");
+    return s.ok() ? target_->RangeSync(offset, nbytes) : s;
+  }
+  Status InvalidateCache(size_t offset, size_t length) override {
+    return target_->InvalidateCache(offset, length);
   }
 
  private:
@@ -143,24 +161,99 @@ class FaultWritableFile : public WritableFile {
   bool closed_ = false;
 };
 
+// Positional writes are counted and can fail, but a power loss does not
+// cut these files back: nothing in strata writes them yet.
+class FaultRandomRWFile : public RandomRWFile {
+ public:
+  FaultRandomRWFile(std::unique_ptr<RandomRWFile> target, std::string name,
+                    FaultInjectionEnv* env)
+      : target_(std::move(target)), name_(std::move(name)), env_(env) {}
+
+  ~FaultRandomRWFile() override {
+    Status ignored = Close();
+    (void)ignored;
+  }
+
+  Status Write(uint64_t offset, const Slice& data) override {
+    Status s = env_->MaybeFail(IOKind::kWrite, name_, "positioned write");
+    return s.ok() ? target_->Write(offset, data) : s;
+  }
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    return CountedRead(env_, name_, result, scratch, [&] {
+      return target_->Read(offset, n, result, scratch);
+    });
+  }
+  Status Flush() override {
+    Status s = env_->MaybeFail(IOKind::kWrite, name_, "flush");
+    return s.ok() ? target_->Flush() : s;
+  }
+  Status Sync() override {
+    Status s = env_->MaybeFail(IOKind::kSync, name_, "sync");
+    return s.ok() ? target_->Sync() : s;
+  }
+  Status Fsync() override {
+    Status s = env_->MaybeFail(IOKind::kSync, name_, "fsync");
+    return s.ok() ? target_->Fsync() : s;
+  }
+  Status Close() override {
+    return CountedClose(env_, name_, "close", &closed_, target_.get());
+  }
+  bool use_direct_io() const override { return target_->use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return target_->GetRequiredBufferAlignment();
+  }
+
+ private:
+  std::unique_ptr<RandomRWFile> target_;
+  const std::string name_;
+  FaultInjectionEnv* const env_;
+  bool closed_ = false;
+};
+
 class FaultDirectory : public Directory {
  public:
   FaultDirectory(std::unique_ptr<Directory> target, std::string name,
                  FaultInjectionEnv* env)
       : target_(std::move(target)), name_(std::move(name)), env_(env) {}
 
+  ~FaultDirectory() override {
+    Status ignored = Close();
+    (void)ignored;
+  }
+
   Status Fsync() override {
-    Status s = env_->MaybeFail(IOKind::kSync, name_, "fsync directory");
+    Status s = env_->MaybeFail(IOKind::kDirSync, name_, "fsync directory");
     if (s.ok()) s = target_->Fsync();
     if (s.ok()) env_->OnDirectorySync(name_);
     return s;
+  }
+  Status Close() override {
+    return CountedClose(env_, name_, "close directory", &closed_,
+                        target_.get());
   }
 
  private:
   std::unique_ptr<Directory> target_;
   const std::string name_;
   FaultInjectionEnv* const env_;
+  bool closed_ = false;
 };
+
+// The kinds SetFilesystemActive(false) fails: those that change a file.
+bool ChangesAFile(IOKind kind) {
+  switch (kind) {
+    case IOKind::kWrite:
+    case IOKind::kSync:
+    case IOKind::kDirSync:
+    case IOKind::kRangeSync:
+    case IOKind::kTruncate:
+    case IOKind::kAllocate:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // s's code and sub-code with path and op in the message.
 Status WithPath(const Status& s, const std::string& path, const char* op) {
@@ -213,6 +306,47 @@ Status WithPath(const Status& s, const std::string& path, const char* op) {
 
 }  // namespace
 
+const char* IOKindName(IOKind kind) {
+  switch (kind) {
+    case IOKind::kOpen:
+      return "open";
+    case IOKind::kRead:
+      return "read";
+    case IOKind::kWrite:
+      return "write";
+    case IOKind::kSync:
+      return "sync";
+    case IOKind::kDirSync:
+      return "directory sync";
+    case IOKind::kRangeSync:
+      return "range sync";
+    case IOKind::kTruncate:
+      return "truncate";
+    case IOKind::kAllocate:
+      return "allocate";
+    case IOKind::kClose:
+      return "close";
+    case IOKind::kRename:
+      return "rename";
+    case IOKind::kLink:
+      return "link";
+    case IOKind::kDelete:
+      return "delete";
+    case IOKind::kCreateDir:
+      return "create directory";
+    case IOKind::kLock:
+      return "lock";
+    case IOKind::kStat:
+      return "stat";
+    case IOKind::kList:
+      return "list";
+    case IOKind::kNumKinds:
+      break;
+  }
+  return "?";
+}
+
+
 Status StatusForPath(const Status& s, const std::string& path, const char* op) {
   IOStatus result = status_to_io_status(WithPath(s, path, op));
   result.SetRetryable(status_to_io_status(Status(s)).GetRetryable());
@@ -227,7 +361,8 @@ Status FaultInjectionEnv::MaybeFail(IOKind kind, const std::string& path,
                                     const char* op) {
   MutexLock l(&mu_);
   io_count_++;
-  if (!active_ && (kind == IOKind::kWrite || kind == IOKind::kSync)) {
+  if (recording_) recorded_.push_back(IOEvent{kind, path, op});
+  if (!active_ && ChangesAFile(kind)) {
     return Status::IOError(path + ": " + op, "file system inactive");
   }
   if (fail_at_ != 0 && io_count_ == fail_at_) {
@@ -265,6 +400,18 @@ void FaultInjectionEnv::SetFilesystemActive(bool active) {
 uint64_t FaultInjectionEnv::io_count() {
   MutexLock l(&mu_);
   return io_count_;
+}
+
+void FaultInjectionEnv::RecordIOs(bool on) {
+  MutexLock l(&mu_);
+  recording_ = on;
+}
+
+std::vector<IOEvent> FaultInjectionEnv::TakeRecordedIOs() {
+  MutexLock l(&mu_);
+  std::vector<IOEvent> result;
+  result.swap(recorded_);
+  return result;
 }
 
 uint64_t FaultInjectionEnv::SyncedSize(const std::string& path) {
@@ -430,12 +577,64 @@ Status FaultInjectionEnv::ReopenWritableFile(const std::string& f,
   return WrapWritable(f, r);
 }
 
+Status FaultInjectionEnv::NewRandomRWFile(const std::string& f,
+                                          std::unique_ptr<RandomRWFile>* r,
+                                          const EnvOptions& options) {
+  Status s = MaybeFail(IOKind::kOpen, f, "open for reading and writing");
+  if (s.ok()) s = target()->NewRandomRWFile(f, r, options);
+  if (s.ok()) r->reset(new FaultRandomRWFile(std::move(*r), f, this));
+  return s;
+}
+
 Status FaultInjectionEnv::NewDirectory(const std::string& name,
                                        std::unique_ptr<Directory>* result) {
   Status s = MaybeFail(IOKind::kOpen, name, "open directory");
   if (s.ok()) s = target()->NewDirectory(name, result);
   if (s.ok()) result->reset(new FaultDirectory(std::move(*result), name, this));
   return s;
+}
+
+Status FaultInjectionEnv::NewLogger(const std::string& fname,
+                                    std::shared_ptr<Logger>* result) {
+  Status s = MaybeFail(IOKind::kOpen, fname, "open log");
+  return s.ok() ? target()->NewLogger(fname, result) : s;
+}
+
+Status FaultInjectionEnv::FileExists(const std::string& f) {
+  Status s = MaybeFail(IOKind::kStat, f, "exists");
+  return s.ok() ? target()->FileExists(f) : s;
+}
+
+Status FaultInjectionEnv::GetChildren(const std::string& dir,
+                                      std::vector<std::string>* r) {
+  Status s = MaybeFail(IOKind::kList, dir, "list");
+  if (!s.ok()) {
+    r->clear();
+    return s;
+  }
+  return target()->GetChildren(dir, r);
+}
+
+Status FaultInjectionEnv::GetFileSize(const std::string& f, uint64_t* size) {
+  Status s = MaybeFail(IOKind::kStat, f, "size");
+  return s.ok() ? target()->GetFileSize(f, size) : s;
+}
+
+Status FaultInjectionEnv::GetFileModificationTime(const std::string& f,
+                                                  uint64_t* t) {
+  Status s = MaybeFail(IOKind::kStat, f, "modification time");
+  return s.ok() ? target()->GetFileModificationTime(f, t) : s;
+}
+
+Status FaultInjectionEnv::GetFreeDiskSpace(const std::string& path,
+                                           uint64_t* diskfree) {
+  Status s = MaybeFail(IOKind::kStat, path, "free space");
+  return s.ok() ? target()->GetFreeDiskSpace(path, diskfree) : s;
+}
+
+Status FaultInjectionEnv::IsDirectory(const std::string& path, bool* is_dir) {
+  Status s = MaybeFail(IOKind::kStat, path, "is directory");
+  return s.ok() ? target()->IsDirectory(path, is_dir) : s;
 }
 
 Status FaultInjectionEnv::RemoveFile(const std::string& f) {
@@ -511,6 +710,25 @@ Status FaultInjectionEnv::CreateDir(const std::string& d) {
 Status FaultInjectionEnv::CreateDirIfMissing(const std::string& d) {
   Status s = MaybeFail(IOKind::kCreateDir, d, "mkdir");
   return s.ok() ? target()->CreateDirIfMissing(d) : s;
+}
+
+Status FaultInjectionEnv::RemoveDir(const std::string& d) {
+  Status s = MaybeFail(IOKind::kDelete, d, "rmdir");
+  return s.ok() ? target()->RemoveDir(d) : s;
+}
+
+Status FaultInjectionEnv::LinkFile(const std::string& src,
+                                   const std::string& target_name) {
+  Status s = MaybeFail(IOKind::kLink, src, "link");
+  if (s.ok()) s = target()->LinkFile(src, target_name);
+  if (!s.ok()) return s;
+  // The new name holds the same data, and is an unsynced directory entry
+  // until its directory is synced.
+  MutexLock l(&mu_);
+  auto it = files_.find(src);
+  if (it != files_.end()) files_[target_name] = it->second;
+  unsynced_new_files_.insert(target_name);
+  return Status::OK();
 }
 
 Status FaultInjectionEnv::LockFile(const std::string& f, FileLock** l) {

@@ -10,12 +10,20 @@
 // lost power would show on restart.
 //
 // Failures: every I/O through the Env or its files is counted and has a
-// kind (open, read, write, sync, rename, delete, ...). FailNthIO(n, s)
-// makes the n-th I/O from now fail once; FailAll(kind, s) makes every I/O
-// of that kind fail until ClearFailures(). The failing Status keeps the
-// code, sub-code and retryable mark (strata/io_status.h) of s and names
-// the path and the operation.
-// SetFilesystemActive(false) fails every write and sync, as a dead disk.
+// kind (IOKind below). FailNthIO(n, s) makes the n-th I/O from now fail
+// once; FailAll(kind, s) makes every I/O of that kind fail until
+// ClearFailures(). A failed I/O does not reach the wrapped Env. The failing
+// Status keeps the code, sub-code and retryable mark (strata/io_status.h)
+// of s and names the path and the operation. SetFilesystemActive(false) fails every I/O that changes a
+// file (write, sync, truncate, ...), as a dead disk. RecordIOs(true) keeps
+// a log of the I/Os, for telling what the n-th one was.
+//
+// Not counted: hints that cannot lose data and whose errors nobody acts on
+// (Skip, Prefetch, InvalidateCache), the clock and thread calls, paths
+// (GetAbsolutePath, GetTestDirectory), UnlockFile (a lock is released when
+// its descriptor is closed, whatever the call returns: failing it would
+// leave the lock held in this process forever, which no OS does), and what
+// is written through a Logger (the info log; its creation is counted).
 //
 // Thread safety: safe from many threads, as any Env.
 
@@ -27,6 +35,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "port/port.h"
 #include "strata/env.h"
@@ -35,16 +44,34 @@ namespace strata {
 namespace test {
 
 enum class IOKind {
-  kOpen,
-  kRead,
-  kWrite,
-  kSync,
-  kClose,
+  kOpen,       // opening a file or directory, creating a logger
+  kRead,       // Read / PositionedRead of any file
+  kWrite,      // Append, PositionedAppend, Flush, RandomRWFile::Write
+  kSync,       // Sync / Fsync of a file
+  kDirSync,    // Fsync of a directory
+  kRangeSync,  // WritableFile::RangeSync (starting write-back)
+  kTruncate,   // WritableFile::Truncate
+  kAllocate,   // WritableFile::Allocate (preallocation)
+  kClose,      // Close of a writable or read-write file, or a directory
   kRename,
-  kDelete,
+  kLink,
+  kDelete,  // RemoveFile, RemoveDir
   kCreateDir,
-  kLock,
+  kLock,  // LockFile
+  kStat,  // FileExists, GetFileSize, GetFileModificationTime, IsDirectory,
+          // GetFreeDiskSpace
+  kList,  // GetChildren
   kNumKinds,
+};
+
+// "open", "read", ...: for messages and tallies.
+const char* IOKindName(IOKind kind);
+
+// One counted I/O, as RecordIOs keeps it.
+struct IOEvent {
+  IOKind kind;
+  std::string path;
+  std::string op;
 };
 
 // s with its code, sub-code and retryable mark, its message prefixed by
@@ -77,6 +104,10 @@ class FaultInjectionEnv : public EnvWrapper {
   void SetFilesystemActive(bool active);
   // I/Os seen so far.
   uint64_t io_count();
+  // Keeps (or stops keeping) a log of every I/O from now on.
+  void RecordIOs(bool on);
+  // The I/Os recorded so far, oldest first; the log starts empty again.
+  std::vector<IOEvent> TakeRecordedIOs();
 
   // Called by this Env and its files before each I/O: OK, or the injected
   // failure for it.
@@ -98,12 +129,25 @@ class FaultInjectionEnv : public EnvWrapper {
   Status ReopenWritableFile(const std::string& f,
                             std::unique_ptr<WritableFile>* r,
                             const EnvOptions& options) override;
+  Status NewRandomRWFile(const std::string& f, std::unique_ptr<RandomRWFile>* r,
+                         const EnvOptions& options) override;
   Status NewDirectory(const std::string& name,
                       std::unique_ptr<Directory>* result) override;
+  Status NewLogger(const std::string& fname,
+                   std::shared_ptr<Logger>* result) override;
+  Status FileExists(const std::string& f) override;
+  Status GetChildren(const std::string& dir,
+                     std::vector<std::string>* r) override;
   Status RemoveFile(const std::string& f) override;
-  Status RenameFile(const std::string& s, const std::string& t) override;
   Status CreateDir(const std::string& d) override;
   Status CreateDirIfMissing(const std::string& d) override;
+  Status RemoveDir(const std::string& d) override;
+  Status GetFileSize(const std::string& f, uint64_t* s) override;
+  Status GetFileModificationTime(const std::string& f, uint64_t* t) override;
+  Status RenameFile(const std::string& s, const std::string& t) override;
+  Status LinkFile(const std::string& s, const std::string& t) override;
+  Status GetFreeDiskSpace(const std::string& path, uint64_t* diskfree) override;
+  Status IsDirectory(const std::string& path, bool* is_dir) override;
   Status LockFile(const std::string& f, FileLock** l) override;
 
  private:
@@ -129,6 +173,8 @@ class FaultInjectionEnv : public EnvWrapper {
   bool fail_all_[static_cast<int>(IOKind::kNumKinds)] GUARDED_BY(mu_) = {};
   Status fail_all_status_[static_cast<int>(IOKind::kNumKinds)] GUARDED_BY(mu_);
   bool active_ GUARDED_BY(mu_) = true;
+  bool recording_ GUARDED_BY(mu_) = false;
+  std::vector<IOEvent> recorded_ GUARDED_BY(mu_);
   std::map<std::string, FileState> files_ GUARDED_BY(mu_);
   // Files created (or renamed into place) since their directory was last
   // synced.
