@@ -267,8 +267,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
           // writes, or a clean close's marker, mean the damage hit
           // acknowledged data.
           bool found = false;
-          s = FindWritesAfterDamage(env_, dbname_, logs, number,
-                                    max_sequence, &found);
+          s = FindWritesAfterDamage(env_, dbname_, logs, number, max_sequence,
+                                    &found);
           if (!s.ok()) return s;
           if (found) {
             return Status::Corruption(

@@ -588,8 +588,7 @@ constexpr char kCloseMarkerBlob[] = "strata: clean close";
 
 }  // namespace
 
-void WriteBatchInternal::SetCloseMarker(WriteBatch* batch,
-                                        SequenceNumber seq) {
+void WriteBatchInternal::SetCloseMarker(WriteBatch* batch, SequenceNumber seq) {
   batch->Clear();
   batch->PutLogData(kCloseMarkerBlob);
   SetSequence(batch, seq);

@@ -635,8 +635,8 @@ TEST_F(LogTest, ResyncAfterADamagedLength) {
   Write("bar");
   Write("baz");
   SetLength(10, 40000);
-  ReadResult r = ReadAll(WALRecoveryMode::kPointInTimeRecovery, true, -1,
-                         false, /*resync=*/true);
+  ReadResult r = ReadAll(WALRecoveryMode::kPointInTimeRecovery, true, -1, false,
+                         /*resync=*/true);
   EXPECT_EQ((std::vector<std::string>{"foo", "baz"}), r.records);
   SetLength(10, 100);  // fits in the block, runs past the file
   r = ReadAll(WALRecoveryMode::kPointInTimeRecovery, true, -1,
