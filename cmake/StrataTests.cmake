@@ -386,6 +386,27 @@ strata_add_test(db_io_fault_sweep_test LABELS fault SOURCES
   test/db/db_io_fault_sweep_test.cc
 )
 
+# One bit flipped at a time in every file of a closed DB (in a MemEnv):
+# each open must fail naming the file, or read Corruption or exactly the
+# recorded contents (docs/reliability.md, "Byte-flip sweep"). Files larger
+# than STRATA_FLIP_WHOLE_FILE bytes get STRATA_FLIP_SAMPLE offsets: fewer
+# under Wine, whose process costs more per flip.
+strata_add_test(db_byte_flip_sweep_test LABELS byteflip SOURCES
+  test/db/db_byte_flip_sweep_test.cc
+)
+if(CMAKE_CROSSCOMPILING)
+  set(_flip_sample 60)
+  set(_flip_whole_file 64)
+else()
+  set(_flip_sample 300)
+  set(_flip_whole_file 512)
+endif()
+target_compile_definitions(db_byte_flip_sweep_test PRIVATE
+  STRATA_FLIP_SAMPLE=${_flip_sample}
+  STRATA_FLIP_WHOLE_FILE=${_flip_whole_file}
+  STRATA_TEST_WITH_SNAPPY=$<BOOL:${STRATA_WITH_SNAPPY}>
+  STRATA_TEST_WITH_ZLIB=$<BOOL:${STRATA_WITH_ZLIB}>)
+
 # Child processes killed mid-write (SIGKILL / TerminateProcess).
 strata_add_test(db_crash_test LABELS crash SOURCES
   test/db/db_atomic_flush_crash_test.cc

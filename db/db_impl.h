@@ -290,6 +290,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Close; force: also with unreleased snapshots (the destructor). Returns
   // the first error met.
   Status CloseImpl(bool force) LOCKS_EXCLUDED(close_mutex_, mutex_);
+  // Ends a clean close's WAL and MANIFEST with a record that nothing
+  // else writes after (docs/reliability.md, "What damage is detected"):
+  // the close marker in the live WAL, every WAL then synced, and one
+  // more MANIFEST edit. REQUIRES: no write or background work runs.
+  Status MarkCleanClose() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_flush.cc ----
   // Schedules a flush on the HIGH pool if memtables wait and none runs.

@@ -3,6 +3,8 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/version_edit.h"
+#include "db/write_batch_internal.h"
 #include "memtable/memtable.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
@@ -71,6 +73,9 @@ Status DBImpl::CloseImpl(bool force) {
         if (!s.ok()) SetBackgroundError(s, BackgroundErrorReason::kFlush);
       }
     }
+    // After a background error the WAL's or MANIFEST's end is unknown:
+    // no marker may vouch for what comes before it.
+    if (was_open && s.ok() && bg_error_.ok()) s = MarkCleanClose();
   }
   // The first error is what Close reports.
   Status logs = CloseLogs();
@@ -105,6 +110,29 @@ Status DBImpl::CloseImpl(bool force) {
   if (info_log_ != nullptr) info_log_->Flush();
   close_status_ = s;
   return s;
+}
+
+Status DBImpl::MarkCleanClose() {
+  // Damage to the last record of a WAL or MANIFEST looks like a torn
+  // write, which recovery drops; a record after it that no crash can
+  // leave behind a torn one (synced, after every earlier record) turns
+  // such damage into Corruption. The markers themselves may be dropped:
+  // they hold nothing.
+  Status s;
+  {
+    MutexLock l(&log_mutex_);
+    if (log_ == nullptr) return s;
+    WriteBatch marker;
+    WriteBatchInternal::SetCloseMarker(&marker, last_published_.load());
+    s = log_->AddRecord(WriteBatchInternal::Contents(&marker));
+    if (s.ok()) s = log_->file()->Flush();
+    // The retired WALs first: the marker vouches for them too.
+    if (s.ok()) s = SyncLogs();
+  }
+  if (!s.ok()) return s;
+  // An edit of no change: LogAndApply records the counters and syncs it.
+  VersionEdit edit;
+  return versions_->LogAndApply(&edit, &mutex_);
 }
 
 Status DestroyDB(const std::string& name, const Options& options) {

@@ -92,46 +92,62 @@ bool WritesPast(const Slice& record, SequenceNumber max_sequence) {
          WriteBatchInternal::Sequence(&batch) > max_sequence;
 }
 
-// Reads the rest of reader (whose reports go to reporter), and sets
-// *found if a record WritesPast max_sequence. A read error is returned.
-Status ScanForWritesPast(log::Reader* reader, const RecoveryReporter& reporter,
-                         SequenceNumber max_sequence, bool* found) {
+// Whether record, read after damage, shows that the damaged bytes were
+// whole once: it WritesPast max_sequence, or it is the close marker of a
+// clean close made after the last write replayed (the marker carries the
+// DB's last sequence then; an earlier close's marker is numbered at or
+// below max_sequence).
+bool IntactAfterDamage(const Slice& record, SequenceNumber max_sequence) {
+  SequenceNumber marker = 0;
+  if (WriteBatchInternal::IsCloseMarker(record, &marker)) {
+    return marker > max_sequence;
+  }
+  return WritesPast(record, max_sequence);
+}
+
+// Reads WAL number from its start and sets *found if a record of it is
+// IntactAfterDamage. The reader resynchronizes inside a block after
+// damage and takes a torn tail that an intact fragment follows for
+// damage, so a record in the same block as the damage counts too. A read
+// error is returned.
+Status ScanForIntactRecords(Env* env, const std::string& dbname,
+                            uint64_t number, SequenceNumber max_sequence,
+                            bool* found) {
+  const std::string fname = LogFileName(dbname, number);
+  std::unique_ptr<SequentialFile> file;
+  Status s = env->NewSequentialFile(fname, &file, EnvOptions());
+  if (!s.ok()) return s;
+  RecoveryReporter reporter;
+  log::Reader reader(
+      std::make_unique<SequentialFileReader>(std::move(file), fname), &reporter,
+      /*checksum=*/true, number);
+  reader.CheckTornTails();
+  reader.ResyncAfterDamage();
   std::string scratch;
   Slice record;
-  while (!*found && reader->ReadRecord(&record, &scratch,
-                                       WALRecoveryMode::kPointInTimeRecovery)) {
-    *found = WritesPast(record, max_sequence);
+  while (!*found && reader.ReadRecord(&record, &scratch,
+                                      WALRecoveryMode::kPointInTimeRecovery)) {
+    *found = IntactAfterDamage(record, max_sequence);
   }
   return reporter.read_error();
 }
 
 // Point-in-time recovery found damage in WAL number of logs (sorted) and
 // applied nothing after it. A torn write leaves nothing intact after it;
-// media damage can. So the rest of that WAL (reader; record, if not null,
-// is the intact record it returned with the report) and every later WAL
-// of logs are read, and *found is set if any of them holds a write
-// numbered past max_sequence, the last one replayed: then the damage is no
-// torn tail, and dropping it would lose writes silently. Nothing is
-// applied. A read error is returned.
+// media damage can. So that WAL (again from its start: every record
+// before the damage was replayed, so is numbered at or below
+// max_sequence, the last one replayed) and every later WAL of logs are
+// read, and *found is set if any record there is IntactAfterDamage: then
+// the damage is no torn tail, and dropping it would lose writes silently.
+// Nothing is applied. A read error is returned.
 Status FindWritesAfterDamage(Env* env, const std::string& dbname,
                              const std::vector<uint64_t>& logs, uint64_t number,
-                             log::Reader* reader,
-                             const RecoveryReporter& reporter,
-                             const Slice* record, SequenceNumber max_sequence,
-                             bool* found) {
-  *found = record != nullptr && WritesPast(*record, max_sequence);
-  Status s = ScanForWritesPast(reader, reporter, max_sequence, found);
+                             SequenceNumber max_sequence, bool* found) {
+  *found = false;
+  Status s = ScanForIntactRecords(env, dbname, number, max_sequence, found);
   for (auto it = std::upper_bound(logs.begin(), logs.end(), number);
        s.ok() && !*found && it != logs.end(); ++it) {
-    const std::string fname = LogFileName(dbname, *it);
-    std::unique_ptr<SequentialFile> file;
-    s = env->NewSequentialFile(fname, &file, EnvOptions());
-    if (!s.ok()) break;
-    RecoveryReporter later_reporter;
-    log::Reader later_reader(
-        std::make_unique<SequentialFileReader>(std::move(file), fname),
-        &later_reporter, /*checksum=*/true, *it);
-    s = ScanForWritesPast(&later_reader, later_reporter, max_sequence, found);
+    s = ScanForIntactRecords(env, dbname, *it, max_sequence, found);
   }
   return s;
 }
@@ -174,10 +190,10 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
     log::Reader reader(
         std::make_unique<SequentialFileReader>(std::move(file), fname),
         &reporter, /*checksum=*/true, number);
+    // A record that looks cut short by the end of the file while an
+    // intact fragment follows it is damage (rule c), not a torn tail.
+    reader.CheckTornTails();
     Status damage;
-    // Point in time: the intact record the reader returned with its first
-    // report, not applied.
-    const Slice* after_damage = nullptr;
     bool more = reader.ReadRecord(&record, &scratch, mode);
     if (!reporter.read_error().ok()) return reporter.read_error();
     const Status hole =
@@ -199,7 +215,6 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         damage = Status::Corruption(fname, reporter.first().getState());
       }
       if (!damage.ok() && mode == WALRecoveryMode::kPointInTimeRecovery) {
-        after_damage = &record;
         break;  // nothing after the first damage is applied
       }
       Status bad;
@@ -249,18 +264,19 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
           return damage;
         case WALRecoveryMode::kPointInTimeRecovery: {
           // A torn tail (or garbage) ends the history here; intact later
-          // writes mean the damage hit acknowledged data.
+          // writes, or a clean close's marker, mean the damage hit
+          // acknowledged data.
           bool found = false;
-          s = FindWritesAfterDamage(env_, dbname_, logs, number, &reader,
-                                    reporter, after_damage, max_sequence,
+          s = FindWritesAfterDamage(env_, dbname_, logs, number, max_sequence,
                                     &found);
           if (!s.ok()) return s;
           if (found) {
             return Status::Corruption(
                 damage.getState(),
-                "intact writes numbered past the last one recovered follow "
-                "it: damage, not a torn write (kSkipAnyCorruptedRecords "
-                "opens, without the damaged records)");
+                "intact writes numbered past the last one recovered (or "
+                "the marker of a clean close after them) follow it: damage, "
+                "not a torn write (kSkipAnyCorruptedRecords opens, without "
+                "the damaged records)");
           }
           last_allocated_ = last_published_ = max_sequence;
           return Status::OK();

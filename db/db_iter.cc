@@ -270,6 +270,13 @@ void DBIter::FindPrevUserEntry() {
     }
     iter_->Prev();
   }
+  if (!iter_->Valid() && !iter_->status().ok()) {
+    // The entries not read (a damaged table's) may hold a newer version
+    // of the key held: yielding it would give a wrong value.
+    Invalidate();
+    direction_ = kForward;
+    return;
+  }
   if (held == kTypeDeletion || BelowLower(saved_key_) ||
       OutsidePrefix(saved_key_)) {
     Invalidate();

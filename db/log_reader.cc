@@ -60,6 +60,18 @@ Reader::Reader(std::unique_ptr<SequentialFileReader> file, Reporter* reporter,
 
 Reader::~Reader() = default;
 
+void Reader::DropAfterDamage(Slice dropped, Fragment* f) {
+  f->dropped = dropped.size();
+  buffer_ = Slice();
+  if (!resync_after_damage_) return;
+  // From the second byte: the damaged header itself is no fragment.
+  const size_t intact = FindIntactFragment(dropped, 1);
+  if (intact < dropped.size()) {
+    f->dropped = intact;
+    buffer_ = Slice(dropped.data() + intact, dropped.size() - intact);
+  }
+}
+
 void Reader::Report(size_t bytes, uint64_t offset, const std::string& reason) {
   if (reporter_ == nullptr) return;
   std::string msg = "log #";
@@ -273,11 +285,13 @@ void Reader::ReadFragment(Fragment* f) {
                       "fragment follows at offset " +
                       NumberToString(f->offset + intact) +
                       ": damage, not a torn tail";
+          DropAfterDamage(tail, f);
         }
       } else {
         f->outcome = kDamaged;
         f->reason = "bad fragment length " + NumberToString(length) +
                     ", past the end of its block";
+        DropAfterDamage(tail, f);
       }
       return;
     }
@@ -287,11 +301,11 @@ void Reader::ReadFragment(Fragment* f) {
       const uint32_t actual = crc32c::Value(header + 6, 1 + length);
       if (actual != expected) {
         // The length may be what is damaged: nothing more in this block
-        // can be trusted to start where it claims to.
+        // can be trusted to start where it claims to (but an intact
+        // fragment found in it, with ResyncAfterDamage, can).
         f->outcome = kDamaged;
-        f->dropped = buffer_.size();
         f->reason = "checksum mismatch";
-        buffer_ = Slice();
+        DropAfterDamage(buffer_, f);
         return;
       }
     }

@@ -23,7 +23,13 @@
 // file) begins after its header, is damage under rule c ("... length N
 // runs past the end of the file, but an intact fragment follows at offset
 // X"): a crash tears only the last write, so a damaged length, not a
-// crash, made the file look cut short. The default, for the WAL, is off.
+// crash, made the file look cut short. WAL recovery turns it on too.
+// With ResyncAfterDamage() on (the scan point-in-time recovery makes for
+// intact records after damage), damage that drops the rest of a block
+// under rule c (a checksum mismatch, a length past the block, the torn
+// tail above) drops bytes only up to the first intact FULL or FIRST
+// fragment in them, and reading goes on there: a record in the same block
+// as the damage is found too.
 // What to do about a report — fail, stop, or skip — is the caller's
 // decision for its WALRecoveryMode, not the reader's.
 //
@@ -80,6 +86,10 @@ class Reader {
   // a torn tail is met; then at most one scan of the last block.
   void CheckTornTails() { check_torn_tails_ = true; }
 
+  // Turns on the resynchronization after damage described above. Costs
+  // nothing until damage is met; then at most one scan of its block.
+  void ResyncAfterDamage() { resync_after_damage_ = true; }
+
   // The file offset of the first fragment of the record ReadRecord last
   // returned.
   uint64_t LastRecordOffset() const { return last_record_offset_; }
@@ -123,6 +133,11 @@ class Reader {
   // Reads the next block into buffer_; false (fragment filled in) on a read
   // error.
   bool ReadBlock(Fragment* fragment);
+  // Damage at the start of dropped (the rest of the block): with
+  // ResyncAfterDamage on and an intact fragment in dropped, reading
+  // resumes there and fragment->dropped is what lies before it. Else the
+  // whole of dropped is given up.
+  void DropAfterDamage(Slice dropped, Fragment* fragment);
   // Reports bytes dropped because of reason, found at offset.
   void Report(size_t bytes, uint64_t offset, const std::string& reason);
 
@@ -131,6 +146,7 @@ class Reader {
   const bool checksum_;
   const uint64_t log_number_;
   bool check_torn_tails_ = false;
+  bool resync_after_damage_ = false;
   const std::unique_ptr<char[]> backing_store_;  // kBlockSize bytes
   // The unread bytes of the current block.
   Slice buffer_;

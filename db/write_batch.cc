@@ -581,4 +581,26 @@ Status WriteBatchInternal::ValidateUnchecked(WriteBatch* batch) {
   return s;
 }
 
+namespace {
+
+// The close marker's blob; any other LogData-only batch is no marker.
+constexpr char kCloseMarkerBlob[] = "strata: clean close";
+
+}  // namespace
+
+void WriteBatchInternal::SetCloseMarker(WriteBatch* batch, SequenceNumber seq) {
+  batch->Clear();
+  batch->PutLogData(kCloseMarkerBlob);
+  SetSequence(batch, seq);
+}
+
+bool WriteBatchInternal::IsCloseMarker(const Slice& record,
+                                       SequenceNumber* seq) {
+  if (record.size() < kHeader) return false;
+  *seq = DecodeFixed64(record.data());
+  WriteBatch marker;
+  SetCloseMarker(&marker, *seq);
+  return record == Contents(&marker);
+}
+
 }  // namespace strata

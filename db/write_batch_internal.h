@@ -75,6 +75,15 @@ class WriteBatchInternal {
   // its records and it no longer NeedsValidation.
   static Status ValidateUnchecked(WriteBatch* batch);
 
+  // The clean-close marker (docs/formats/wal.md, "The clean-close
+  // marker"): the record a clean DB::Close appends to the live WAL, a
+  // batch of no updates numbered seq (the DB's last sequence) holding one
+  // LogData blob that names it. Replayed, it does nothing; found after
+  // damage, it says the damaged record was whole once.
+  static void SetCloseMarker(WriteBatch* batch, SequenceNumber seq);
+  // Whether record (a WAL record) is a close marker; *seq is its number.
+  static bool IsCloseMarker(const Slice& record, SequenceNumber* seq);
+
   // Whether some update of the batch is to a column family other than the
   // default (id 0). Exact for a batch built through the API or Append; for
   // one from outside it covers the records before the first malformed one

@@ -24,7 +24,10 @@ class MergingIterator final : public InternalIterator {
     for (InternalIterator* child : children_) delete child;
   }
 
-  bool Valid() const override { return !heap_.empty(); }
+  // Once a child stops with an error, the merge stops too: going on with
+  // the other children would skip that child's entries without a word
+  // (a damaged table would look like one without those keys).
+  bool Valid() const override { return !heap_.empty() && error_.ok(); }
 
   void SeekToFirst() override {
     for (InternalIterator* child : children_) child->SeekToFirst();
@@ -66,6 +69,7 @@ class MergingIterator final : public InternalIterator {
   Slice value() const override { return children_[heap_[0]]->value(); }
 
   Status status() const override {
+    if (!error_.ok()) return error_;
     for (const InternalIterator* child : children_) {
       Status s = child->status();
       if (!s.ok()) return s;
@@ -86,10 +90,13 @@ class MergingIterator final : public InternalIterator {
   void Rebuild(Direction direction) {
     direction_ = direction;
     heap_.clear();
+    error_ = Status::OK();
     for (size_t i = 0; i < children_.size(); i++) {
       if (children_[i]->Valid()) {
         heap_.push_back(i);
         SiftUp(heap_.size() - 1);
+      } else if (error_.ok()) {
+        error_ = children_[i]->status();
       }
     }
   }
@@ -100,6 +107,7 @@ class MergingIterator final : public InternalIterator {
     InternalIterator* top = children_[heap_[0]];
     step(top);
     if (!top->Valid()) {
+      if (error_.ok()) error_ = top->status();
       heap_[0] = heap_.back();
       heap_.pop_back();
     }
@@ -160,7 +168,9 @@ class MergingIterator final : public InternalIterator {
 
   const Comparator* const comparator_;
   const std::vector<InternalIterator*> children_;
-  std::vector<size_t> heap_;  // indices of the valid children
+  std::vector<size_t> heap_;
+  // The first error a child stopped with since the last seek.
+  Status error_;  // indices of the valid children
   Direction direction_ = kForward;
 };
 

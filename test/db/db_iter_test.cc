@@ -12,6 +12,7 @@
 #include "db/dbformat.h"
 #include "gtest/gtest.h"
 #include "strata/slice_transform.h"
+#include "table/internal_iterator.h"
 #include "test/db/model_walk.h"
 #include "test/util/vector_iterator.h"
 #include "util/random.h"
@@ -45,6 +46,75 @@ class DBIterTest : public testing::Test {
 
   InternalKeyComparator icmp_;
 };
+
+// Stops with a Corruption on reaching one entry, as a table iterator
+// stops at a block that fails its checksum.
+class FailingIterator final : public InternalIterator {
+ public:
+  FailingIterator(InternalIterator* inner, std::string fail_at)
+      : inner_(inner), fail_at_(std::move(fail_at)) {}
+  bool Valid() const override { return !failed_ && inner_->Valid(); }
+  void SeekToFirst() override {
+    Check([&] { inner_->SeekToFirst(); });
+  }
+  void SeekToLast() override {
+    Check([&] { inner_->SeekToLast(); });
+  }
+  void Seek(const Slice& t) override {
+    Check([&] { inner_->Seek(t); });
+  }
+  void SeekForPrev(const Slice& t) override {
+    Check([&] { inner_->SeekForPrev(t); });
+  }
+  void Next() override {
+    Check([&] { inner_->Next(); });
+  }
+  void Prev() override {
+    Check([&] { inner_->Prev(); });
+  }
+  Slice key() const override { return inner_->key(); }
+  Slice value() const override { return inner_->value(); }
+  Status status() const override {
+    return failed_ ? Status::Corruption("damaged block") : inner_->status();
+  }
+
+ private:
+  template <class Move>
+  void Check(Move move) {
+    move();
+    failed_ = inner_->Valid() && inner_->key() == Slice(fail_at_);
+  }
+
+  std::unique_ptr<InternalIterator> inner_;
+  const std::string fail_at_;
+  bool failed_ = false;
+};
+
+// In reverse a key's versions come oldest first: when the newer one
+// cannot be read, the older one must not be yielded as the key's value.
+TEST_F(DBIterTest, ReverseScanStoppedByAnErrorYieldsNothing) {
+  const std::vector<Version> h = {{"a", 1, kTypeValue, "old"},
+                                  {"a", 5, kTypeValue, "new"},
+                                  {"b", 2, kTypeValue, "b2"}};
+  test::VectorIterator::Entries entries;
+  for (const Version& v : h) {
+    entries.emplace_back(
+        InternalKey(v.key, v.sequence, v.type).Encode().ToString(), v.value);
+  }
+  const std::string fail_at =
+      InternalKey("a", 5, kTypeValue).Encode().ToString();
+  std::unique_ptr<Iterator> it(NewDBIterator(
+      BytewiseComparator(),
+      new FailingIterator(new test::VectorIterator(&icmp_, entries), fail_at),
+      10, nullptr, nullptr, nullptr));
+  it->SeekToLast();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ("b", it->key().ToString());
+  it->Prev();
+  EXPECT_FALSE(it->Valid())
+      << it->key().ToString() << "=" << it->value().ToString();
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
 
 TEST_F(DBIterTest, HidesNewerShadowedAndDeleted) {
   std::vector<Version> h = {

@@ -1,5 +1,6 @@
 // A damaged MANIFEST fails the open and deletes nothing; a torn one (its
-// last edit cut short by a crash) opens without it.
+// last edit cut short by a crash) opens without it. A clean close's last
+// edit makes damage to the edit before it detectable.
 
 #include <algorithm>
 #include <string>
@@ -107,9 +108,39 @@ TEST_F(DBManifestDamageTest, DamagedLengthBeforeLaterEditsFailsTheOpen) {
   for (int i = 0; i < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
 }
 
+// A clean close ends the MANIFEST with one more edit, so a damaged
+// length of the last flush's edit, which looks like a torn write, is
+// followed by an intact record: Corruption, and the table that edit
+// added is kept.
+TEST_F(DBManifestDamageTest, DamagedLengthOfTheLastFlushEditFailsTheOpen) {
+  MakeDB();
+  std::sort(tables_.begin(), tables_.end());
+  // The records: the snapshot, the open's edit, one edit per flush (and,
+  // after a clean close, its edit).
+  ASSERT_GE(records_.size(), static_cast<size_t>(kFlushes) + 2);
+  const size_t header = records_[kFlushes + 1];
+  const size_t length = log::kBlockSize - header - log::kHeaderSize;
+  std::string damaged = contents_;
+  damaged[header + 4] = static_cast<char>(length & 0xff);
+  damaged[header + 5] = static_cast<char>(length >> 8);
+  WriteManifest(damaged);
+
+  Status s = h_.Open();
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find(manifest_)) << s.ToString();
+  EXPECT_NE(std::string::npos,
+            s.ToString().find("offset " + std::to_string(header) + ":"))
+      << s.ToString();
+  h_.Close();
+  EXPECT_EQ(tables_, Tables());
+}
+
 TEST_F(DBManifestDamageTest, TornLastEditIsDropped) {
   MakeDB();
-  const size_t last = records_.back();
+  // The last flush's edit, cut short as by a crash while appending it
+  // (nothing after it: no close marker either).
+  ASSERT_GE(records_.size(), static_cast<size_t>(kFlushes) + 2);
+  const size_t last = records_[kFlushes + 1];
   WriteManifest(
       contents_.substr(0, last + log::kHeaderSize + Length(last) / 2));
   Status s = h_.Open();
@@ -121,7 +152,8 @@ TEST_F(DBManifestDamageTest, TornLastEditIsDropped) {
 
 TEST_F(DBManifestDamageTest, TornLastHeaderIsDropped) {
   MakeDB();
-  WriteManifest(contents_.substr(0, records_.back() + 3));
+  ASSERT_GE(records_.size(), static_cast<size_t>(kFlushes) + 2);
+  WriteManifest(contents_.substr(0, records_[kFlushes + 1] + 3));
   Status s = h_.Open();
   ASSERT_TRUE(s.ok()) << s.ToString();
   for (int i = 0; i + 1 < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));

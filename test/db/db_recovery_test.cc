@@ -10,7 +10,10 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/log_reader.h"
+#include "db/write_batch_internal.h"
 #include "db/write_thread.h"
+#include "env/file_reader.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "test/db/db_test_util.h"
@@ -29,13 +32,33 @@ std::string Key(int i) {
 class DBRecoveryTest : public testing::Test {
  protected:
   // Writes kKeys one-record batches (about six 32 KiB WAL blocks) into a
-  // single WAL and closes the DB.
-  void Fill() {
+  // single WAL and closes the DB. crash: the clean close's marker is then
+  // cut off the WAL, which ends with the last write, as after a crash.
+  void Fill(bool crash = true) {
     ASSERT_TRUE(h_.Open().ok());
     for (int i = 0; i < kKeys; i++) {
       ASSERT_TRUE(h_.Put(Key(i), std::string(1000, 'a' + i % 26)).ok());
     }
     h_.Close();
+    if (!crash) return;
+    const std::string wal = DataWal();
+    std::unique_ptr<SequentialFile> file;
+    ASSERT_TRUE(h_.env()->NewSequentialFile(wal, &file, EnvOptions()).ok());
+    log::Reader reader(
+        std::make_unique<SequentialFileReader>(std::move(file), wal), nullptr,
+        /*checksum=*/true, 0);
+    std::string scratch;
+    Slice record;
+    uint64_t last = 0;
+    bool marker = false;
+    while (reader.ReadRecord(&record, &scratch,
+                             WALRecoveryMode::kPointInTimeRecovery)) {
+      SequenceNumber seq = 0;
+      last = reader.LastRecordOffset();
+      marker = WriteBatchInternal::IsCloseMarker(record, &seq);
+    }
+    ASSERT_TRUE(marker) << wal << " does not end with a close marker";
+    Rewrite(wal, [last](std::string* c) { c->resize(last); });
   }
 
   std::string WalName() {

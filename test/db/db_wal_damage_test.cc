@@ -4,7 +4,8 @@
 // the WAL and the offset of the damage, while a torn or damaged tail, and
 // damage followed only by stale records or empty batches, still recover
 // silently up to the last good record. kSkipAnyCorruptedRecords still
-// opens past the damage.
+// opens past the damage. A clean close ends the WAL with a close marker,
+// so that damage to the last write is no torn tail either.
 
 #include <functional>
 #include <memory>
@@ -44,14 +45,24 @@ class WalDamageTest : public testing::Test, public FamilyDB {
   }
 
   // Opens a new DB, writes kRecords batches into its WAL and closes it
-  // without a flush; returns the WAL's name.
-  std::string FillOneWal() {
+  // without a flush; returns the WAL's name. The clean close ends the WAL
+  // with its close marker, unless crash: then the marker is cut off, as
+  // if the process had died after the last write.
+  std::string FillOneWal(bool crash = true) {
     Open({});
     Write(0, 0, kRecords);
     Close();
     const std::vector<uint64_t> logs = ListDBFiles(options_.env, name_).logs;
     EXPECT_EQ(1u, logs.size());
-    return logs.empty() ? "" : LogFileName(name_, logs.back());
+    if (logs.empty()) return "";
+    const std::string wal = LogFileName(name_, logs.back());
+    const std::vector<uint64_t> offsets = Records(wal);
+    EXPECT_EQ(static_cast<size_t>(kRecords) + 1, offsets.size());
+    if (crash && !offsets.empty()) {
+      const uint64_t marker = offsets.back();
+      Rewrite(wal, [marker](std::string* c) { c->resize(marker); });
+    }
+    return wal;
   }
 
   // The file offset of each record of a WAL, and (if contents is not
@@ -159,6 +170,83 @@ TEST_F(WalDamageTest, DamagedLastRecordRecoversTheRest) {
   Damage(wal, offsets.back());
 
   ExpectOpensWithoutTheLastWrite();
+}
+
+// A clean close ends the WAL with its marker, so damage to the last
+// write is followed by an intact record: not a torn tail.
+TEST_F(WalDamageTest, DamagedLastRecordBeforeTheCloseMarkerFailsTheOpen) {
+  const std::string wal = FillOneWal(/*crash=*/false);
+  const std::vector<uint64_t> offsets = Records(wal);
+  ASSERT_EQ(static_cast<size_t>(kRecords) + 1, offsets.size());
+  const uint64_t last = offsets[kRecords - 1];
+  Damage(wal, last);
+  EXPECT_TRUE(
+      NamesDamage(OpenWith(WALRecoveryMode::kPointInTimeRecovery), wal, last));
+}
+
+// The same with the last write's length damaged so that it runs past the
+// end of the file, as a torn write's would.
+TEST_F(WalDamageTest, DamagedLastLengthBeforeTheCloseMarkerFailsTheOpen) {
+  const std::string wal = FillOneWal(/*crash=*/false);
+  const std::vector<uint64_t> offsets = Records(wal);
+  ASSERT_EQ(static_cast<size_t>(kRecords) + 1, offsets.size());
+  const uint64_t last = offsets[kRecords - 1];
+  Rewrite(wal, [last](std::string* c) {
+    const size_t length = log::kBlockSize - last % log::kBlockSize -
+                          log::kHeaderSize;  // fits in its block
+    ASSERT_GT(last + log::kHeaderSize + length, c->size());
+    (*c)[last + 4] = static_cast<char>(length & 0xff);
+    (*c)[last + 5] = static_cast<char>(length >> 8);
+  });
+  EXPECT_TRUE(
+      NamesDamage(OpenWith(WALRecoveryMode::kPointInTimeRecovery), wal, last));
+}
+
+// Damage to the marker itself loses nothing.
+TEST_F(WalDamageTest, DamagedCloseMarkerOpensWithEveryWrite) {
+  const std::string wal = FillOneWal(/*crash=*/false);
+  const std::vector<uint64_t> offsets = Records(wal);
+  ASSERT_EQ(static_cast<size_t>(kRecords) + 1, offsets.size());
+  const uint64_t marker = offsets.back();
+  Rewrite(wal, [marker](std::string* c) { (*c)[marker + 9] ^= 0x10; });
+  ASSERT_TRUE(OpenWith(WALRecoveryMode::kPointInTimeRecovery).ok());
+  const std::vector<bool> present = Present(kRecords);
+  for (int i = 0; i < kRecords; i++) EXPECT_TRUE(present[i]) << i;
+}
+
+// Damage with intact records after it in the same 32 KiB block: the
+// reader drops the rest of the block, but the scan for later writes
+// resynchronizes on the next intact fragment and finds them.
+TEST_F(WalDamageTest, DamageBeforeLaterWritesInItsBlockFailsTheOpen) {
+  const std::string wal = FillOneWal();
+  std::vector<std::string> records;
+  Records(wal, &records);
+  ASSERT_EQ(static_cast<size_t>(kRecords), records.size());
+  // Three small records, all in the first block; the middle one damaged.
+  WriteWal(wal, {records[0], records[1], records[2]});
+  const std::vector<uint64_t> offsets = Records(wal);
+  ASSERT_EQ(3u, offsets.size());
+  Damage(wal, offsets[1]);
+  EXPECT_TRUE(NamesDamage(OpenWith(WALRecoveryMode::kPointInTimeRecovery), wal,
+                          offsets[1]));
+}
+
+// A second session's clean close vouches for its own WAL the same way,
+// and the first session's marker (replayed, then obsolete) is no write.
+TEST_F(WalDamageTest, CloseMarkerAfterAReopen) {
+  FillOneWal(/*crash=*/false);
+  ASSERT_TRUE(OpenWith(WALRecoveryMode::kPointInTimeRecovery).ok());
+  Write(0, kRecords, kRecords + 3);
+  Close();
+  const std::vector<uint64_t> logs = ListDBFiles(options_.env, name_).logs;
+  ASSERT_EQ(1u, logs.size());
+  const std::string wal = LogFileName(name_, logs[0]);
+  const std::vector<uint64_t> offsets = Records(wal);
+  ASSERT_EQ(4u, offsets.size());  // three writes and the marker
+  ASSERT_TRUE(OpenWith(WALRecoveryMode::kPointInTimeRecovery).ok());
+  const std::vector<bool> present = Present(kRecords + 3);
+  for (int i = 0; i < kRecords + 3; i++) EXPECT_TRUE(present[i]) << i;
+  Close();
 }
 
 TEST_F(WalDamageTest, TruncatedTailRecoversTheRest) {

@@ -162,7 +162,8 @@ class LogTest : public testing::Test {
   }
 
   ReadResult ReadAll(WALRecoveryMode mode, bool checksum = true,
-                     int fail_read = -1, bool check_torn_tails = false) {
+                     int fail_read = -1, bool check_torn_tails = false,
+                     bool resync = false) {
     Collector collector;
     Reader reader(
         std::unique_ptr<SequentialFileReader>(new SequentialFileReader(
@@ -171,6 +172,7 @@ class LogTest : public testing::Test {
             "000012.log")),
         &collector, checksum, kLogNumber);
     if (check_torn_tails) reader.CheckTornTails();
+    if (resync) reader.ResyncAfterDamage();
     ReadResult result;
     Slice record;
     std::string scratch;
@@ -602,6 +604,47 @@ TEST_F(LogTest, FragmentedRecordWithoutLastAtEof) {
   ExpectInEveryMode({"foo"}, {},
                     {{first + middle + kHeaderSize + 3,
                       "offset 65536: fragment payload cut"}});
+}
+
+// ---- ResyncAfterDamage (WAL recovery's scan for intact records)
+// ---------
+
+// A checksum mismatch drops the rest of the block; with the resync on,
+// only the bytes up to the next intact fragment.
+TEST_F(LogTest, ResyncFindsARecordInTheDamagedBlock) {
+  Write("foo");
+  Write("bar");
+  Write("baz");
+  IncrementByte(10 + kHeaderSize, 1);  // bar's payload
+  ReadResult r = ReadAll(WALRecoveryMode::kPointInTimeRecovery);
+  EXPECT_EQ((std::vector<std::string>{"foo"}), r.records);
+  r = ReadAll(WALRecoveryMode::kPointInTimeRecovery, true, -1, false,
+              /*resync=*/true);
+  EXPECT_EQ((std::vector<std::string>{"foo", "baz"}), r.records);
+  EXPECT_EQ((std::vector<uint64_t>{0, 20}), r.offsets);
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_EQ(10u, r.reports[0].bytes);
+  EXPECT_NE(std::string::npos,
+            r.reports[0].message.find("offset 10: checksum mismatch"));
+}
+
+// A length past the block, and a damaged length that looks torn: reading
+// goes on at the intact fragment behind it.
+TEST_F(LogTest, ResyncAfterADamagedLength) {
+  Write("foo");
+  Write("bar");
+  Write("baz");
+  SetLength(10, 40000);
+  ReadResult r = ReadAll(WALRecoveryMode::kPointInTimeRecovery, true, -1, false,
+                         /*resync=*/true);
+  EXPECT_EQ((std::vector<std::string>{"foo", "baz"}), r.records);
+  SetLength(10, 100);  // fits in the block, runs past the file
+  r = ReadAll(WALRecoveryMode::kPointInTimeRecovery, true, -1,
+              /*check_torn_tails=*/true, /*resync=*/true);
+  EXPECT_EQ((std::vector<std::string>{"foo", "baz"}), r.records);
+  ASSERT_EQ(1u, r.reports.size());
+  EXPECT_NE(std::string::npos,
+            r.reports[0].message.find("intact fragment follows at offset 20"));
 }
 
 // ---- CheckTornTails (the MANIFEST): intact fragments after a torn tail

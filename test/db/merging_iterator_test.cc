@@ -153,6 +153,12 @@ TEST_F(MergingIteratorTest, ReportsChildError) {
   iter_.reset(NewMergingIterator(BytewiseComparator(), children));
   iter_->SeekToFirst();
   EXPECT_TRUE(iter_->status().IsCorruption());
+  // The merge stops: "a" alone would be the union without the damaged
+  // child's entries.
+  EXPECT_FALSE(iter_->Valid());
+  iter_->SeekToLast();
+  EXPECT_FALSE(iter_->Valid());
+  EXPECT_TRUE(iter_->status().IsCorruption());
 }
 
 }  // namespace
