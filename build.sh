@@ -7,8 +7,9 @@
 #                      arguments go to db_bench (e.g. --num=100000)
 #   ./build.sh test    every test: native (ASan + UBSan, then TSan), a clang
 #                      build that checks the locking annotations and the
-#                      shared library, and the Windows cross builds (static
-#                      and strata.dll) with every suite under Wine
+#                      shared library, every fuzz target for 60 s (fuzz
+#                      below), and the Windows cross builds (static and
+#                      strata.dll) with every suite under Wine
 #
 # Both install what is missing first (Debian packages with apt-get; the
 # Windows third-party libraries cross-built from Debian sources, cached in
@@ -18,6 +19,13 @@
 #                             microbenchmarks
 #   ./build.sh deps           install and cross-build dependencies only
 #   ./build.sh format-check   clang-format conformance of the sources
+#   ./build.sh fuzz [seconds] a clang build of the libFuzzer targets in
+#                             fuzz/ (build/fuzz), seed corpora written from
+#                             a real DB, then each target for that many
+#                             seconds (default 60), one after another;
+#                             fails if any finds a crash, leak or UB.
+#                             `test` runs it for 60 s after the clang
+#                             checks. Corpora grow in build/fuzz/fuzz/corpus.
 #
 # Environment: BUILD_ROOT (default ./build), JOBS (default: all cores),
 # STRATA_THIRDPARTY_DIR, STRATA_WINEPREFIX.
@@ -97,6 +105,56 @@ clang_checks() {
     -DSTRATA_BUILD_TYPE=Release -P "$root/cmake/InstallCheck.cmake"
 }
 
+# fuzz_run <build-dir> <target> <seconds>: one target, on its seeds and
+# the corpus earlier runs grew; prints one line of results, and on a
+# finding the end of libFuzzer's report and the input that made it.
+fuzz_run() {
+  local dir=$1/fuzz fuzzer=$2 seconds=$3
+  local corpus=$dir/corpus/$fuzzer log=$dir/logs/$fuzzer.log
+  local artifacts=$dir/artifacts/$fuzzer/
+  mkdir -p "$corpus" "$artifacts" "$dir/logs"
+  local rc=0
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$dir/$fuzzer" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
+    -print_final_stats=1 -dict="$dir/$fuzzer.dict" \
+    -artifact_prefix="$artifacts" "$corpus" "$dir/seeds/$fuzzer" \
+    >"$log" 2>&1 || rc=$?
+  local last runs
+  last=$(grep -E '^#[0-9]+.*cov:' "$log" | tail -1 |
+    sed -E 's/.*cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+).*/cov \1, ft \2, corpus \3/')
+  runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log")
+  printf '%-22s %4ss  %10s runs  %s' "$fuzzer" "$seconds" "${runs:-?}" "$last"
+  if [ "$rc" -eq 0 ]; then
+    echo "  ok"
+    return 0
+  fi
+  echo "  FAILED (exit $rc; log $log)"
+  grep -E -A40 '^==[0-9]+==ERROR|runtime error|^fuzz harness|deadly signal' \
+    "$log" | head -60
+  ls "$artifacts"
+  return 1
+}
+
+fuzz() {
+  local seconds=${1:-60}
+  local dir=$build_root/fuzz
+  step "fuzz build (clang: libFuzzer, ASan + UBSan)"
+  mkdir -p "$build_root"
+  CC=clang CXX=clang++ configure "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSTRATA_BUILD_FUZZERS=ON -DSTRATA_BUILD_TESTS=OFF \
+    -DSTRATA_BUILD_BENCHMARKS=OFF -DSTRATA_BUILD_TOOLS=OFF
+  cmake --build "$dir" -j "$jobs"
+  step "fuzz seeds"
+  "$dir/fuzz/make_seeds" "$dir/fuzz/seeds"
+  local fuzzer failed=0
+  step "fuzzing, ${seconds}s per target"
+  for fuzzer in $(cat "$dir/fuzz/fuzzers.txt"); do
+    fuzz_run "$dir" "$fuzzer" "$seconds" || failed=1
+  done
+  return "$failed"
+}
+
 wine_setup() {
   export WINEPREFIX=${STRATA_WINEPREFIX:-$cache/wine}
   export WINEDEBUG=-all
@@ -173,6 +231,7 @@ case "$cmd" in
     native_tests
     tsan_tests
     clang_checks
+    fuzz 60
     windows_tests windows "static library"
     windows_tests windows-dll "strata.dll" -DBUILD_SHARED_LIBS=ON
     step "all tests passed"
@@ -190,6 +249,10 @@ case "$cmd" in
     ;;
   format-check)
     format_check
+    ;;
+  fuzz)
+    deps native
+    fuzz "$@"
     ;;
   *)
     awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"

@@ -177,8 +177,9 @@ void VersionEdit::EncodeTo(std::string* dst) const {
 Status VersionEdit::DecodeFrom(const Slice& src) {
   Clear();
   Slice input = src;
-  Status s = DecodeFields(&input);
-  if (s.ok() && !input.empty()) {
+  bool next_edit = false;
+  Status s = DecodeFields(&input, &next_edit);
+  if (s.ok() && next_edit) {
     s = Status::Corruption("version edit", "a group where one edit belongs");
   }
   if (!s.ok()) Clear();
@@ -197,24 +198,29 @@ Status VersionEdit::DecodeGroup(const Slice& record,
                                 std::vector<VersionEdit>* edits) {
   edits->clear();
   Slice input = record;
+  // A next-edit tag starts an edit even at the end of the record: that
+  // is how EncodeGroup writes a group whose last edit sets no field.
+  bool next_edit = false;
   do {
     edits->emplace_back();
-    Status s = edits->back().DecodeFields(&input);
+    Status s = edits->back().DecodeFields(&input, &next_edit);
     if (!s.ok()) {
       edits->clear();
       return s;
     }
-  } while (!input.empty());
+  } while (next_edit);
   return Status::OK();
 }
 
-Status VersionEdit::DecodeFields(Slice* in) {
+Status VersionEdit::DecodeFields(Slice* in, bool* next_edit) {
   Slice& input = *in;
+  *next_edit = false;
   while (!input.empty()) {
     uint32_t tag;
     if (!GetVarint32(&input, &tag)) return BadField("tag");
     switch (tag) {
       case kNextEdit:
+        *next_edit = true;
         return Status::OK();
       case kColumnFamily:
         if (!GetVarint32(&input, &column_family_)) {

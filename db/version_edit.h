@@ -136,8 +136,9 @@ class VersionEdit {
 
  private:
   // Decodes fields up to the end of *input or the start of the next edit
-  // of a group, which *input is left at.
-  Status DecodeFields(Slice* input);
+  // of a group, which *input is left at; *next_edit says which (the next
+  // edit may be empty: then *input is too).
+  Status DecodeFields(Slice* input, bool* next_edit);
 
   uint32_t column_family_ = 0;
   uint32_t max_column_family_ = 0;

@@ -6,6 +6,7 @@
 #include "db/version_edit.h"
 
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "util/coding.h"
@@ -340,6 +341,44 @@ TEST(VersionEditTest, ClearAndDebugString) {
   edit.Clear();
   EXPECT_EQ("", Encode(edit));
   EXPECT_TRUE(edit.new_files().empty());
+}
+
+// Every edit of a group survives, an empty one (no field set) included:
+// the group's encoding then ends with the tag that starts the next edit,
+// or holds nothing but that tag.
+TEST(VersionEditTest, GroupKeepsItsEmptyEdits) {
+  VersionEdit full, empty;
+  full.SetLogNumber(5);
+  full.AddFile(1, 9, 100, Key("a", 1), Key("b", 2), 1, 2);
+  const std::vector<std::vector<const VersionEdit*>> groups = {
+      {&full, &empty},
+      {&empty, &empty},
+      {&empty, &full},
+      {&full, &empty, &full},
+      {&empty}};
+  for (const auto& group : groups) {
+    std::string record;
+    VersionEdit::EncodeGroup(group, &record);
+    std::vector<VersionEdit> decoded;
+    Status s = VersionEdit::DecodeGroup(record, &decoded);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_EQ(group.size(), decoded.size());
+    for (size_t i = 0; i < group.size(); i++) {
+      EXPECT_EQ(Encode(*group[i]), Encode(decoded[i])) << i;
+    }
+  }
+}
+
+// A record ending with the next-edit tag is a group of two edits, which
+// DecodeFrom (one edit) refuses.
+TEST(VersionEditTest, TrailingNextEditTagIsAGroup) {
+  VersionEdit full, empty;
+  full.SetNextFile(12);
+  std::string record;
+  VersionEdit::EncodeGroup({&full, &empty}, &record);
+  VersionEdit edit;
+  EXPECT_TRUE(edit.DecodeFrom(record).IsCorruption());
+  EXPECT_EQ("", Encode(edit));
 }
 
 }  // namespace
