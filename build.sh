@@ -147,10 +147,26 @@ fuzz() {
   cmake --build "$dir" -j "$jobs"
   step "fuzz seeds"
   "$dir/fuzz/make_seeds" "$dir/fuzz/seeds"
-  local fuzzer failed=0
-  step "fuzzing, ${seconds}s per target"
+  # The targets run $jobs at a time (each is one process); their summary
+  # lines are printed in order when all are done.
+  local fuzzer failed=0 running=0
+  local summaries=$dir/fuzz/summaries
+  mkdir -p "$summaries"
+  step "fuzzing, ${seconds}s per target, $jobs at a time"
   for fuzzer in $(cat "$dir/fuzz/fuzzers.txt"); do
-    fuzz_run "$dir" "$fuzzer" "$seconds" || failed=1
+    if [ "$running" -ge "$jobs" ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+    rm -f "$summaries/$fuzzer.failed"
+    { fuzz_run "$dir" "$fuzzer" "$seconds" >"$summaries/$fuzzer" 2>&1 ||
+      touch "$summaries/$fuzzer.failed"; } &
+    running=$((running + 1))
+  done
+  wait
+  for fuzzer in $(cat "$dir/fuzz/fuzzers.txt"); do
+    cat "$summaries/$fuzzer"
+    [ ! -e "$summaries/$fuzzer.failed" ] || failed=1
   done
   return "$failed"
 }
