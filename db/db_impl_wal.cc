@@ -22,6 +22,7 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "util/kill_point.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 
@@ -90,6 +91,7 @@ Status DBImpl::SyncLogs() {
     if (!s.ok()) return s;
     log_dir_synced_ = true;
   }
+  TEST_KILL_POINT("WAL::Sync");
   return log_->file()->Sync(options_.use_fsync);
 }
 

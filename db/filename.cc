@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "strata/env.h"
+#include "util/kill_point.h"
 #include "util/logging.h"
 
 namespace strata {
@@ -122,7 +123,9 @@ Status WriteFileAtomically(Env* env, const std::string& dbname,
                            const Slice& contents) {
   const std::string tmp = TempFileName(dbname, temp_number);
   Status s = WriteStringToFile(env, contents, tmp, /*should_sync=*/true);
+  TEST_KILL_POINT("AtomicFile::Rename");
   if (s.ok()) s = env->RenameFile(tmp, fname);
+  TEST_KILL_POINT("AtomicFile::SyncDir");
   if (s.ok()) s = SyncDBDirectory(env, dbname);
   if (!s.ok()) env->RemoveFile(tmp);  // best effort; the error is s
   return s;

@@ -1,0 +1,45 @@
+// How db_stress ends itself as a crash would: at a kill point
+// (--kill_random_test, util/kill_point.h), or after a time
+// (--crash_after_ms). Either way the process ends with std::_Exit and
+// kCrashExitCode: no destructor runs and nothing buffered is written, as
+// with a kill. Under --power_loss, the fault-injection Env first stops
+// every further write, then drops what was not synced (file tails, files
+// whose directory was not synced, renames not made durable), so the next
+// run finds what a machine that lost power would.
+//
+// Thread safety: CrashNow may be called from any thread, at once from
+// several; the first one ends the process, the others wait for that.
+
+#ifndef STRATA_TOOLS_DB_STRESS_CRASH_H_
+#define STRATA_TOOLS_DB_STRESS_CRASH_H_
+
+#include <cstdint>
+#include <string>
+
+#include "strata/env.h"
+#include "test/util/fault_injection_env.h"
+
+namespace strata {
+namespace stress {
+
+// The exit code of a crash on purpose; tools/db_crashtest.py tells it
+// from a failure.
+constexpr int kCrashExitCode = 75;
+
+// fault_env (may be null): the Env to drop unsynced data from first.
+// kill_odds > 0 installs the kill-point hook, ending the process at each
+// point with odds 1/kill_odds. crash_after_ms > 0 starts a thread that
+// ends it then. seed makes the kill points' draws reproducible per thread.
+// A kill point whose name starts with one of the comma-separated
+// exclude_prefixes never ends the process.
+void InstallCrashes(test::FaultInjectionEnv* fault_env, int64_t kill_odds,
+                    const std::string& exclude_prefixes, int64_t crash_after_ms,
+                    uint32_t seed);
+
+// Ends the process as a crash; why is printed first.
+[[noreturn]] void CrashNow(const char* why);
+
+}  // namespace stress
+}  // namespace strata
+
+#endif  // STRATA_TOOLS_DB_STRESS_CRASH_H_
