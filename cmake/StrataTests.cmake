@@ -197,6 +197,43 @@ if(STRATA_BUILD_TOOLS)
     EXPECT_ERROR "--compression_type.*not supported by strata")
 endif()
 
+# db_stress (cmake/StrataTools.cmake): the expected-state rules and value
+# encoding as unit tests; then tools/db_crashtest.py's four forms, short
+# (about 2.5 minutes together, label "crash"), natively only: the script
+# kills and restarts processes from the build machine. Longer runs:
+# docs/reliability.md, "Stress and crash testing".
+if(STRATA_BUILD_TOOLS)
+  strata_add_test(db_stress_test SOURCES
+    test/tools/db_stress_expected_state_test.cc
+  )
+  target_link_libraries(db_stress_test PRIVATE db_stress_lib)
+  if(NOT CMAKE_CROSSCOMPILING)
+    find_package(Python3 COMPONENTS Interpreter)
+    if(Python3_Interpreter_FOUND)
+      foreach(_form blackbox whitebox)
+        foreach(_power "" power_loss)
+          set(_name db_crashtest.${_form})
+          set(_args)
+          if(_power)
+            set(_name ${_name}.power_loss)
+            # Not with --test_batches_snapshots: a batch over several
+            # families can come back torn after a power loss (see
+            # docs/reliability.md, "Stress and crash testing").
+            set(_args --power_loss --test_batches_snapshots=0)
+          endif()
+          add_test(NAME ${_name}
+            COMMAND ${Python3_EXECUTABLE}
+              ${CMAKE_CURRENT_SOURCE_DIR}/tools/db_crashtest.py ${_form}
+              --db_stress=$<TARGET_FILE:db_stress> --duration=35
+              --interval=4 --max_key=2000 ${_args})
+          set_tests_properties(${_name} PROPERTIES
+            LABELS "crash" TIMEOUT 240)
+        endforeach()
+      endforeach()
+    endif()
+  endif()
+endif()
+
 # tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
 # medians, the table, and its run loop over fake db_bench scripts. No
 # network and no RocksDB needed, a second or two: it runs with every

@@ -221,10 +221,22 @@ Status ValidateStressFlags(const StressFlags& f) {
     return Bad("test_batches_snapshots",
                "checks atomic reads, which --unordered_write gives up");
   }
+  if (f.test_batches_snapshots && f.disable_wal) {
+    // Without the WAL a batch over several families is atomic only until
+    // one family's memtable is flushed and the other's is lost.
+    return Bad("test_batches_snapshots",
+               "checks that batches over families survive whole, which "
+               "--disable_wal does not promise");
+  }
   if (f.compression_type != "none" && f.compression_type != "snappy" &&
       f.compression_type != "zlib") {
     return Bad("compression_type",
                "none, snappy or zlib, not '" + f.compression_type + "'");
+  }
+  if (f.memtablerep == "vector" && f.unordered_write) {
+    return Bad("memtablerep",
+               "vector cannot take concurrent inserts, which "
+               "--unordered_write needs");
   }
   if (f.memtablerep != "skip_list" && f.memtablerep != "vector") {
     return Bad("memtablerep", "skip_list or vector, not '" + f.memtablerep +
