@@ -234,6 +234,12 @@ if(STRATA_BUILD_TOOLS)
   endif()
 endif()
 
+# A batch over column families and a power loss after one family's flush
+# (found by tools/db_crashtest.py); its own binary, a second to build.
+strata_add_test(db_power_loss_families_test LABELS crash SOURCES
+  test/db/db_power_loss_families_test.cc
+)
+
 # tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
 # medians, the table, and its run loop over fake db_bench scripts. No
 # network and no RocksDB needed, a second or two: it runs with every
