@@ -216,10 +216,7 @@ if(STRATA_BUILD_TOOLS)
           set(_args)
           if(_power)
             set(_name ${_name}.power_loss)
-            # Not with --test_batches_snapshots: a batch over several
-            # families can come back torn after a power loss (see
-            # docs/reliability.md, "Stress and crash testing").
-            set(_args --power_loss --test_batches_snapshots=0)
+            set(_args --power_loss)
           endif()
           add_test(NAME ${_name}
             COMMAND ${Python3_EXECUTABLE}

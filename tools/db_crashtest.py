@@ -75,7 +75,8 @@ def parse_args(argv):
                    help="where the DB and expected state go (default: a "
                    "new temporary directory, removed unless a cycle fails)")
     p.add_argument("--interval", type=float, default=8.0,
-                   help="blackbox: a run is killed after 1..interval s")
+                   help="blackbox: a run is killed 0.5..interval s after its "
+                   "first verification")
     p.add_argument("--max_key", type=int, default=10000)
     p.add_argument("--threads", type=int, default=4)
     p.add_argument("--column_families", type=int, default=None,
@@ -214,21 +215,27 @@ class Crashtest:
                 list(self.args.extra))
 
     def run(self, cmd, kill_after):
-        """Runs cmd; kills it after kill_after s (None: never). Returns
-        (exit code or None when killed here, output)."""
+        """Runs cmd; kills it kill_after s (None: never) after its first
+        verification ends, so the time goes to operations. Returns (exit
+        code, None when killed here, or "hang"; the output)."""
         log_path = os.path.join(self.work_dir, "db_stress.log")
         with open(log_path, "w") as log:
             log.write(" ".join(cmd) + "\n")
             log.flush()
             proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
             deadline = time.time() + self.args.run_timeout
-            limit = deadline if kill_after is None else min(
-                deadline, time.time() + kill_after)
+            kill_at = None
             rc = None
-            while time.time() < limit:
+            while True:
                 rc = proc.poll()
-                if rc is not None:
+                now = time.time()
+                if rc is not None or now >= deadline or (
+                        kill_at is not None and now >= kill_at):
                     break
+                if kill_after is not None and kill_at is None:
+                    with open(log_path) as partial:
+                        if "verification after open" in partial.read():
+                            kill_at = now + kill_after
                 time.sleep(0.05)
             killed = rc is None
             if killed:
@@ -261,7 +268,7 @@ class Crashtest:
         options = self.random_options()
         if self.args.mode == "blackbox":
             options["ops_per_thread"] = 100000000
-            kill_after = self.rng.uniform(1.0, self.args.interval)
+            kill_after = self.rng.uniform(0.5, self.args.interval)
             if self.args.power_loss:
                 # A signal could not drop unsynced data: db_stress ends
                 # itself, dropping it first.

@@ -45,8 +45,7 @@ void OnKillPoint(const char* name) {
 }  // namespace
 
 void InstallCrashes(test::FaultInjectionEnv* fault_env, int64_t kill_odds,
-                    const std::string& exclude_prefixes, int64_t crash_after_ms,
-                    uint32_t seed) {
+                    const std::string& exclude_prefixes, uint32_t seed) {
   g_excluded = new std::vector<std::string>();
   size_t start = 0;
   while (start < exclude_prefixes.size()) {
@@ -61,12 +60,13 @@ void InstallCrashes(test::FaultInjectionEnv* fault_env, int64_t kill_odds,
   g_seed.store(seed);
   g_kill_odds.store(kill_odds);
   if (kill_odds > 0) SetKillPointHook(&OnKillPoint);
-  if (crash_after_ms > 0) {
-    std::thread([crash_after_ms] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(crash_after_ms));
-      CrashNow("crash_after_ms");
-    }).detach();
-  }
+}
+
+void StartCrashTimer(int64_t ms) {
+  std::thread([ms] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    CrashNow("crash_after_ms");
+  }).detach();
 }
 
 void CrashNow(const char* why) {

@@ -42,9 +42,9 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   strata::stress::StressTest test(flags);
-  strata::stress::InstallCrashes(
-      test.fault_env(), flags.kill_random_test, flags.kill_exclude_prefixes,
-      flags.crash_after_ms, static_cast<uint32_t>(flags.seed));
+  strata::stress::InstallCrashes(test.fault_env(), flags.kill_random_test,
+                                 flags.kill_exclude_prefixes,
+                                 static_cast<uint32_t>(flags.seed));
   s = test.Run();
   if (s.IsCorruption()) {
     std::fprintf(stderr, "db_stress: %s\n", s.ToString().c_str());

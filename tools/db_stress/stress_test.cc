@@ -9,6 +9,7 @@
 #include "strata/memtablerep.h"
 #include "strata/snapshot.h"
 #include "strata/write_batch.h"
+#include "tools/db_stress/crash.h"
 #include "tools/db_stress/values.h"
 #include "util/mutexlock.h"
 
@@ -728,6 +729,7 @@ Status StressTest::Run() {
     const Status c = CloseDb();
     return s.ok() ? c : s;
   }
+  if (flags_.crash_after_ms > 0) StartCrashTimer(flags_.crash_after_ms);
 
   const int64_t phases = flags_.reopen + 1;
   const uint64_t start = env_->NowMicros();
