@@ -294,6 +294,11 @@ class Crashtest:
         elif rc != 0:
             self.fail("db_stress exited with %d" % rc, output)
         self.cycles += 1
+        if self.cycles % 10 == 0:
+            print("db_crashtest: %d cycles, %d kills, %d verifications, "
+                  "%.0f s" % (self.cycles, self.kills, self.verifications,
+                              time.time() - self.start))
+            sys.stdout.flush()
 
     def final_verify(self):
         options = {"verify_only": 1, "seed": 1}

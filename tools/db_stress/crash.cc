@@ -20,6 +20,7 @@ std::atomic<test::FaultInjectionEnv*> g_fault_env{nullptr};
 std::atomic<int64_t> g_kill_odds{0};
 std::atomic<uint32_t> g_seed{0};
 std::atomic<uint32_t> g_next_thread{0};
+std::atomic<bool> g_crashing{false};
 // Set before the hook is installed, read-only after; never deleted, as
 // the hook may run until the process ends.
 std::vector<std::string>* g_excluded = nullptr;
@@ -69,12 +70,15 @@ void StartCrashTimer(int64_t ms) {
   }).detach();
 }
 
+bool Crashing() { return g_crashing.load(); }
+
+void WaitForCrash() {
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
 void CrashNow(const char* why) {
-  static std::atomic<bool> crashing{false};
-  if (crashing.exchange(true)) {
-    // Another thread is ending the process; this one must not write on.
-    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-  }
+  // Another thread may be ending the process; this one must not write on.
+  if (g_crashing.exchange(true)) WaitForCrash();
   std::fprintf(stdout, "db_stress: crashing on purpose at %s\n", why);
   std::fflush(stdout);
   test::FaultInjectionEnv* env = g_fault_env.load();

@@ -43,6 +43,12 @@ void StartCrashTimer(int64_t ms);
 // Ends the process as a crash; why is printed first.
 [[noreturn]] void CrashNow(const char* why);
 
+// Whether CrashNow has started: errors seen from then on (writes failing
+// on the stopped file system) belong to the crash, not to the DB.
+bool Crashing();
+// Waits for the crash under way to end the process.
+[[noreturn]] void WaitForCrash();
+
 }  // namespace stress
 }  // namespace strata
 

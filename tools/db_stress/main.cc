@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
                                  flags.kill_exclude_prefixes,
                                  static_cast<uint32_t>(flags.seed));
   s = test.Run();
+  if (!s.ok() && strata::stress::Crashing()) strata::stress::WaitForCrash();
   if (s.IsCorruption()) {
     std::fprintf(stderr, "db_stress: %s\n", s.ToString().c_str());
     return 3;

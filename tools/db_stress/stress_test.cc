@@ -117,6 +117,8 @@ Status StressTest::CloseDb() {
 }
 
 void StressTest::Fail(const std::string& message) {
+  // After a simulated power loss began, writes fail on purpose.
+  if (Crashing()) WaitForCrash();
   MutexLock l(&print_mu_);
   std::fprintf(stderr, "db_stress: VERIFICATION FAILED: %s\n", message.c_str());
   std::fflush(stderr);
@@ -521,10 +523,20 @@ void StressTest::DoIterate(ThreadState* t, int cf, int64_t lo, int64_t hi,
     if (!ParseKeyString(it->key(), &key) || key != want[i] ||
         !ParseValue(it->value(), key, &base) ||
         base != LatestState(expected_->Get(cf, key)).base) {
+      std::string got =
+          "a key of " + std::to_string(it->key().size()) + " bytes";
+      if (ParseKeyString(it->key(), &key)) {
+        got = "key " + std::to_string(key) +
+              (ParseValue(it->value(), key, &base)
+                   ? " with base " + std::to_string(base)
+                   : " with a value not of that key") +
+              " (expected there: " +
+              DescribeState(LatestState(expected_->Get(cf, key))) + ")";
+      }
       Fail(std::string("iterator ") + dir + " over " + where +
            ": expected key " + std::to_string(want[i]) + " with " +
-           DescribeState(LatestState(expected_->Get(cf, want[i]))) +
-           ", got another key or value");
+           DescribeState(LatestState(expected_->Get(cf, want[i]))) + ", got " +
+           got);
       return false;
     }
     return true;
