@@ -110,7 +110,12 @@ def command_prefix(db_stress, emulator):
     if emulator:
         return [emulator, db_stress]
     if db_stress.lower().endswith(".exe") and os.name != "nt":
-        return ["wine", db_stress]
+        for wine in ("wine", "wine64", "/usr/lib/wine/wine64"):
+            found = shutil.which(wine)
+            if found:
+                return [found, db_stress]
+        sys.exit("db_crashtest: no wine to run %s; pass --emulator" %
+                 db_stress)
     return [db_stress]
 
 
@@ -219,6 +224,9 @@ class Crashtest:
         verification ends, so the time goes to operations. Returns (exit
         code, None when killed here, or "hang"; the output)."""
         log_path = os.path.join(self.work_dir, "db_stress.log")
+        if os.path.exists(log_path):
+            # The run before the failing one says what it left behind.
+            os.replace(log_path, log_path + ".previous")
         with open(log_path, "w") as log:
             log.write(" ".join(cmd) + "\n")
             log.flush()
@@ -259,6 +267,8 @@ class Crashtest:
         sys.stdout.write("\n==== db_stress output ====\n" + output +
                          "\n==== end of output ====\n")
         print("db_crashtest: FAILED in cycle %d: %s" % (self.cycles, why))
+        print("db_crashtest: the run before it: db_stress.log.previous in "
+              "the kept directory")
         print("db_crashtest: DB and expected state kept in %s (seed %d)" %
               (self.work_dir, self.seed))
         self.summary()
