@@ -81,6 +81,8 @@ def parse_args(argv):
     p.add_argument("--threads", type=int, default=4)
     p.add_argument("--column_families", type=int, default=None,
                    help="default: 1..4 at random, fixed for the DB")
+    p.add_argument("--nooverwritepercent", type=int, default=None,
+                   help="default: 0, 5 or 20 at random, fixed for the DB")
     p.add_argument("--test_batches_snapshots", type=int, choices=[0, 1],
                    default=None,
                    help="default: 1 in 7 DBs with several families")
@@ -146,7 +148,9 @@ class Crashtest:
             "max_key": args.max_key,
             "column_families": cfs,
             "threads": args.threads,
-            "nooverwritepercent": self.rng.choice([0, 5, 20]),
+            "nooverwritepercent": (self.rng.choice([0, 5, 20])
+                                   if args.nooverwritepercent is None else
+                                   args.nooverwritepercent),
             "test_batches_snapshots": int(cfs > 1 and (
                 self.rng.random() < 0.15
                 if args.test_batches_snapshots is None
