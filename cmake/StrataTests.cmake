@@ -198,8 +198,8 @@ if(STRATA_BUILD_TOOLS)
 endif()
 
 # db_stress (cmake/StrataTools.cmake): the expected-state rules and value
-# encoding as unit tests; then tools/db_crashtest.py's blackbox and
-# whitebox forms, 35 s of cycles each (label "crash"), natively only: the
+# encoding as unit tests; then tools/db_crashtest.py's four forms, 35 s
+# of cycles each (label "crash"), natively only: the
 # script kills and restarts processes from the build machine. Longer runs:
 # docs/reliability.md, "Stress and crash testing".
 if(STRATA_BUILD_TOOLS)
@@ -214,9 +214,7 @@ if(STRATA_BUILD_TOOLS)
       foreach(_form blackbox whitebox)
         foreach(_power "" power_loss)
           # No SingleDelete keys until the engine bug the long runs found
-          # is fixed (docs/reliability.md, "Stress and crash testing"); the
-          # power-loss forms are registered but disabled for the same
-          # reason (a synced write lost after a power loss).
+          # is fixed (docs/reliability.md, "Stress and crash testing").
           set(_name db_crashtest.${_form})
           set(_args --nooverwritepercent=0)
           if(_power)
@@ -230,9 +228,6 @@ if(STRATA_BUILD_TOOLS)
               --interval=4 --max_key=2000 ${_args})
           set_tests_properties(${_name} PROPERTIES
             LABELS "crash" TIMEOUT 240)
-          if(_power)
-            set_tests_properties(${_name} PROPERTIES DISABLED TRUE)
-          endif()
         endforeach()
       endforeach()
     endif()

@@ -89,6 +89,8 @@ class StressTest {
   // NotFound (*error set when the read itself failed).
   bool ReadState(int64_t key, const Status& s, const Slice& value,
                  KeyState* found, bool* wellformed, std::string* error);
+  // Never returns once a crash has begun (see the definition).
+  void AwaitCrashBeforeCommit();
   void Fail(const std::string& message);
   bool NoOverwrite(int64_t key) const { return key >= no_overwrite_start_; }
 
