@@ -213,10 +213,11 @@ if(STRATA_BUILD_TOOLS)
     if(Python3_Interpreter_FOUND)
       foreach(_form blackbox whitebox)
         foreach(_power "" power_loss)
-          # No SingleDelete keys until the engine bug the long runs found
-          # is fixed (docs/reliability.md, "Stress and crash testing").
+          # The power-loss forms are registered but disabled until the
+          # open loss of a SyncWAL'd write is understood
+          # (docs/reliability.md, "Stress and crash testing").
           set(_name db_crashtest.${_form})
-          set(_args --nooverwritepercent=0)
+          set(_args)
           if(_power)
             set(_name ${_name}.power_loss)
             list(APPEND _args --power_loss)
@@ -228,6 +229,9 @@ if(STRATA_BUILD_TOOLS)
               --interval=4 --max_key=2000 ${_args})
           set_tests_properties(${_name} PROPERTIES
             LABELS "crash" TIMEOUT 240)
+          if(_power)
+            set_tests_properties(${_name} PROPERTIES DISABLED TRUE)
+          endif()
         endforeach()
       endforeach()
     endif()
@@ -238,6 +242,11 @@ endif()
 # (found by tools/db_crashtest.py); its own binary, a second to build.
 strata_add_test(db_power_loss_families_test LABELS crash SOURCES
   test/db/db_power_loss_families_test.cc
+)
+# SingleDelete of a key put again after an earlier one, across a
+# compaction under a snapshot (found by tools/db_crashtest.py).
+strata_add_test(db_single_delete_test SOURCES
+  test/db/db_single_delete_test.cc
 )
 
 # tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
