@@ -197,6 +197,58 @@ if(STRATA_BUILD_TOOLS)
     EXPECT_ERROR "--compression_type.*not supported by strata")
 endif()
 
+# db_stress (cmake/StrataTools.cmake): the expected-state rules and value
+# encoding as unit tests; then tools/db_crashtest.py's four forms, 35 s
+# of cycles each (label "crash"), natively only: the
+# script kills and restarts processes from the build machine. Longer runs:
+# docs/reliability.md, "Stress and crash testing".
+if(STRATA_BUILD_TOOLS)
+  strata_add_test(db_stress_test SOURCES
+    test/tools/db_stress_expected_state_test.cc
+  )
+  target_link_libraries(db_stress_test PRIVATE db_stress_lib)
+  # Not under TSan: db_stress there is untried.
+  if(NOT CMAKE_CROSSCOMPILING AND NOT "thread" IN_LIST STRATA_SANITIZE)
+    find_package(Python3 COMPONENTS Interpreter)
+    if(Python3_Interpreter_FOUND)
+      foreach(_form blackbox whitebox)
+        foreach(_power "" power_loss)
+          # The power-loss forms are registered but disabled until the
+          # open loss of a SyncWAL'd write is understood
+          # (docs/reliability.md, "Stress and crash testing").
+          set(_name db_crashtest.${_form})
+          set(_args)
+          if(_power)
+            set(_name ${_name}.power_loss)
+            list(APPEND _args --power_loss)
+          endif()
+          add_test(NAME ${_name}
+            COMMAND ${Python3_EXECUTABLE}
+              ${CMAKE_CURRENT_SOURCE_DIR}/tools/db_crashtest.py ${_form}
+              --db_stress=$<TARGET_FILE:db_stress> --duration=35
+              --interval=4 --max_key=2000 ${_args})
+          set_tests_properties(${_name} PROPERTIES
+            LABELS "crash" TIMEOUT 240)
+          if(_power)
+            set_tests_properties(${_name} PROPERTIES DISABLED TRUE)
+          endif()
+        endforeach()
+      endforeach()
+    endif()
+  endif()
+endif()
+
+# A batch over column families and a power loss after one family's flush
+# (found by tools/db_crashtest.py); its own binary, a second to build.
+strata_add_test(db_power_loss_families_test LABELS crash SOURCES
+  test/db/db_power_loss_families_test.cc
+)
+# SingleDelete of a key put again after an earlier one, across a
+# compaction under a snapshot (found by tools/db_crashtest.py).
+strata_add_test(db_single_delete_test SOURCES
+  test/db/db_single_delete_test.cc
+)
+
 # tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
 # medians, the table, and its run loop over fake db_bench scripts. No
 # network and no RocksDB needed, a second or two: it runs with every

@@ -27,3 +27,21 @@ strata_warnings(db_bench)
 if(NOT TARGET strata_testing OR NOT WIN32)
   install(TARGETS db_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+
+# db_stress (tools/db_stress): random concurrent operations checked against
+# an expected state that survives crashes; tools/db_crashtest.py kills and
+# restarts it. The fault-injection Env (test/util) simulates power loss.
+add_library(db_stress_lib STATIC
+  test/util/fault_injection_env.cc
+  tools/db_stress/crash.cc
+  tools/db_stress/expected_state.cc
+  tools/db_stress/stress_flags.cc
+  tools/db_stress/stress_test.cc
+  tools/db_stress/values.cc
+)
+target_link_libraries(db_stress_lib PUBLIC strata_internal)
+strata_warnings(db_stress_lib)
+
+add_executable(db_stress tools/db_stress/main.cc)
+target_link_libraries(db_stress PRIVATE db_stress_lib)
+strata_warnings(db_stress)

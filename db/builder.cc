@@ -7,6 +7,7 @@
 #include "db/table_cache.h"
 #include "strata/table.h"
 #include "table/table_properties.h"
+#include "util/kill_point.h"
 
 namespace strata {
 
@@ -106,6 +107,7 @@ uint64_t TableFileBuilder::NumEntries() const { return builder_->NumEntries(); }
 uint64_t TableFileBuilder::FileSize() const { return builder_->FileSize(); }
 
 Status TableFileBuilder::Finish() {
+  TEST_KILL_POINT("TableFile::Finish");
   Status s = builder_->Finish();
   if (s.ok()) {
     meta_->file_size = builder_->FileSize();
@@ -114,6 +116,7 @@ Status TableFileBuilder::Finish() {
     meta_->num_deletions = props.num_deletions;
     meta_->num_range_deletions = props.num_range_deletions;
     meta_->counts_known = true;
+    TEST_KILL_POINT("TableFile::Sync");
     s = writer_->Sync(options_.use_fsync);
   }
   const Status close = writer_->Close();

@@ -125,6 +125,11 @@ void CompactionIterator::FindNextOutput() {
       current_stripe_ = kNoStripe;
     }
     const size_t stripe = stripes_.StripeOf(ikey.sequence);
+    if (stripe == current_stripe_ && ikey.type == kTypeSingleDeletion) {
+      KeepHiddenSingleDeletion(stripe);
+      if (!status_.ok() || EmitPending()) return;
+      continue;
+    }
     if (stripe == current_stripe_) {
       stats_.num_dropped_hidden++;
       input_->Next();
@@ -179,6 +184,34 @@ void CompactionIterator::FindNextOutput() {
       }
     }
     if (!status_.ok() || EmitPending()) return;
+  }
+}
+
+void CompactionIterator::KeepHiddenSingleDeletion(size_t stripe) {
+  // A newer version of the key hides this single deletion from every
+  // reader, but it still has the Put it was written for to cancel, which
+  // may lie in an older stripe (kept for a snapshot) or below this
+  // compaction: dropped, that Put would outlive it, and come back once a
+  // later single deletion cancels the newer version. So it goes out,
+  // unless its Put is next in the stripe (both hidden: both go) or, at
+  // the bottommost level, no value follows for it to cancel.
+  pending_.emplace_back(input_->key().ToString(), input_->value().ToString());
+  input_->Next();
+  ParsedInternalKey next;
+  const bool have_next = SkipToNextPoint(&next);
+  if (!status_.ok()) return;
+  const bool same_key =
+      have_next && user_cmp_->Compare(next.user_key, current_user_key_) == 0;
+  if (same_key && next.type == kTypeValue &&
+      stripes_.StripeOf(next.sequence) == stripe) {
+    stats_.num_input_records++;
+    stats_.num_dropped_hidden += 2;
+    input_->Next();
+    pending_.erase(pending_.begin());
+  } else if (bottommost_ && !(same_key && (next.type == kTypeValue ||
+                                           next.type == kTypeMerge))) {
+    stats_.num_dropped_hidden++;
+    pending_.erase(pending_.begin());
   }
 }
 

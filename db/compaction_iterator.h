@@ -110,6 +110,9 @@ class CompactionIterator {
   // Passes range tombstones of the current user key into pending_.
   // Returns false if input ended or failed; else *next is input's entry.
   bool SkipToNextPoint(ParsedInternalKey* next);
+  // A single deletion hidden by a newer version in its stripe: kept
+  // unless its Put follows in the stripe or nothing it could cancel does.
+  void KeepHiddenSingleDeletion(size_t stripe);
   // Decides a deletion or unpaired single deletion (copied into pending_
   // front, input past it) at the bottommost level.
   void DecideBottommostTombstone(size_t stripe);

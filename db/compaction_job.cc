@@ -10,6 +10,7 @@
 #include "db/table_cache.h"
 #include "table/merging_iterator.h"
 #include "table/table_reader.h"
+#include "util/kill_point.h"
 #include "util/stop_watch.h"
 
 namespace strata {
@@ -210,6 +211,7 @@ Status CompactionJob::FinishOutput(Output* output,
     s = output->builder()->AddTombstone(begin.Encode(), t.end);
     if (!s.ok()) return s;
   }
+  TEST_KILL_POINT("Compaction::FinishOutput");
   s = output->builder()->Finish();
   if (s.ok()) outputs_.push_back(*output->meta());
   return s;

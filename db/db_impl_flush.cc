@@ -138,6 +138,19 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     group.push_back(idle_cfds[i]);
     edits.push_back(&idle[i]);
   }
+  if (s.ok() && !group.empty() && DefersWALSync() &&
+      versions_->column_families()->All().size() > 1) {
+    // The WALs this flush lets its families skip may hold other families'
+    // halves of the same batches: they must be durable before this half
+    // is, or a power loss leaves the batches torn (RocksDB syncs its
+    // closed WALs before a flush for the same reason).
+    mutex_.Unlock();
+    {
+      MutexLock l(&log_mutex_);
+      s = SyncLogs();
+    }
+    mutex_.Lock();
+  }
   if (s.ok() && !group.empty()) {
     // Once the WALs are gone, the MANIFEST is what keeps the sequence
     // from going back: it must cover every entry of the new tables.

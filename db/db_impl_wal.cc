@@ -8,20 +8,23 @@
 // the default, it is not synced at the switch: it stays open in
 // retired_logs_ until a sync=true write or SyncWAL syncs it — before the
 // current WAL, so what a synced write follows is durable first — or until
-// a flush has put its data in a table. Nor is the directory synced for the
-// new WAL's name until then. What is still exposed is a power loss that
-// takes the end of the older WAL (or the start of the newer one) and keeps
-// data of the newer one; so every new WAL begins with a predecessor record
-// naming the older WAL and its length, and recovery stops where the older
-// one came back short (RecoverLogFiles). The other modes do not stop there
-// (tolerate-tail and absolute consistency fail the open, skip-any goes
-// on), so they sync the finished WAL and the directory at the switch: for
-// them such a hole can only be damage.
+// a flush has put its data in a table (with several families a flush
+// syncs it first: another family's half of a batch may be in it). Nor is
+// the directory synced for the new WAL's name until then. What is still
+// exposed is a power loss that takes the end of the older WAL (or the
+// start of the newer one) and keeps data of the newer one; so every new
+// WAL begins with a predecessor record naming the older WAL and its
+// length, and recovery stops where the older one came back short
+// (RecoverLogFiles). The other modes do not stop there (tolerate-tail and
+// absolute consistency fail the open, skip-any goes on), so they sync the
+// finished WAL and the directory at the switch: for them such a hole can
+// only be damage.
 
 #include <utility>
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "util/kill_point.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 
@@ -107,6 +110,7 @@ Status DBImpl::SyncLogs() {
     if (!s.ok()) return s;
     log_dir_synced_ = true;
   }
+  TEST_KILL_POINT("WAL::Sync");
   return log_->file()->Sync(options_.use_fsync);
 }
 

@@ -12,6 +12,7 @@
 #include "db/write_batch_internal.h"
 #include "env/file_writer.h"
 #include "memtable/memtable.h"
+#include "util/kill_point.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 #include "util/stop_watch.h"
@@ -293,6 +294,7 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
     MutexLock l(&log_mutex_);
     if (merged != nullptr) {
       const Slice record = WriteBatchInternal::Contents(merged);
+      TEST_KILL_POINT("WAL::Append");
       s = log_->AddRecord(record);
       // In the OS before the write is acknowledged: a process crash then
       // loses nothing acknowledged.
@@ -408,6 +410,7 @@ void DBImpl::Publish(SequenceNumber last_sequence) {
 
 Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds,
                                bool wal_failed) {
+  TEST_KILL_POINT("DBImpl::SwitchMemTables");
   const uint64_t number = NewFileNumber();
   std::unique_ptr<log::Writer> new_log;
   Status s = NewLogFile(number, /*sync_dir=*/!DefersWALSync(), &new_log);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "strata/env.h"
+#include "util/kill_point.h"
 #include "util/logging.h"
 
 namespace strata {
@@ -123,8 +124,10 @@ Status WriteFileAtomically(Env* env, const std::string& dbname,
   const std::string tmp = TempFileName(dbname, temp_number);
   if (renamed != nullptr) *renamed = false;
   Status s = WriteStringToFile(env, contents, tmp, /*should_sync=*/true);
+  TEST_KILL_POINT("AtomicFile::Rename");
   if (s.ok()) s = env->RenameFile(tmp, fname);
   if (s.ok() && renamed != nullptr) *renamed = true;
+  TEST_KILL_POINT("AtomicFile::SyncDir");
   if (s.ok()) s = SyncDBDirectory(env, dbname);
   if (!s.ok()) env->RemoveFile(tmp);  // best effort; the error is s
   return s;

@@ -9,6 +9,7 @@
 #include "db/version_builder.h"
 #include "env/file_reader.h"
 #include "env/file_writer.h"
+#include "util/kill_point.h"
 #include "util/logging.h"
 
 namespace strata {
@@ -199,7 +200,9 @@ Status VersionSet::LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
     if (new_manifest != 0) s = StartManifest(new_manifest, snapshot, &new_log);
     log::Writer* log =
         new_manifest != 0 ? new_log.get() : descriptor_log_.get();
+    TEST_KILL_POINT("Manifest::AddRecord");
     if (s.ok()) s = log->AddRecord(record);
+    TEST_KILL_POINT("Manifest::Sync");
     if (s.ok()) s = log->file()->Sync(options_.use_fsync);
     if (s.ok() && new_manifest != 0) {
       const std::string name =
