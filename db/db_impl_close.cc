@@ -41,6 +41,7 @@ Status DBImpl::CloseImpl(bool force) {
     write_thread_.Write(&barrier);
   }
   Status s;
+  bool wal_failed;
   {
     MutexLock l(&mutex_);
     // Unordered inserts of groups before the barrier may still run.
@@ -78,9 +79,10 @@ Status DBImpl::CloseImpl(bool force) {
     if (was_open && s.ok() && error_handler_.GetBGError().ok()) {
       s = MarkCleanClose();
     }
+    wal_failed = error_handler_.wal_failed();
   }
   // The first error is what Close reports.
-  Status logs = CloseLogs();
+  Status logs = CloseLogs(wal_failed);
   if (s.ok()) s = logs;
   MutexLock l(&mutex_);
   // The handles the program still holds let go of their families; what
