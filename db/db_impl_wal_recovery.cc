@@ -183,6 +183,37 @@ Status CheckManifestLength(Env* env, const std::string& dbname,
                  "added are kept)");
 }
 
+// A hole before WAL number of logs (CheckPredecessor) stops the replay
+// there; a short MANIFEST can make one (its lost edits made the WAL
+// before number obsolete, and it was deleted). So number and every later
+// WAL of logs are read for a close marker that CheckManifestLength
+// rejects; its Corruption is returned, or a read error, else OK.
+Status CheckManifestLengthAfterHole(Env* env, const std::string& dbname,
+                                    const VersionSet& versions,
+                                    const std::vector<uint64_t>& logs,
+                                    uint64_t number) {
+  for (auto it = std::lower_bound(logs.begin(), logs.end(), number);
+       it != logs.end(); ++it) {
+    const std::string fname = LogFileName(dbname, *it);
+    std::unique_ptr<SequentialFile> file;
+    Status s = env->NewSequentialFile(fname, &file, EnvOptions());
+    if (!s.ok()) return s;
+    RecoveryReporter reporter;
+    log::Reader reader(
+        std::make_unique<SequentialFileReader>(std::move(file), fname),
+        &reporter, /*checksum=*/true, *it);
+    std::string scratch;
+    Slice record;
+    while (s.ok() && reader.ReadRecord(&record, &scratch,
+                                       WALRecoveryMode::kPointInTimeRecovery)) {
+      s = CheckManifestLength(env, dbname, versions, record);
+    }
+    if (s.ok()) s = reporter.read_error();
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 // Routes a replayed WAL record's families: a family whose log number is
@@ -232,6 +263,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
                          versions_->MinLogNumber(), replayed);
     if (!hole.ok()) {
       STRATA_LOG_WARN(info_log_, "WAL recovery: %s", hole.ToString().c_str());
+      s = CheckManifestLengthAfterHole(env_, dbname_, *versions_, logs, number);
+      if (!s.ok()) return s;
       if (mode == WALRecoveryMode::kPointInTimeRecovery) {
         last_allocated_ = last_published_ = max_sequence;
         return Status::OK();  // nothing of this WAL or later ones
