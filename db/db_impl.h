@@ -280,8 +280,12 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Closes the retired WALs numbered below min_log (obsolete: their data
   // is in tables).
   void CloseRetiredLogsBelow(uint64_t min_log) LOCKS_EXCLUDED(log_mutex_);
-  // Closes every WAL (Close); the current one's Close status.
-  Status CloseLogs() LOCKS_EXCLUDED(log_mutex_);
+  // Closes every WAL (Close); the current one's Close status. With
+  // wal_failed (a write to the current WAL failed and no switch retired
+  // it) the current one is closed with its buffer dropped: written again,
+  // it could repeat bytes of the failed write, or bring the failed write
+  // back at the next open.
+  Status CloseLogs(bool wal_failed) LOCKS_EXCLUDED(log_mutex_);
   // Bytes in the live WALs (the current one as of its last record).
   uint64_t LiveLogBytes() const EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     return finished_log_bytes_ + log_bytes_.load(std::memory_order_relaxed);

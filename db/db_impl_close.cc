@@ -41,6 +41,7 @@ Status DBImpl::CloseImpl(bool force) {
     write_thread_.Write(&barrier);
   }
   Status s;
+  bool wal_failed;
   {
     MutexLock l(&mutex_);
     // Unordered inserts of groups before the barrier may still run.
@@ -75,10 +76,13 @@ Status DBImpl::CloseImpl(bool force) {
     }
     // After a background error the WAL's or MANIFEST's end is unknown:
     // no marker may vouch for what comes before it.
-    if (was_open && s.ok() && bg_error_.ok()) s = MarkCleanClose();
+    if (was_open && s.ok() && error_handler_.GetBGError().ok()) {
+      s = MarkCleanClose();
+    }
+    wal_failed = error_handler_.wal_failed();
   }
   // The first error is what Close reports.
-  Status logs = CloseLogs();
+  Status logs = CloseLogs(wal_failed);
   if (s.ok()) s = logs;
   MutexLock l(&mutex_);
   // The handles the program still holds let go of their families; what
@@ -118,21 +122,29 @@ Status DBImpl::MarkCleanClose() {
   // leave behind a torn one (synced, after every earlier record) turns
   // such damage into Corruption. The markers themselves may be dropped:
   // they hold nothing.
-  Status s;
-  {
-    MutexLock l(&log_mutex_);
-    if (log_ == nullptr) return s;
-    WriteBatch marker;
-    WriteBatchInternal::SetCloseMarker(&marker, last_published_.load());
-    s = log_->AddRecord(WriteBatchInternal::Contents(&marker));
-    if (s.ok()) s = log_->file()->Flush();
-    // The retired WALs first: the marker vouches for them too.
-    if (s.ok()) s = SyncLogs();
-  }
-  if (!s.ok()) return s;
-  // An edit of no change: LogAndApply records the counters and syncs it.
+  //
+  // The MANIFEST's first: an edit of no change (LogAndApply records the
+  // counters and syncs it). The WAL's marker then records the MANIFEST's
+  // number and synced size, so an open that finds the marker but reads
+  // that MANIFEST back shorter knows it lost edits (its end cut off, which
+  // a crash after this point cannot do) and fails instead of deleting the
+  // tables the lost edits added. A crash between the two leaves no WAL
+  // marker: the open is a crash's.
   VersionEdit edit;
-  return versions_->LogAndApply(&edit, &mutex_);
+  Status s = versions_->LogAndApply(&edit, &mutex_);
+  if (!s.ok()) return s;
+  const uint64_t manifest_number = versions_->ManifestFileNumber();
+  const uint64_t manifest_size = versions_->ManifestFileSize();
+  MutexLock l(&log_mutex_);
+  if (log_ == nullptr) return s;
+  WriteBatch marker;
+  WriteBatchInternal::SetCloseMarker(&marker, last_published_.load(),
+                                     manifest_number, manifest_size);
+  s = log_->AddRecord(WriteBatchInternal::Contents(&marker));
+  if (s.ok()) s = log_->file()->Flush();
+  // The retired WALs too: the marker vouches for them.
+  if (s.ok()) s = SyncLogs();
+  return s;
 }
 
 Status DestroyDB(const std::string& name, const Options& options) {

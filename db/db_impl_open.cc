@@ -190,8 +190,13 @@ Status DBImpl::Recover(
     }
   }
 
-  // Re-check under the lock: another process may have created it.
-  if (!env_->FileExists(CurrentFileName(dbname_)).ok()) {
+  // Re-check under the lock: another process may have created it. Only
+  // NotFound means there is none: an error checking says nothing, and
+  // taken for "no CURRENT" it would fail the open of an existing DB with
+  // a misleading Corruption (or create one over it).
+  s = env_->FileExists(CurrentFileName(dbname_));
+  if (!s.ok() && !s.IsNotFound()) return s;
+  if (s.IsNotFound()) {
     std::vector<std::string> children;
     s = env_->GetChildren(dbname_, &children);
     if (!s.ok()) return s;

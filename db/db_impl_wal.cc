@@ -138,13 +138,17 @@ void DBImpl::CloseRetiredLogsBelow(uint64_t min_log) {
   for (const auto& log : obsolete) CloseLog(log.get());
 }
 
-Status DBImpl::CloseLogs() {
+Status DBImpl::CloseLogs(bool wal_failed) {
   MutexLock l(&log_mutex_);
+  // The retired WALs were flushed whole when retired (a failed one is
+  // abandoned then): closing them writes nothing.
   for (const auto& retired : retired_logs_) CloseLog(retired.get());
   retired_logs_.clear();
   Status s;
   if (log_ != nullptr) {
-    s = log_->Close();
+    // A failed WAL keeps what it holds on disk, which recovery reads as
+    // it would after a crash: a partial record at its end is a torn tail.
+    s = wal_failed ? log_->file()->Abandon() : log_->Close();
     log_.reset();
   }
   return s;

@@ -152,6 +152,68 @@ Status FindWritesAfterDamage(Env* env, const std::string& dbname,
   return s;
 }
 
+// A clean close's marker records the MANIFEST's number and its size once
+// the close's edit was synced (docs/formats/wal.md). If record is such a
+// marker naming the MANIFEST versions recovered from, and the edits
+// recovered from it end before that size, its end was lost after the
+// close (no crash after the close cuts it short): the edits lost may have
+// added tables that the open would delete as obsolete, so the open fails.
+Status CheckManifestLength(Env* env, const std::string& dbname,
+                           const VersionSet& versions, const Slice& record) {
+  SequenceNumber seq = 0;
+  uint64_t number = 0;
+  uint64_t size = 0;
+  if (!WriteBatchInternal::IsCloseMarker(record, &seq, &number, &size) ||
+      number == 0 || number != versions.ManifestFileNumber() ||
+      versions.RecoveredManifestEnd() >= size) {
+    return Status::OK();
+  }
+  const std::string fname = DescriptorFileName(dbname, number);
+  uint64_t file_size = 0;
+  std::string read = "reads back as ";
+  if (env->GetFileSize(fname, &file_size).ok()) {
+    read += NumberToString(file_size) + " bytes, ";
+  }
+  read += "its intact edits ending at byte " +
+          NumberToString(versions.RecoveredManifestEnd());
+  return Status::Corruption(
+      fname, read + ", but the clean close at sequence " + NumberToString(seq) +
+                 " left it " + NumberToString(size) +
+                 " bytes: edits were lost after it (the table files they "
+                 "added are kept)");
+}
+
+// A hole before WAL number of logs (CheckPredecessor) stops the replay
+// there; a short MANIFEST can make one (its lost edits made the WAL
+// before number obsolete, and it was deleted). So number and every later
+// WAL of logs are read for a close marker that CheckManifestLength
+// rejects; its Corruption is returned, or a read error, else OK.
+Status CheckManifestLengthAfterHole(Env* env, const std::string& dbname,
+                                    const VersionSet& versions,
+                                    const std::vector<uint64_t>& logs,
+                                    uint64_t number) {
+  for (auto it = std::lower_bound(logs.begin(), logs.end(), number);
+       it != logs.end(); ++it) {
+    const std::string fname = LogFileName(dbname, *it);
+    std::unique_ptr<SequentialFile> file;
+    Status s = env->NewSequentialFile(fname, &file, EnvOptions());
+    if (!s.ok()) return s;
+    RecoveryReporter reporter;
+    log::Reader reader(
+        std::make_unique<SequentialFileReader>(std::move(file), fname),
+        &reporter, /*checksum=*/true, *it);
+    std::string scratch;
+    Slice record;
+    while (s.ok() && reader.ReadRecord(&record, &scratch,
+                                       WALRecoveryMode::kPointInTimeRecovery)) {
+      s = CheckManifestLength(env, dbname, versions, record);
+    }
+    if (s.ok()) s = reporter.read_error();
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 // Routes a replayed WAL record's families: a family whose log number is
@@ -201,6 +263,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
                          versions_->MinLogNumber(), replayed);
     if (!hole.ok()) {
       STRATA_LOG_WARN(info_log_, "WAL recovery: %s", hole.ToString().c_str());
+      s = CheckManifestLengthAfterHole(env_, dbname_, *versions_, logs, number);
+      if (!s.ok()) return s;
       if (mode == WALRecoveryMode::kPointInTimeRecovery) {
         last_allocated_ = last_published_ = max_sequence;
         return Status::OK();  // nothing of this WAL or later ones
@@ -240,6 +304,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
         if (mode == WALRecoveryMode::kSkipAnyCorruptedRecords) continue;
         break;
       }
+      s = CheckManifestLength(env_, dbname_, *versions_, record);
+      if (!s.ok()) return s;
       const SequenceNumber first = WriteBatchInternal::Sequence(&batch);
       FamilyRouter router(versions_->column_families(), number);
       MemTable* default_mem = nullptr;

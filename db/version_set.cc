@@ -315,7 +315,8 @@ Status VersionSet::ReadCurrentFile(std::string* manifest_name,
 
 Status VersionSet::ReadManifest(
     const std::string& fname, uint64_t number,
-    const std::function<Status(const VersionEdit&, const std::string&)>& fn) {
+    const std::function<Status(const VersionEdit&, const std::string&)>& fn,
+    uint64_t* end) {
   std::unique_ptr<SequentialFile> file;
   Status s = env_->NewSequentialFile(fname, &file, options_.env_options);
   if (!s.ok()) {
@@ -356,6 +357,7 @@ Status VersionSet::ReadManifest(
     // The reader's message names the MANIFEST's number and offset.
     return Status::Corruption(fname, reporter.first().getState());
   }
+  if (end != nullptr) *end = reader.EndOfLastRecord();
   return s;
 }
 
@@ -447,7 +449,8 @@ Status VersionSet::Recover(const std::map<std::string, Options>& families,
           have_last_sequence = true;
         }
         return Status::OK();
-      });
+      },
+      &recovered_manifest_end_);
   if (s.ok()) {
     if (!have_next_file) {
       s = Status::Corruption(fname, "no next file number recorded");

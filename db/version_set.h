@@ -149,6 +149,9 @@ class VersionSet {
   // a newer one may be named by CURRENT after a failed switch.
   uint64_t ManifestFileNumber() const { return manifest_file_number_; }
   uint64_t ManifestFileSize() const { return manifest_file_size_; }
+  // The MANIFEST Recover read (ManifestFileNumber until the first
+  // LogAndApply): where its last edit applied ends, in bytes.
+  uint64_t RecoveredManifestEnd() const { return recovered_manifest_end_; }
 
   // Appends the numbers of the table files of every live version of every
   // family, dropped ones still referenced included. Any other table file
@@ -181,9 +184,11 @@ class VersionSet {
   // Calls fn on every edit of the MANIFEST fname, in order, with where it
   // is; stops at the first non-OK status, which it returns. A record cut
   // short by the end of the file is dropped; other damage is Corruption.
+  // If end is not null, *end is where the last record read ends.
   Status ReadManifest(
       const std::string& fname, uint64_t number,
-      const std::function<Status(const VersionEdit&, const std::string&)>& fn);
+      const std::function<Status(const VersionEdit&, const std::string&)>& fn,
+      uint64_t* end = nullptr);
   // Opens a new MANIFEST number and writes snapshot into it, synced.
   Status StartManifest(uint64_t number, const std::string& snapshot,
                        std::unique_ptr<log::Writer>* writer);
@@ -201,6 +206,7 @@ class VersionSet {
   std::atomic<SequenceNumber> last_sequence_{0};
   uint64_t manifest_file_number_ = 0;
   uint64_t manifest_file_size_ = 0;
+  uint64_t recovered_manifest_end_ = 0;
 
   // The open MANIFEST; null before the first LogAndApply and after a
   // failed one (the next starts a new MANIFEST). Used by the LogAndApply

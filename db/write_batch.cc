@@ -583,24 +583,48 @@ Status WriteBatchInternal::ValidateUnchecked(WriteBatch* batch) {
 
 namespace {
 
-// The close marker's blob; any other LogData-only batch is no marker.
-constexpr char kCloseMarkerBlob[] = "strata: clean close";
+// The close marker's blob begins with this text; any other LogData-only
+// batch is no marker.
+constexpr char kCloseMarkerText[] = "strata: clean close";
+constexpr size_t kCloseMarkerTextSize = sizeof(kCloseMarkerText) - 1;
 
 }  // namespace
 
-void WriteBatchInternal::SetCloseMarker(WriteBatch* batch, SequenceNumber seq) {
+void WriteBatchInternal::SetCloseMarker(WriteBatch* batch, SequenceNumber seq,
+                                        uint64_t manifest_number,
+                                        uint64_t manifest_size) {
   batch->Clear();
-  batch->PutLogData(kCloseMarkerBlob);
+  std::string blob(kCloseMarkerText, kCloseMarkerTextSize);
+  PutFixed64(&blob, manifest_number);
+  PutFixed64(&blob, manifest_size);
+  batch->PutLogData(blob);
   SetSequence(batch, seq);
 }
 
-bool WriteBatchInternal::IsCloseMarker(const Slice& record,
-                                       SequenceNumber* seq) {
+bool WriteBatchInternal::IsCloseMarker(const Slice& record, SequenceNumber* seq,
+                                       uint64_t* manifest_number,
+                                       uint64_t* manifest_size) {
   if (record.size() < kHeader) return false;
   *seq = DecodeFixed64(record.data());
+  uint64_t number = 0;
+  uint64_t size = 0;
   WriteBatch marker;
-  SetCloseMarker(&marker, *seq);
-  return record == Contents(&marker);
+  // The form without the MANIFEST's number and size (written before they
+  // were recorded) is a marker too; its numbers read as 0.
+  marker.PutLogData(Slice(kCloseMarkerText, kCloseMarkerTextSize));
+  SetSequence(&marker, *seq);
+  if (record != Contents(&marker)) {
+    // The numbers are the record's last 16 bytes; whether the rest is a
+    // marker is checked by building the marker they would make.
+    if (record.size() < kHeader + 16) return false;
+    number = DecodeFixed64(record.data() + record.size() - 16);
+    size = DecodeFixed64(record.data() + record.size() - 8);
+    SetCloseMarker(&marker, *seq, number, size);
+    if (record != Contents(&marker)) return false;
+  }
+  if (manifest_number != nullptr) *manifest_number = number;
+  if (manifest_size != nullptr) *manifest_size = size;
+  return true;
 }
 
 }  // namespace strata

@@ -78,11 +78,19 @@ class WriteBatchInternal {
   // The clean-close marker (docs/formats/wal.md, "The clean-close
   // marker"): the record a clean DB::Close appends to the live WAL, a
   // batch of no updates numbered seq (the DB's last sequence) holding one
-  // LogData blob that names it. Replayed, it does nothing; found after
-  // damage, it says the damaged record was whole once.
-  static void SetCloseMarker(WriteBatch* batch, SequenceNumber seq);
-  // Whether record (a WAL record) is a close marker; *seq is its number.
-  static bool IsCloseMarker(const Slice& record, SequenceNumber* seq);
+  // LogData blob that names it and the MANIFEST (its number and its size
+  // once the close's edit is synced). Replayed, it does nothing; found
+  // after damage, it says the damaged record was whole once; found with
+  // the MANIFEST it names reading back shorter, it says that MANIFEST lost
+  // edits.
+  static void SetCloseMarker(WriteBatch* batch, SequenceNumber seq,
+                             uint64_t manifest_number, uint64_t manifest_size);
+  // Whether record (a WAL record) is a close marker; *seq is its number
+  // and, if not null, *manifest_number and *manifest_size what it records
+  // of the MANIFEST (0 for a marker of the older form, which has neither).
+  static bool IsCloseMarker(const Slice& record, SequenceNumber* seq,
+                            uint64_t* manifest_number = nullptr,
+                            uint64_t* manifest_size = nullptr);
 
   // Whether some update of the batch is to a column family other than the
   // default (id 0). Exact for a batch built through the API or Append; for

@@ -1,6 +1,7 @@
 // A damaged MANIFEST fails the open and deletes nothing; a torn one (its
 // last edit cut short by a crash) opens without it. A clean close's last
-// edit makes damage to the edit before it detectable.
+// edit makes damage to the edit before it detectable, and its WAL marker
+// a MANIFEST that reads back short.
 
 #include <algorithm>
 #include <string>
@@ -65,6 +66,38 @@ class DBManifestDamageTest : public testing::Test {
     ASSERT_TRUE(WriteStringToFile(h_.env(), contents, manifest_, true).ok());
   }
 
+  // Removes the close marker that ends the live WAL: the DB as a crash
+  // right after its last MANIFEST edit would leave it.
+  void DropCloseMarker() {
+    const test::DBFiles files = test::ListDBFiles(h_.env(), h_.name());
+    ASSERT_FALSE(files.logs.empty());
+    const Status s = test::DropCloseMarker(
+        h_.env(), LogFileName(h_.name(), *std::max_element(files.logs.begin(),
+                                                           files.logs.end())));
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+
+  // The open fails with Corruption naming the MANIFEST and holding each
+  // of parts, and deletes no table.
+  void ExpectCorruptionKeepingTables(const std::vector<std::string>& parts) {
+    Status s = h_.Open();
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find(manifest_)) << s.ToString();
+    for (const std::string& part : parts) {
+      EXPECT_NE(std::string::npos, s.ToString().find(part)) << s.ToString();
+    }
+    h_.Close();
+    // Nothing deleted: every table the lost edits added is still there.
+    EXPECT_EQ(tables_, Tables());
+  }
+
+  // With the MANIFEST whole again, the DB opens with every write.
+  void ExpectOpensWithEveryWrite() {
+    WriteManifest(contents_);
+    ASSERT_TRUE(h_.Open().ok());
+    for (int i = 0; i < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+  }
+
   std::vector<uint64_t> Tables() {
     std::vector<uint64_t> t = test::ListDBFiles(h_.env(), h_.name()).tables;
     std::sort(t.begin(), t.end());
@@ -92,20 +125,9 @@ TEST_F(DBManifestDamageTest, DamagedLengthBeforeLaterEditsFailsTheOpen) {
     damaged[header + 4] = static_cast<char>(length & 0xff);
     damaged[header + 5] = static_cast<char>(length >> 8);
     WriteManifest(damaged);
-
-    Status s = h_.Open();
-    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-    EXPECT_NE(std::string::npos, s.ToString().find(manifest_)) << s.ToString();
-    EXPECT_NE(std::string::npos,
-              s.ToString().find("offset " + std::to_string(header) + ":"))
-        << s.ToString();
-    h_.Close();
-    // Nothing deleted: every table the lost edits added is still there.
-    EXPECT_EQ(tables_, Tables());
+    ExpectCorruptionKeepingTables({"offset " + std::to_string(header) + ":"});
   }
-  WriteManifest(contents_);
-  ASSERT_TRUE(h_.Open().ok());
-  for (int i = 0; i < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+  ExpectOpensWithEveryWrite();
 }
 
 // A clean close ends the MANIFEST with one more edit, so a damaged
@@ -124,21 +146,40 @@ TEST_F(DBManifestDamageTest, DamagedLengthOfTheLastFlushEditFailsTheOpen) {
   damaged[header + 4] = static_cast<char>(length & 0xff);
   damaged[header + 5] = static_cast<char>(length >> 8);
   WriteManifest(damaged);
+  ExpectCorruptionKeepingTables({"offset " + std::to_string(header) + ":"});
+}
 
-  Status s = h_.Open();
-  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-  EXPECT_NE(std::string::npos, s.ToString().find(manifest_)) << s.ToString();
-  EXPECT_NE(std::string::npos,
-            s.ToString().find("offset " + std::to_string(header) + ":"))
-      << s.ToString();
-  h_.Close();
-  EXPECT_EQ(tables_, Tables());
+// A MANIFEST whose end is lost after a clean close (the file reads back
+// short, the bytes that remain intact) looks like a torn one. The WAL's
+// close marker records the MANIFEST's size, so the open fails, and no
+// table the lost edits added is deleted.
+TEST_F(DBManifestDamageTest, ShortManifestAfterACleanCloseFailsTheOpen) {
+  MakeDB();
+  std::sort(tables_.begin(), tables_.end());
+  // The snapshot, the open's edit, one edit per flush, the close's edit.
+  ASSERT_EQ(static_cast<size_t>(kFlushes) + 3, records_.size());
+  const size_t last_flush = records_[kFlushes + 1];
+  const size_t cuts[] = {
+      last_flush + log::kHeaderSize + Length(last_flush) / 2,  // inside it
+      records_[kFlushes + 2],  // just before the close's edit
+      last_flush + 3,          // inside its header
+  };
+  for (size_t cut : cuts) {
+    SCOPED_TRACE("cut at " + std::to_string(cut));
+    WriteManifest(contents_.substr(0, cut));
+    // The size read, and the size the close left.
+    ExpectCorruptionKeepingTables(
+        {"reads back as " + std::to_string(cut) + " bytes",
+         "left it " + std::to_string(contents_.size()) + " bytes"});
+  }
+  ExpectOpensWithEveryWrite();
 }
 
 TEST_F(DBManifestDamageTest, TornLastEditIsDropped) {
   MakeDB();
   // The last flush's edit, cut short as by a crash while appending it
   // (nothing after it: no close marker either).
+  DropCloseMarker();
   ASSERT_GE(records_.size(), static_cast<size_t>(kFlushes) + 2);
   const size_t last = records_[kFlushes + 1];
   WriteManifest(
@@ -152,6 +193,7 @@ TEST_F(DBManifestDamageTest, TornLastEditIsDropped) {
 
 TEST_F(DBManifestDamageTest, TornLastHeaderIsDropped) {
   MakeDB();
+  DropCloseMarker();
   ASSERT_GE(records_.size(), static_cast<size_t>(kFlushes) + 2);
   WriteManifest(contents_.substr(0, records_[kFlushes + 1] + 3));
   Status s = h_.Open();

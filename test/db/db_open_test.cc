@@ -114,6 +114,42 @@ TEST(DBOpenTest, ACreationFailingAnywhereCanBeRedone) {
   EXPECT_GT(failed, 0);
 }
 
+// An error checking for CURRENT once the lock is held is that error, not
+// "no CURRENT" (which, with tables there, is a misleading Corruption).
+TEST(DBOpenTest, StatErrorOnCurrentUnderTheLockIsAnIOError) {
+  std::unique_ptr<Env> base(NewMemEnv(Env::Default()));
+  test::FaultInjectionEnv fault(base.get());
+  DBHolder h(&fault);
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("k", "v").ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  h.Close();
+  // Which I/O of an open is the second look for CURRENT.
+  const std::string current = CurrentFileName(h.name());
+  fault.RecordIOs(true);
+  ASSERT_TRUE(h.Open().ok());
+  h.Close();
+  fault.RecordIOs(false);
+  const std::vector<test::IOEvent> ios = fault.TakeRecordedIOs();
+  uint64_t second = 0;
+  int seen = 0;
+  for (size_t i = 0; i < ios.size() && second == 0; i++) {
+    if (ios[i].kind == test::IOKind::kStat && ios[i].path == current &&
+        ++seen == 2) {
+      second = i + 1;
+    }
+  }
+  ASSERT_NE(0u, second) << "no second check of " << current;
+  fault.FailNthIO(second, Status::IOError("injected"));
+  Status s = h.Open();
+  fault.ClearFailures();
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("injected")) << s.ToString();
+  h.Close();
+  ASSERT_TRUE(h.Open().ok());
+  EXPECT_EQ("v", h.Get("k"));
+}
+
 TEST(DBOpenTest, DamagedManifestFailsTheOpen) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());

@@ -10,10 +10,8 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
-#include "db/log_reader.h"
 #include "db/write_batch_internal.h"
 #include "db/write_thread.h"
-#include "env/file_reader.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "test/db/db_test_util.h"
@@ -41,24 +39,8 @@ class DBRecoveryTest : public testing::Test {
     }
     h_.Close();
     if (!crash) return;
-    const std::string wal = DataWal();
-    std::unique_ptr<SequentialFile> file;
-    ASSERT_TRUE(h_.env()->NewSequentialFile(wal, &file, EnvOptions()).ok());
-    log::Reader reader(
-        std::make_unique<SequentialFileReader>(std::move(file), wal), nullptr,
-        /*checksum=*/true, 0);
-    std::string scratch;
-    Slice record;
-    uint64_t last = 0;
-    bool marker = false;
-    while (reader.ReadRecord(&record, &scratch,
-                             WALRecoveryMode::kPointInTimeRecovery)) {
-      SequenceNumber seq = 0;
-      last = reader.LastRecordOffset();
-      marker = WriteBatchInternal::IsCloseMarker(record, &seq);
-    }
-    ASSERT_TRUE(marker) << wal << " does not end with a close marker";
-    Rewrite(wal, [last](std::string* c) { c->resize(last); });
+    const Status s = test::DropCloseMarker(h_.env(), DataWal());
+    ASSERT_TRUE(s.ok()) << s.ToString();
   }
 
   std::string WalName() {

@@ -355,6 +355,22 @@ TEST_P(DBResumeWriteModeTest, FailedWALWriteResumesThroughANewWAL) {
 INSTANTIATE_TEST_SUITE_P(Modes, DBResumeWriteModeTest,
                          testing::Values(0, 1, 2));
 
+// A Close after a failed WAL write (no Resume) drops what the failed
+// write left in the WAL's buffer: written out at the close, the write that
+// failed would come back at the reopen.
+TEST_F(DBResumeTest, CloseAfterAFailedWALWriteDropsTheFailedWrite) {
+  ASSERT_TRUE(h_.Open().ok());
+  PutSome("before", 100);
+  fault_.FailAll(test::IOKind::kWrite, Status::IOError("injected"));
+  EXPECT_TRUE(h_.Put("failed", "x").IsIOError());
+  fault_.ClearFailures();
+  h_.Close();
+  ASSERT_TRUE(h_.Open().ok());
+  // Everything acknowledged, nothing else.
+  EXPECT_EQ(model_, h_.Contents());
+  ExpectWorkingAndKept();
+}
+
 // A Resume that switched to a new WAL and then could not flush leaves the
 // failed WAL live, named by the new one's predecessor record with its
 // length as of its last complete record: a reopen now (a crash) replays

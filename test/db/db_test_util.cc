@@ -1,6 +1,11 @@
 #include "test/db/db_test_util.h"
 
+#include <memory>
+
 #include "db/filename.h"
+#include "db/log_reader.h"
+#include "db/write_batch_internal.h"
+#include "env/file_reader.h"
 #include "gtest/gtest.h"
 
 namespace strata {
@@ -71,6 +76,33 @@ std::map<std::string, std::string> DBHolder::Contents(
   }
   if (!it->status().ok()) result["<error>"] = it->status().ToString();
   return result;
+}
+
+Status DropCloseMarker(Env* env, const std::string& fname) {
+  std::unique_ptr<SequentialFile> file;
+  Status s = env->NewSequentialFile(fname, &file, EnvOptions());
+  if (!s.ok()) return s;
+  uint64_t last = 0;
+  bool marker = false;
+  {
+    log::Reader reader(
+        std::make_unique<SequentialFileReader>(std::move(file), fname), nullptr,
+        /*checksum=*/true, 0);
+    std::string scratch;
+    Slice record;
+    while (reader.ReadRecord(&record, &scratch,
+                             WALRecoveryMode::kPointInTimeRecovery)) {
+      SequenceNumber seq = 0;
+      last = reader.LastRecordOffset();
+      marker = WriteBatchInternal::IsCloseMarker(record, &seq);
+    }
+  }
+  if (!marker) return Status::Corruption(fname, "ends with no close marker");
+  std::string contents;
+  s = ReadFileToString(env, fname, &contents);
+  if (!s.ok()) return s;
+  contents.resize(last);
+  return WriteStringToFile(env, contents, fname, /*should_sync=*/true);
 }
 
 DBFiles ListDBFiles(Env* env, const std::string& dbname) {

@@ -79,6 +79,11 @@ struct DBFiles {
 };
 DBFiles ListDBFiles(Env* env, const std::string& dbname);
 
+// Cuts the clean close's marker off the end of the WAL fname, leaving it
+// as a crash after the close's MANIFEST edit would; Corruption if the WAL
+// does not end with a marker.
+Status DropCloseMarker(Env* env, const std::string& fname);
+
 // The table files of a family, at every level.
 uint64_t TableCount(DB* db, ColumnFamilyHandle* cf);
 

@@ -38,6 +38,40 @@ TEST(WriteBatchTest, Empty) {
   EXPECT_TRUE(WriteBatchInternal::Validate(&b).ok());
 }
 
+TEST(WriteBatchTest, CloseMarkerOfEitherFormIsAMarker) {
+  // Whether batch is a marker numbered seq recording number and size.
+  auto expect_marker = [](const WriteBatch& batch, SequenceNumber seq,
+                          uint64_t number, uint64_t size) {
+    SequenceNumber s = 0;
+    uint64_t n = 1;
+    uint64_t z = 1;
+    ASSERT_TRUE(WriteBatchInternal::IsCloseMarker(
+        WriteBatchInternal::Contents(&batch), &s, &n, &z));
+    EXPECT_EQ(seq, s);
+    EXPECT_EQ(number, n);
+    EXPECT_EQ(size, z);
+  };
+  WriteBatch batch;
+  WriteBatchInternal::SetCloseMarker(&batch, 77, 12, 3456);
+  expect_marker(batch, 77, 12, 3456);
+  // The older form: the text alone, no MANIFEST number or size.
+  WriteBatch old;
+  old.PutLogData("strata: clean close");
+  WriteBatchInternal::SetSequence(&old, 5);
+  expect_marker(old, 5, 0, 0);
+  // Other LogData blobs are not.
+  SequenceNumber seq = 0;
+  for (const std::string& blob :
+       {std::string("strata: clean close, or not"),
+        std::string("strata: clean clos") + std::string(17, 'x')}) {
+    WriteBatch other;
+    other.PutLogData(blob);
+    EXPECT_FALSE(WriteBatchInternal::IsCloseMarker(
+        WriteBatchInternal::Contents(&other), &seq))
+        << blob;
+  }
+}
+
 TEST(WriteBatchTest, EveryRecordTypeRoundTrips) {
   WriteBatch b = EveryType();
   EXPECT_EQ(5u, b.Count());  // LogData is not counted
