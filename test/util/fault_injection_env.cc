@@ -346,7 +346,6 @@ const char* IOKindName(IOKind kind) {
   return "?";
 }
 
-
 Status StatusForPath(const Status& s, const std::string& path, const char* op) {
   IOStatus result = status_to_io_status(WithPath(s, path, op));
   result.SetRetryable(status_to_io_status(Status(s)).GetRetryable());

@@ -14,9 +14,9 @@
 // once; FailAll(kind, s) makes every I/O of that kind fail until
 // ClearFailures(). A failed I/O does not reach the wrapped Env. The failing
 // Status keeps the code, sub-code and retryable mark (strata/io_status.h)
-// of s and names the path and the operation. SetFilesystemActive(false) fails every I/O that changes a
-// file (write, sync, truncate, ...), as a dead disk. RecordIOs(true) keeps
-// a log of the I/Os, for telling what the n-th one was.
+// of s and names the path and the operation. SetFilesystemActive(false) fails
+// every I/O that changes a file (write, sync, truncate, ...), as a dead disk.
+// RecordIOs(true) keeps a log of the I/Os, for telling what the n-th one was.
 //
 // Not counted: hints that cannot lose data and whose errors nobody acts on
 // (Skip, Prefetch, InvalidateCache), the clock and thread calls, paths
