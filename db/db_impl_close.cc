@@ -75,7 +75,9 @@ Status DBImpl::CloseImpl(bool force) {
     }
     // After a background error the WAL's or MANIFEST's end is unknown:
     // no marker may vouch for what comes before it.
-    if (was_open && s.ok() && bg_error_.ok()) s = MarkCleanClose();
+    if (was_open && s.ok() && error_handler_.GetBGError().ok()) {
+      s = MarkCleanClose();
+    }
   }
   // The first error is what Close reports.
   Status logs = CloseLogs();
