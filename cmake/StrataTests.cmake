@@ -213,9 +213,6 @@ if(STRATA_BUILD_TOOLS)
     if(Python3_Interpreter_FOUND)
       foreach(_form blackbox whitebox)
         foreach(_power "" power_loss)
-          # The power-loss forms are registered but disabled until the
-          # open loss of a SyncWAL'd write is understood
-          # (docs/reliability.md, "Stress and crash testing").
           set(_name db_crashtest.${_form})
           set(_args)
           if(_power)
@@ -229,9 +226,6 @@ if(STRATA_BUILD_TOOLS)
               --interval=4 --max_key=2000 ${_args})
           set_tests_properties(${_name} PROPERTIES
             LABELS "crash" TIMEOUT 240)
-          if(_power)
-            set_tests_properties(${_name} PROPERTIES DISABLED TRUE)
-          endif()
         endforeach()
       endforeach()
     endif()

@@ -107,6 +107,11 @@ Status TableCache::OpenTable(uint64_t file_number, uint64_t file_size,
   Env* env = options_.env != nullptr ? options_.env : Env::Default();
   std::unique_ptr<RandomAccessFile> file;
   Status s = env->NewRandomAccessFile(fname, &file, options_.env_options);
+  if (s.IsNotFound()) {
+    // Every table opened here is named by a version. Passed on as it is,
+    // the Env's NotFound would read as "no such key" from Get.
+    return Status::Corruption("table file missing", s.ToString());
+  }
   if (!s.ok()) return s;
   std::unique_ptr<RandomAccessFileReader> reader(
       new RandomAccessFileReader(std::move(file), fname));

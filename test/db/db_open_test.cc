@@ -173,5 +173,30 @@ TEST(DBOpenTest, NumLevelsBeyondTheFormatIsRefused) {
   EXPECT_TRUE(h.Open().IsInvalidArgument());
 }
 
+// A table the version names but the directory lacks (lost to damage, or
+// deleted by mistake) is damage: a read that needs it must fail, never
+// report its keys as absent (NotFound is what a read of a deleted key
+// returns, and the Env reports a missing file as a NotFound).
+TEST(DBOpenTest, AMissingTableIsCorruptionNotAMissingKey) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("a", "1").ok());
+  ASSERT_TRUE(h.Put("b", "2").ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  h.Close();
+  const test::DBFiles l = List(h);
+  ASSERT_EQ(1u, l.tables.size());
+  ASSERT_TRUE(h.env()->RemoveFile(TableFileName(h.name(), l.tables[0])).ok());
+  h.options().create_if_missing = false;
+  ASSERT_TRUE(h.Open().ok());
+  std::string value;
+  Status s = h.db()->Get(ReadOptions(), "a", &value);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  std::unique_ptr<Iterator> it(h.db()->NewIterator(ReadOptions()));
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+}
+
 }  // namespace
 }  // namespace strata

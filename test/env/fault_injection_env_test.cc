@@ -382,6 +382,120 @@ TEST_F(FaultInjectionEnvTest, EveryKindIsCountedAndCanFail) {
   EXPECT_EQ(static_cast<size_t>(IOKind::kNumKinds), covered.size());
 }
 
+TEST_F(FaultInjectionEnvTest, InactiveFileSystemChangesNoName) {
+  ASSERT_TRUE(WriteStringToFile(&fault_, "x", dir_.File("f"), true).ok());
+  fault_.SetFilesystemActive(false);
+  EXPECT_TRUE(fault_.RemoveFile(dir_.File("f")).IsIOError());
+  EXPECT_TRUE(fault_.RenameFile(dir_.File("f"), dir_.File("g")).IsIOError());
+  EXPECT_TRUE(fault_.LinkFile(dir_.File("f"), dir_.File("h")).IsIOError());
+  std::unique_ptr<WritableFile> w;
+  EXPECT_TRUE(
+      fault_.NewWritableFile(dir_.File("n"), &w, EnvOptions()).IsIOError());
+  fault_.SetFilesystemActive(true);
+  EXPECT_EQ("x", Contents("f"));
+  EXPECT_TRUE(base_->FileExists(dir_.File("g")).IsNotFound());
+  EXPECT_TRUE(base_->FileExists(dir_.File("h")).IsNotFound());
+  EXPECT_TRUE(base_->FileExists(dir_.File("n")).IsNotFound());
+}
+
+// Runs a hook inside every file sync and directory fsync, after the
+// FaultInjectionEnv above it has let the call through: the moment a power
+// loss can begin while a sync is running.
+class SyncHookEnv : public EnvWrapper {
+ public:
+  explicit SyncHookEnv(Env* target) : EnvWrapper(target) {}
+
+  std::function<void()> hook;
+
+  Status NewWritableFile(const std::string& f, std::unique_ptr<WritableFile>* r,
+                         const EnvOptions& options) override {
+    Status s = target()->NewWritableFile(f, r, options);
+    if (s.ok()) r->reset(new File(std::move(*r), this));
+    return s;
+  }
+  Status NewDirectory(const std::string& name,
+                      std::unique_ptr<Directory>* result) override {
+    Status s = target()->NewDirectory(name, result);
+    if (s.ok()) result->reset(new Dir(std::move(*result), this));
+    return s;
+  }
+
+ private:
+  void RunHook() {
+    if (hook) hook();
+  }
+
+  class File : public WritableFile {
+   public:
+    File(std::unique_ptr<WritableFile> t, SyncHookEnv* env)
+        : t_(std::move(t)), env_(env) {}
+    Status Append(const Slice& data) override { return t_->Append(data); }
+    Status Close() override { return t_->Close(); }
+    Status Flush() override { return t_->Flush(); }
+    Status Sync() override {
+      env_->RunHook();
+      return t_->Sync();
+    }
+    uint64_t GetFileSize() override { return t_->GetFileSize(); }
+
+   private:
+    std::unique_ptr<WritableFile> t_;
+    SyncHookEnv* const env_;
+  };
+
+  class Dir : public Directory {
+   public:
+    Dir(std::unique_ptr<Directory> t, SyncHookEnv* env)
+        : t_(std::move(t)), env_(env) {}
+    Status Fsync() override {
+      env_->RunHook();
+      return t_->Fsync();
+    }
+
+   private:
+    std::unique_ptr<Directory> t_;
+    SyncHookEnv* const env_;
+  };
+};
+
+// A sync still running when the power loss begins must not report success:
+// the loss keeps only what was synced before it began, and a caller told
+// "durable" would act on it (a compaction deleting its inputs once its
+// MANIFEST edit is synced; that edit then lost).
+TEST_F(FaultInjectionEnvTest, SyncRunningWhenThePowerLossBeginsFails) {
+  SyncHookEnv hooked(base_.get());
+  FaultInjectionEnv fault(&hooked);
+  std::unique_ptr<WritableFile> f;
+  ASSERT_TRUE(fault.NewWritableFile(dir_.File("f"), &f, EnvOptions()).ok());
+  ASSERT_TRUE(f->Append("synced").ok());
+  ASSERT_TRUE(f->Sync().ok());
+  ASSERT_TRUE(f->Append("-in-flight").ok());
+  hooked.hook = [&] {
+    fault.SetFilesystemActive(false);
+    ASSERT_TRUE(fault.DropUnsyncedFileData().ok());
+  };
+  EXPECT_TRUE(f->Sync().IsIOError());
+  hooked.hook = nullptr;
+  EXPECT_EQ("synced", Contents("f"));
+  EXPECT_EQ(6u, fault.SyncedSize(dir_.File("f")));
+}
+
+TEST_F(FaultInjectionEnvTest, DirectorySyncRunningWhenThePowerLossBeginsFails) {
+  SyncHookEnv hooked(base_.get());
+  FaultInjectionEnv fault(&hooked);
+  ASSERT_TRUE(WriteStringToFile(&fault, "x", dir_.File("new"), true).ok());
+  std::unique_ptr<Directory> d;
+  ASSERT_TRUE(fault.NewDirectory(dir_.path(), &d).ok());
+  hooked.hook = [&] {
+    fault.SetFilesystemActive(false);
+    ASSERT_TRUE(fault.DropUnsyncedFileData().ok());
+    ASSERT_TRUE(fault.DeleteFilesCreatedAfterLastDirSync().ok());
+  };
+  EXPECT_TRUE(d->Fsync().IsIOError());
+  hooked.hook = nullptr;
+  EXPECT_TRUE(base_->FileExists(dir_.File("new")).IsNotFound());
+}
+
 TEST_F(FaultInjectionEnvTest, RecordedIOsNameTheNthOperation) {
   fault_.RecordIOs(true);
   ASSERT_TRUE(WriteStringToFile(&fault_, "x", dir_.File("f"), true).ok());

@@ -151,7 +151,7 @@ class FaultWritableFile : public WritableFile {
   Status SyncWith(bool fsync) {
     Status s = env_->MaybeFail(IOKind::kSync, name_, fsync ? "fsync" : "sync");
     if (s.ok()) s = fsync ? target_->Fsync() : target_->Sync();
-    if (s.ok()) env_->OnSync(name_, target_->GetFileSize());
+    if (s.ok()) s = env_->OnSync(name_, target_->GetFileSize());
     return s;
   }
 
@@ -225,7 +225,7 @@ class FaultDirectory : public Directory {
   Status Fsync() override {
     Status s = env_->MaybeFail(IOKind::kDirSync, name_, "fsync directory");
     if (s.ok()) s = target_->Fsync();
-    if (s.ok()) env_->OnDirectorySync(name_);
+    if (s.ok()) s = env_->OnDirectorySync(name_);
     return s;
   }
   Status Close() override {
@@ -240,7 +240,10 @@ class FaultDirectory : public Directory {
   bool closed_ = false;
 };
 
-// The kinds SetFilesystemActive(false) fails: those that change a file.
+// The kinds SetFilesystemActive(false) fails: those that change a file or
+// a directory. A dead disk deletes and renames nothing either: a process
+// still running after its simulated power loss must not change what the
+// restart finds.
 bool ChangesAFile(IOKind kind) {
   switch (kind) {
     case IOKind::kWrite:
@@ -249,6 +252,10 @@ bool ChangesAFile(IOKind kind) {
     case IOKind::kRangeSync:
     case IOKind::kTruncate:
     case IOKind::kAllocate:
+    case IOKind::kRename:
+    case IOKind::kLink:
+    case IOKind::kDelete:
+    case IOKind::kCreateDir:
       return true;
     default:
       return false;
@@ -424,15 +431,23 @@ void FaultInjectionEnv::OnWrite(const std::string& path, uint64_t new_size) {
   files_[path].size = new_size;
 }
 
-void FaultInjectionEnv::OnSync(const std::string& path, uint64_t synced_size) {
+Status FaultInjectionEnv::OnSync(const std::string& path,
+                                 uint64_t synced_size) {
   MutexLock l(&mu_);
+  // The power loss began while this sync ran: the cut keeps only what was
+  // synced before, so the caller must not be told this data is durable.
+  if (!active_) return Status::IOError(path + ": sync", "file system inactive");
   FileState& f = files_[path];
   f.size = synced_size;
   f.synced_size = synced_size;
+  return Status::OK();
 }
 
-void FaultInjectionEnv::OnDirectorySync(const std::string& dir) {
+Status FaultInjectionEnv::OnDirectorySync(const std::string& dir) {
   MutexLock l(&mu_);
+  if (!active_) {
+    return Status::IOError(dir + ": fsync directory", "file system inactive");
+  }
   for (auto it = unsynced_new_files_.begin();
        it != unsynced_new_files_.end();) {
     if (ParentDir(*it) == dir) {
@@ -448,6 +463,7 @@ void FaultInjectionEnv::OnDirectorySync(const std::string& dir) {
       ++it;
     }
   }
+  return Status::OK();
 }
 
 void FaultInjectionEnv::ResetState() {
@@ -549,6 +565,10 @@ Status FaultInjectionEnv::NewWritableFile(const std::string& f,
                                           std::unique_ptr<WritableFile>* r,
                                           const EnvOptions& options) {
   Status s = MaybeFail(IOKind::kOpen, f, "open for writing");
+  if (s.ok()) {
+    MutexLock l(&mu_);
+    if (!active_) s = Status::IOError(f + ": create", "file system inactive");
+  }
   const bool existed = s.ok() && target()->FileExists(f).ok();
   if (s.ok()) s = target()->NewWritableFile(f, r, options);
   if (!s.ok()) return s;

@@ -14,9 +14,11 @@
 // once; FailAll(kind, s) makes every I/O of that kind fail until
 // ClearFailures(). A failed I/O does not reach the wrapped Env. The failing
 // Status keeps the code, sub-code and retryable mark (strata/io_status.h)
-// of s and names the path and the operation. SetFilesystemActive(false) fails
-// every I/O that changes a file (write, sync, truncate, ...), as a dead disk.
-// RecordIOs(true) keeps a log of the I/Os, for telling what the n-th one was.
+// of s and names the path and the operation. SetFilesystemActive(false)
+// fails every I/O that changes a file or a directory (write, sync,
+// truncate, create, delete, rename, ...), as a dead disk; a sync already
+// running then fails too. RecordIOs(true) keeps a log of the I/Os, for
+// telling what the n-th one was.
 //
 // Not counted: hints that cannot lose data and whose errors nobody acts on
 // (Skip, Prefetch, InvalidateCache), the clock and thread calls, paths
@@ -112,10 +114,12 @@ class FaultInjectionEnv : public EnvWrapper {
   // Called by this Env and its files before each I/O: OK, or the injected
   // failure for it.
   Status MaybeFail(IOKind kind, const std::string& path, const char* op);
-  // Bookkeeping calls from the wrapped files.
+  // Bookkeeping calls from the wrapped files. A sync that returns once the
+  // file system is inactive (its power loss began while it ran) is not
+  // recorded and fails: the power loss cuts to what was recorded before.
   void OnWrite(const std::string& path, uint64_t new_size);
-  void OnSync(const std::string& path, uint64_t synced_size);
-  void OnDirectorySync(const std::string& dir);
+  Status OnSync(const std::string& path, uint64_t synced_size);
+  Status OnDirectorySync(const std::string& dir);
 
   // ---- Env -----------------------------------------------------------------
   Status NewSequentialFile(const std::string& f,
