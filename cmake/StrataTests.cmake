@@ -198,7 +198,7 @@ if(STRATA_BUILD_TOOLS)
 endif()
 
 # db_stress (cmake/StrataTools.cmake): the expected-state rules and value
-# encoding as unit tests; then tools/db_crashtest.py's four forms, 35 s
+# encoding as unit tests; then tools/db_crashtest.py's four forms, 20 s
 # of cycles each (label "crash"), natively only: the
 # script kills and restarts processes from the build machine. Longer runs:
 # docs/reliability.md, "Stress and crash testing".
@@ -222,7 +222,7 @@ if(STRATA_BUILD_TOOLS)
           add_test(NAME ${_name}
             COMMAND ${Python3_EXECUTABLE}
               ${CMAKE_CURRENT_SOURCE_DIR}/tools/db_crashtest.py ${_form}
-              --db_stress=$<TARGET_FILE:db_stress> --duration=35
+              --db_stress=$<TARGET_FILE:db_stress> --duration=20
               --interval=4 --max_key=2000 ${_args})
           set_tests_properties(${_name} PROPERTIES
             LABELS "crash" TIMEOUT 240)
