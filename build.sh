@@ -40,7 +40,9 @@ scripts=$root/cmake/scripts
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export STRATA_THIRDPARTY_DIR=${STRATA_THIRDPARTY_DIR:-$cache/mingw-w64}
 
-step() { printf '\n==== %s\n' "$*"; }
+# Each step line says how far into the run it starts (minutes:seconds), so
+# a CI log shows where the time goes.
+step() { printf '\n==== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 configure() {  # configure <build-dir> <cmake args...>
   local dir=$1
