@@ -202,6 +202,11 @@ class Crashtest:
         o["compact_range_one_in"] = r.choice([0, 1000, 5000])
         o["acquire_snapshot_one_in"] = r.choice([20, 100])
         o["sync_wal_one_in"] = r.choice([100, 1000])
+        # Dropping and creating a family again empties it, which a check
+        # that all families agree would report.
+        o["clear_column_family_one_in"] = (
+            0 if self.fixed["column_families"] < 2 or
+            self.fixed["test_batches_snapshots"] else r.choice([0, 1000, 5000]))
         o["reopen"] = r.choice([0, 0, 1])
         # RocksDB's crash-test mix.
         o.update(readpercent=45, prefixpercent=5, writepercent=35,
@@ -209,7 +214,8 @@ class Crashtest:
         o["seed"] = r.randrange(1, 2 ** 31 - 1)
         for k in ("sync", "disable_wal", "unordered_write",
                   "enable_pipelined_write", "memtablerep", "compression_type",
-                  "use_direct_reads", "write_buffer_size", "reopen"):
+                  "use_direct_reads", "write_buffer_size", "reopen",
+                  "clear_column_family_one_in"):
             self.options_seen.setdefault(k, set()).add(o[k])
         return o
 
