@@ -88,9 +88,17 @@ def parse_args(argv):
                    help="default: 1 in 7 DBs with several families")
     p.add_argument("--run_timeout", type=float, default=300.0,
                    help="a run that takes longer is a hang (a failure)")
-    p.add_argument("extra", nargs="*",
-                   help="after --: more db_stress flags, for every run")
-    return p.parse_args(argv)
+    p.epilog = ((p.epilog or "") + "\nAfter --: more db_stress flags, for "
+                "every run (after the drawn ones, so they win).")
+    # argparse cannot take "-- flags" after its options once the mode
+    # positional is filled: the tail is split off here.
+    extra = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, extra = argv[:cut], argv[cut + 1:]
+    args = p.parse_args(argv)
+    args.extra = extra
+    return args
 
 
 def find_db_stress(given):
