@@ -334,7 +334,8 @@ class Crashtest:
             options["power_loss"] = 1
         flags = dict(self.fixed)
         flags.update(options)
-        cmd = self.prefix + ["--%s=%s" % kv for kv in flags.items()]
+        cmd = (self.prefix + ["--%s=%s" % kv for kv in flags.items()] +
+               list(self.args.extra))
         rc, output = self.run(cmd, None)
         self.account(output)
         if rc != 0:

@@ -89,7 +89,9 @@ Status StressTest::OpenDb() {
 
 Status StressTest::CloseDb() {
   if (db_ == nullptr) return Status::OK();
-  for (ColumnFamilyHandle* h : handles_) db_->DestroyColumnFamilyHandle(h);
+  for (ColumnFamilyHandle* h : handles_) {
+    if (h != nullptr) db_->DestroyColumnFamilyHandle(h);
+  }
   handles_.clear();
   Status s = db_->Close();
   delete db_;
@@ -208,7 +210,11 @@ void StressTest::OneOp(ThreadState* t) {
       rnd.OneIn(static_cast<int>(flags_.clear_column_family_one_in))) {
     ClearFamily(t);
   }
+  while (clear_waiting_.load(std::memory_order_acquire)) {
+    std::this_thread::yield();
+  }
   ReadLock families(&families_mu_);
+  if (failed_.load()) return;  // a failed clear may have left no handle
   const int cf = static_cast<int>(rnd.Uniform(num_cf_));
   const int64_t key = rnd.Uniform(static_cast<int>(flags_.max_key));
 

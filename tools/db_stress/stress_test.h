@@ -121,6 +121,8 @@ class StressTest {
   std::unique_ptr<KeyLocks> locks_;
   port::RWMutex sync_mu_;
   port::RWMutex families_mu_;
+  // A clear waits for families_mu_: other threads hold off taking it.
+  std::atomic<bool> clear_waiting_{false};
   // Per family, how many times it was cleared: a snapshot taken before a
   // clear cannot be re-read through the new handle.
   std::vector<uint64_t> generation_;

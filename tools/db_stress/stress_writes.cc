@@ -187,7 +187,12 @@ void StressTest::DoDeleteRange(ThreadState* t, int cf, int64_t key) {
 void StressTest::ClearFamily(ThreadState* t) {
   if (num_cf_ < 2) return;
   const int cf = 1 + static_cast<int>(t->rnd.Uniform(num_cf_ - 1));
+  // A POSIX rwlock lets new readers in while a writer waits, and the other
+  // threads hold families_mu_ for all but an instant: they hold back at
+  // clear_waiting_ until the lock is taken.
+  clear_waiting_.store(true, std::memory_order_release);
   WriteLock families(&families_mu_);
+  clear_waiting_.store(false, std::memory_order_release);
   // Until the family is created again, a crash leaves it either as it was
   // or gone (and created empty at the next open): each key pending a
   // delete.
@@ -196,8 +201,12 @@ void StressTest::ClearFamily(ThreadState* t) {
                    SlotBeginWrite(expected_->Get(cf, key), KeyState()));
   }
   Status s = db_->DropColumnFamily(handles_[cf]);
-  if (s.ok()) s = db_->DestroyColumnFamilyHandle(handles_[cf]);
-  handles_[cf] = nullptr;
+  if (s.ok()) {
+    // From here the handle is gone; until a new one is in place, no
+    // operation may run (they check failed_ under families_mu_).
+    s = db_->DestroyColumnFamilyHandle(handles_[cf]);
+    handles_[cf] = nullptr;
+  }
   if (s.ok()) {
     s = db_->CreateColumnFamily(ColumnFamilyOptions(options_), FamilyName(cf),
                                 &handles_[cf]);
