@@ -19,11 +19,13 @@
 #                             microbenchmarks
 #   ./build.sh deps           install and cross-build dependencies only
 #   ./build.sh format-check   clang-format conformance of the sources
-#   ./build.sh fuzz [seconds] a clang build of the libFuzzer targets in
+#   ./build.sh fuzz [seconds] [target...]
+#                             a clang build of the libFuzzer targets in
 #                             fuzz/ (build/fuzz), seed corpora written from
-#                             a real DB, then each target for that many
-#                             seconds (default 60), one after another;
-#                             fails if any finds a crash, leak or UB.
+#                             a real DB, then each target (or those named)
+#                             for that many seconds (default 60), JOBS at
+#                             a time; fails if any finds a crash, leak or
+#                             UB.
 #                             `test` runs it for 60 s after the clang
 #                             checks. Corpora grow in build/fuzz/fuzz/corpus.
 #
@@ -140,6 +142,7 @@ fuzz_run() {
 
 fuzz() {
   local seconds=${1:-60}
+  shift || true
   local dir=$build_root/fuzz
   step "fuzz build (clang: libFuzzer, ASan + UBSan)"
   mkdir -p "$build_root"
@@ -153,9 +156,18 @@ fuzz() {
   # lines are printed in order when all are done.
   local fuzzer failed=0 running=0
   local summaries=$dir/fuzz/summaries
+  local targets
+  targets=$(cat "$dir/fuzz/fuzzers.txt")
+  if [ $# -gt 0 ]; then
+    for fuzzer in "$@"; do
+      grep -qx "$fuzzer" "$dir/fuzz/fuzzers.txt" ||
+        { echo "no fuzz target $fuzzer (fuzz/): $targets" >&2; return 2; }
+    done
+    targets="$*"
+  fi
   mkdir -p "$summaries"
   step "fuzzing, ${seconds}s per target, $jobs at a time"
-  for fuzzer in $(cat "$dir/fuzz/fuzzers.txt"); do
+  for fuzzer in $targets; do
     if [ "$running" -ge "$jobs" ]; then
       wait -n || true
       running=$((running - 1))
@@ -166,7 +178,7 @@ fuzz() {
     running=$((running + 1))
   done
   wait
-  for fuzzer in $(cat "$dir/fuzz/fuzzers.txt"); do
+  for fuzzer in $targets; do
     cat "$summaries/$fuzzer"
     [ ! -e "$summaries/$fuzzer.failed" ] || failed=1
   done
@@ -183,7 +195,11 @@ wine_setup() {
   if [ ! -f "$WINEPREFIX/system.reg" ]; then
     "$wine" wineboot -i >/dev/null 2>&1 || true
   fi
-  "$wine" cmd /c exit >/dev/null 2>&1 || true  # start the wineserver once
+  # One wineserver for the whole run, started here with its output
+  # elsewhere: one started by a test would hold that test's output pipe
+  # open, and ctest would charge the test until the server exits.
+  /usr/lib/wine/wineserver -p >/dev/null 2>&1 </dev/null || true
+  "$wine" cmd /c exit >/dev/null 2>&1 || true
 }
 
 # windows_tests <build-dir> <what> <cmake args...>: a MinGW-w64 cross build
@@ -205,6 +221,8 @@ windows_tests() {
   step "Windows tests under Wine, $what: the failed tests once more"
   run_ctest "$dir" --rerun-failed
 }
+
+wine_stop() { /usr/lib/wine/wineserver -k >/dev/null 2>&1 || true; }
 
 release_build() {
   step "release build"
@@ -252,6 +270,7 @@ case "$cmd" in
     fuzz 60
     windows_tests windows "static library"
     windows_tests windows-dll "strata.dll" -DBUILD_SHARED_LIBS=ON
+    wine_stop
     step "all tests passed"
     ;;
   bench)

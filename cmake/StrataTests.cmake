@@ -198,37 +198,57 @@ if(STRATA_BUILD_TOOLS)
 endif()
 
 # db_stress (cmake/StrataTools.cmake): the expected-state rules and value
-# encoding as unit tests; then tools/db_crashtest.py's four forms, 20 s
-# of cycles each (label "crash"), natively only: the
-# script kills and restarts processes from the build machine. Longer runs:
-# docs/reliability.md, "Stress and crash testing".
+# encoding as unit tests; then tools/db_crashtest.py (label "crash"): its
+# four forms natively, 20 s of cycles each, and under Wine one blackbox
+# form (db_stress.exe killed and restarted by the script on the build
+# machine). Not under TSan: db_stress_tsan below runs db_stress there.
+# Longer runs: docs/reliability.md, "Stress and crash testing".
 if(STRATA_BUILD_TOOLS)
   strata_add_test(db_stress_test SOURCES
     test/tools/db_stress_expected_state_test.cc
   )
   target_link_libraries(db_stress_test PRIVATE db_stress_lib)
-  # Not under TSan: db_stress there is untried.
-  if(NOT CMAKE_CROSSCOMPILING AND NOT "thread" IN_LIST STRATA_SANITIZE)
-    find_package(Python3 COMPONENTS Interpreter)
-    if(Python3_Interpreter_FOUND)
-      foreach(_form blackbox whitebox)
-        foreach(_power "" power_loss)
-          set(_name db_crashtest.${_form})
-          set(_args)
-          if(_power)
-            set(_name ${_name}.power_loss)
-            list(APPEND _args --power_loss)
-          endif()
-          add_test(NAME ${_name}
-            COMMAND ${Python3_EXECUTABLE}
-              ${CMAKE_CURRENT_SOURCE_DIR}/tools/db_crashtest.py ${_form}
-              --db_stress=$<TARGET_FILE:db_stress> --duration=20
-              --interval=4 --max_key=2000 ${_args})
-          set_tests_properties(${_name} PROPERTIES
-            LABELS "crash" TIMEOUT 240)
-        endforeach()
-      endforeach()
+  find_package(Python3 COMPONENTS Interpreter)
+  set(_crashtest ${CMAKE_CURRENT_SOURCE_DIR}/tools/db_crashtest.py)
+  if(NOT Python3_Interpreter_FOUND)
+    # No crash test forms.
+  elseif(CMAKE_CROSSCOMPILING)
+    if(CMAKE_CROSSCOMPILING_EMULATOR)
+      add_test(NAME db_crashtest.blackbox
+        COMMAND ${Python3_EXECUTABLE} ${_crashtest} blackbox
+          --db_stress=$<TARGET_FILE:db_stress>
+          --emulator=${CMAKE_CROSSCOMPILING_EMULATOR} --duration=20
+          --interval=4 --max_key=1000 --threads=2)
+      set_tests_properties(db_crashtest.blackbox PROPERTIES
+        LABELS "crash" TIMEOUT 240)
     endif()
+  elseif("thread" IN_LIST STRATA_SANITIZE)
+    # Every kind of operation from several threads, with reopens, under
+    # ThreadSanitizer; no crashes (a kill proves nothing about races).
+    add_test(NAME db_stress_tsan
+      COMMAND db_stress --db=${CMAKE_CURRENT_BINARY_DIR}/db_stress_tsan
+        --destroy_db_initially --threads=4 --ops_per_thread=3000
+        --max_key=1000 --column_families=3 --reopen=2 --flush_one_in=300
+        --compact_range_one_in=600 --clear_column_family_one_in=500
+        --acquire_snapshot_one_in=20 --use_merge --use_multiget)
+    set_tests_properties(db_stress_tsan PROPERTIES LABELS "crash" TIMEOUT 240)
+  else()
+    foreach(_form blackbox whitebox)
+      foreach(_power "" power_loss)
+        set(_name db_crashtest.${_form})
+        set(_args)
+        if(_power)
+          set(_name ${_name}.power_loss)
+          list(APPEND _args --power_loss)
+        endif()
+        add_test(NAME ${_name}
+          COMMAND ${Python3_EXECUTABLE} ${_crashtest} ${_form}
+            --db_stress=$<TARGET_FILE:db_stress> --duration=20
+            --interval=4 --max_key=2000 ${_args})
+        set_tests_properties(${_name} PROPERTIES
+          LABELS "crash" TIMEOUT 240)
+      endforeach()
+    endforeach()
   endif()
 endif()
 

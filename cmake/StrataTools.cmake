@@ -36,7 +36,9 @@ add_library(db_stress_lib STATIC
   tools/db_stress/crash.cc
   tools/db_stress/expected_state.cc
   tools/db_stress/stress_flags.cc
+  tools/db_stress/stress_reads.cc
   tools/db_stress/stress_test.cc
+  tools/db_stress/stress_writes.cc
   tools/db_stress/values.cc
 )
 target_link_libraries(db_stress_lib PUBLIC strata_internal)

@@ -213,7 +213,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status Recover(const std::vector<ColumnFamilyDescriptor>& column_families)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status CreateNew() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // The numbers of the WALs to replay (sorted).
+  // The numbers of the WALs to replay (sorted), from the DB directory's
+  // listing; Corruption if a table the recovered version holds is not in
+  // it (a MANIFEST that lost the edits after its last one, or a deleted
+  // file): the open fails before anything is deleted.
   Status FindLogFiles(std::vector<uint64_t>* logs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   uint64_t NewFileNumber() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {

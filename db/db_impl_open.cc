@@ -310,11 +310,13 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
   Status s = env_->GetChildren(dbname_, &children);
   if (!s.ok()) return s;
   const uint64_t min_log = versions_->MinLogNumber();
+  std::set<uint64_t> tables;
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
     if (!ParseFileName(child, &number, &type)) continue;
     if (type == FileType::kInfoLogFile) continue;  // numbered by time
+    if (type == FileType::kTableFile) tables.insert(number);
     // Files written after the MANIFEST's last edit (a WAL started at a
     // switch) are numbered above what it records.
     versions_->MarkFileNumberUsed(number);
@@ -324,6 +326,16 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
     }
   }
   std::sort(logs->begin(), logs->end());
+  std::vector<uint64_t> live;
+  versions_->AddLiveFiles(&live);
+  for (uint64_t number : live) {
+    if (tables.count(number) == 0) {
+      return Status::Corruption(
+          TableFileName(dbname_, number),
+          "missing: the MANIFEST holds this table but the DB directory does "
+          "not");
+    }
+  }
   return Status::OK();
 }
 

@@ -47,6 +47,12 @@ Status Env::NewRandomRWFile(const std::string& fname,
   return Status::NotSupported("NewRandomRWFile", fname);
 }
 
+Status Env::NewMemoryMappedFileBuffer(
+    const std::string& fname,
+    std::unique_ptr<MemoryMappedFileBuffer>* /*result*/) {
+  return Status::NotSupported("NewMemoryMappedFileBuffer", fname);
+}
+
 Status Env::LinkFile(const std::string& src, const std::string& /*target*/) {
   return Status::NotSupported("LinkFile", src);
 }
@@ -123,6 +129,8 @@ void WritableFile::PrepareWrite(size_t offset, size_t len) {
 }
 
 RandomRWFile::~RandomRWFile() = default;
+
+MemoryMappedFileBuffer::~MemoryMappedFileBuffer() = default;
 
 Directory::~Directory() = default;
 

@@ -33,7 +33,7 @@ int OpenFlags(const OpenRequest& request) {
       flags = O_RDONLY;
       break;
     case OpenRequest::kReadWrite:
-      flags = O_RDWR | O_CREAT;
+      flags = O_RDWR | (request.create ? O_CREAT : 0);
       break;
     case OpenRequest::kWrite:
       // A shared writable mapping needs the file open for reading too.
@@ -273,19 +273,21 @@ class PosixEnv : public OsEnv {
   }
 
   // The mapping outlives the descriptor, which closes on return.
-  Status MapForReading(const std::string& fname, ScopedFd fd,
-                       std::unique_ptr<RandomAccessFile>* result) override {
+  Status MapWhole(const std::string& fname, ScopedFd fd, bool writable,
+                  std::unique_ptr<FileView>* view) override {
     uint64_t size = 0;
     Status s = FileSize(fd, fname, &size);
     if (!s.ok()) return s;
-    void* base = nullptr;
+    std::unique_ptr<FileView> v(new FileView);
     if (size > 0) {
-      base = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED,
-                    fd.get(), 0);
+      void* base = ::mmap(nullptr, static_cast<size_t>(size),
+                          writable ? PROT_READ | PROT_WRITE : PROT_READ,
+                          MAP_SHARED, fd.get(), 0);
       if (base == MAP_FAILED) return PosixError(fname, "mmap", errno);
+      v->base = base;
+      v->length = static_cast<size_t>(size);
     }
-    result->reset(new MmapReadableFile(fname, ScopedFd(), ScopedFd(), base,
-                                       static_cast<size_t>(size)));
+    *view = std::move(v);
     return Status::OK();
   }
 

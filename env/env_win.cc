@@ -374,7 +374,7 @@ class WinEnv : public OsEnv {
         break;
       case OpenRequest::kReadWrite:
         access = GENERIC_READ | GENERIC_WRITE;
-        disposition = OPEN_ALWAYS;
+        disposition = request.create ? OPEN_ALWAYS : OPEN_EXISTING;
         break;
       case OpenRequest::kWrite:
         // A mapping needs read access too.
@@ -405,27 +405,28 @@ class WinEnv : public OsEnv {
     return Status::OK();
   }
 
-  Status MapForReading(const std::string& fname, ScopedHandle file,
-                       std::unique_ptr<RandomAccessFile>* result) override {
+  Status MapWhole(const std::string& fname, ScopedHandle file, bool writable,
+                  std::unique_ptr<FileView>* view) override {
     uint64_t size = 0;
     Status s = FileSize(file, fname, &size);
     if (!s.ok()) return s;
-    const size_t length = static_cast<size_t>(size);
-    ScopedHandle mapping;
-    const void* base = nullptr;
-    if (length > 0) {  // an empty file cannot be mapped
-      mapping.Reset(CreateFileMappingW(file.get(), nullptr, PAGE_READONLY, 0, 0,
-                                       nullptr));
-      if (!mapping.is_valid()) {
+    std::unique_ptr<FileView> v(new FileView);
+    v->file = std::move(file);
+    if (size > 0) {  // an empty file cannot be mapped
+      v->mapping.Reset(CreateFileMappingW(
+          v->file.get(), nullptr, writable ? PAGE_READWRITE : PAGE_READONLY, 0,
+          0, nullptr));
+      if (!v->mapping.is_valid()) {
         return WinError(fname, "CreateFileMapping", GetLastError());
       }
-      base = MapViewOfFile(mapping.get(), FILE_MAP_READ, 0, 0, 0);
-      if (base == nullptr) {
+      v->base = MapViewOfFile(
+          v->mapping.get(), writable ? FILE_MAP_WRITE : FILE_MAP_READ, 0, 0, 0);
+      if (v->base == nullptr) {
         return WinError(fname, "MapViewOfFile", GetLastError());
       }
+      v->length = static_cast<size_t>(size);
     }
-    result->reset(new MmapReadableFile(fname, std::move(file),
-                                       std::move(mapping), base, length));
+    *view = std::move(v);
     return Status::OK();
   }
 

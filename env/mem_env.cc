@@ -315,6 +315,16 @@ class MemEnv : public EnvWrapper {
     return s;
   }
 
+  // Files here are not the OS's: there is nothing to map (passing the call
+  // on would map a file of the same name on disk).
+  Status NewMemoryMappedFileBuffer(
+      const std::string& name,
+      std::unique_ptr<MemoryMappedFileBuffer>* result) override {
+    result->reset();
+    return Status::NotSupported("NewMemoryMappedFileBuffer (in-memory Env)",
+                                name);
+  }
+
   Status NewDirectory(const std::string& name,
                       std::unique_ptr<Directory>* result) override {
     MutexLock l(&mu_);

@@ -14,8 +14,8 @@
 
 namespace strata {
 
-MmapReadableFile::~MmapReadableFile() {
-  if (base_ != nullptr) ::munmap(const_cast<void*>(base_), length_);
+FileView::~FileView() {
+  if (base != nullptr) ::munmap(base, length);
 }
 
 size_t MmapWriter::Granule() { return port::GetPageSize(); }

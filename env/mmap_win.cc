@@ -12,8 +12,8 @@
 
 namespace strata {
 
-MmapReadableFile::~MmapReadableFile() {
-  if (base_ != nullptr) UnmapViewOfFile(base_);
+FileView::~FileView() {
+  if (base != nullptr) UnmapViewOfFile(base);
 }
 
 // Views start at multiples of the allocation granularity (64 KiB).

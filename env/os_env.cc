@@ -58,7 +58,11 @@ Status OsEnv::NewRandomAccessFile(const std::string& fname,
   size_t alignment = 0;
   Status s = OpenDataFile(fname, request, &file, &alignment);
   if (!s.ok()) return s;
-  return MapForReading(fname, std::move(file), result);
+  std::unique_ptr<FileView> view;
+  s = MapWhole(fname, std::move(file), /*writable=*/false, &view);
+  if (!s.ok()) return s;
+  result->reset(new MmapReadableFile(fname, std::move(view)));
+  return Status::OK();
 }
 
 Status OsEnv::NewRandomRWFile(const std::string& fname,
@@ -69,6 +73,23 @@ Status OsEnv::NewRandomRWFile(const std::string& fname,
                       options);
   request.write_through = options.use_write_through;
   return OpenAs<OsRandomRWFile>(fname, request, result);
+}
+
+Status OsEnv::NewMemoryMappedFileBuffer(
+    const std::string& fname, std::unique_ptr<MemoryMappedFileBuffer>* result) {
+  result->reset();
+  OpenRequest request(OpenRequest::kReadWrite, /*unbuffered=*/false,
+                      EnvOptions());
+  request.create = false;
+  NativeFile file;
+  size_t alignment = 0;
+  Status s = OpenDataFile(fname, request, &file, &alignment);
+  if (!s.ok()) return s;
+  std::unique_ptr<FileView> view;
+  s = MapWhole(fname, std::move(file), /*writable=*/true, &view);
+  if (!s.ok()) return s;
+  result->reset(new OsMemoryMappedFileBuffer(std::move(view)));
+  return Status::OK();
 }
 
 Status OsEnv::NewWritableFile(const std::string& fname,

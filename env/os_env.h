@@ -26,6 +26,8 @@ namespace strata {
 
 // A lock file held open: the subclass owns the handle and closes it on
 // destruction, which also drops an OS lock still held.
+struct FileView;
+
 class OsFileLock : public FileLock {
  public:
   // key: the file's identity, the same for every path that names it.
@@ -70,6 +72,8 @@ struct OpenRequest {
   Access access;
   // Unbuffered transfers (O_DIRECT, FILE_FLAG_NO_BUFFERING).
   bool direct;
+  // kReadWrite: create the file if it is missing (else NotFound).
+  bool create = true;
   // kWrite: empty the file rather than keep its contents.
   bool truncate = false;
   // kWrite: for a writable memory map, which needs read access too.
@@ -101,6 +105,9 @@ class OsEnv : public ThreadPoolEnv {
   Status NewRandomRWFile(const std::string& fname,
                          std::unique_ptr<RandomRWFile>* result,
                          const EnvOptions& options) override;
+  Status NewMemoryMappedFileBuffer(
+      const std::string& fname,
+      std::unique_ptr<MemoryMappedFileBuffer>* result) override;
   Status NewLogger(const std::string& fname,
                    std::shared_ptr<Logger>* result) override;
   Status GetChildren(const std::string& dir,
@@ -110,7 +117,8 @@ class OsEnv : public ThreadPoolEnv {
   Status UnlockFile(FileLock* lock) override;
 
  protected:
-  // Opens fname as asked; kReadWrite and kWrite create it if missing.
+  // Opens fname as asked; kWrite, and kReadWrite with create, create it if
+  // missing.
   // *alignment: what direct transfers must be aligned to, or for a
   // buffered file the page size.
   virtual Status OpenDataFile(const std::string& fname,
@@ -122,9 +130,10 @@ class OsEnv : public ThreadPoolEnv {
   // Whether every write of file is durable when it returns, as the OS
   // reports the handle (not merely as asked).
   virtual bool WritesAreDurable(const NativeFile& file) = 0;
-  // A MmapReadableFile over the whole of file, opened for reading.
-  virtual Status MapForReading(const std::string& fname, NativeFile file,
-                               std::unique_ptr<RandomAccessFile>* result) = 0;
+  // A view of the whole of file, writable if asked (file was opened for
+  // writing then).
+  virtual Status MapWhole(const std::string& fname, NativeFile file,
+                          bool writable, std::unique_ptr<FileView>* view) = 0;
   // Opens fname, creating it if missing, for LockFile.
   virtual Status OpenLockFile(const std::string& fname,
                               std::unique_ptr<OsFileLock>* lock) = 0;

@@ -11,7 +11,8 @@
 // file it is the buffer alignment GetRequiredBufferAlignment reports.
 //
 // MmapReadableFile, for EnvOptions::use_mmap_reads, reads through a view
-// of the whole file (mmap, MapViewOfFile) instead.
+// of the whole file (mmap, MapViewOfFile) instead; OsMemoryMappedFileBuffer
+// is a writable view of one, for Env::NewMemoryMappedFileBuffer.
 //
 // Thread safety: OsRandomAccessFile, OsRandomRWFile and MmapReadableFile
 // are safe from many threads (positional transfers on one handle);
@@ -22,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -93,30 +95,37 @@ class OsRandomRWFile final : public OsFile<RandomRWFile> {
   Status Close() override;
 };
 
+// A view of the whole of a file and what keeps it: on Windows the file and
+// the mapping behind the view; on POSIX nothing (a view outlives its
+// descriptor), and both handles are empty. An empty file has no view
+// (base null, length 0). The destructor unmaps the view (defined by the
+// platform), then closes the handles.
+struct FileView {
+  FileView() = default;
+  FileView(const FileView&) = delete;
+  FileView& operator=(const FileView&) = delete;
+  ~FileView();
+
+  // Declared in the order they are made: destroyed in reverse.
+  NativeFile file;
+  NativeFile mapping;
+  void* base = nullptr;
+  size_t length = 0;
+};
+
 // Reads through a read-only view of the whole file.
 class MmapReadableFile final : public RandomAccessFile {
  public:
-  // Takes ownership of the view [base, base + length) (none for an empty
-  // file) and of what keeps it: on Windows the file and the mapping behind
-  // the view; on POSIX nothing (a view outlives its descriptor), and both
-  // handles are empty.
-  MmapReadableFile(std::string fname, NativeFile file, NativeFile mapping,
-                   const void* base, size_t length)
-      : filename_(std::move(fname)),
-        file_(std::move(file)),
-        mapping_(std::move(mapping)),
-        base_(base),
-        length_(length) {}
-  // Unmaps the view (defined by the platform), then closes the handles.
-  ~MmapReadableFile() override;
+  MmapReadableFile(std::string fname, std::unique_ptr<FileView> view)
+      : filename_(std::move(fname)), view_(std::move(view)) {}
 
   // A read at or past the end is short (empty); scratch is not used.
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* /*scratch*/) const override {
     *result = Slice();
-    if (offset < length_) {
-      const size_t available = length_ - static_cast<size_t>(offset);
-      *result = Slice(static_cast<const char*>(base_) + offset,
+    if (offset < view_->length) {
+      const size_t available = view_->length - static_cast<size_t>(offset);
+      *result = Slice(static_cast<const char*>(view_->base) + offset,
                       available < n ? available : n);
     }
     return Status::OK();
@@ -124,11 +133,18 @@ class MmapReadableFile final : public RandomAccessFile {
 
  private:
   const std::string filename_;
-  // Declared in the order they are made: destroyed in reverse.
-  const NativeFile file_;
-  const NativeFile mapping_;
-  const void* const base_;
-  const size_t length_;
+  const std::unique_ptr<FileView> view_;
+};
+
+// Env::NewMemoryMappedFileBuffer's buffer: a read-write view.
+class OsMemoryMappedFileBuffer final : public MemoryMappedFileBuffer {
+ public:
+  explicit OsMemoryMappedFileBuffer(std::unique_ptr<FileView> view)
+      : MemoryMappedFileBuffer(view->base, view->length),
+        view_(std::move(view)) {}
+
+ private:
+  const std::unique_ptr<FileView> view_;
 };
 
 }  // namespace strata

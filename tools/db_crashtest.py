@@ -88,9 +88,17 @@ def parse_args(argv):
                    help="default: 1 in 7 DBs with several families")
     p.add_argument("--run_timeout", type=float, default=300.0,
                    help="a run that takes longer is a hang (a failure)")
-    p.add_argument("extra", nargs="*",
-                   help="after --: more db_stress flags, for every run")
-    return p.parse_args(argv)
+    p.epilog = ((p.epilog or "") + "\nAfter --: more db_stress flags, for "
+                "every run (after the drawn ones, so they win).")
+    # argparse cannot take "-- flags" after its options once the mode
+    # positional is filled: the tail is split off here.
+    extra = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, extra = argv[:cut], argv[cut + 1:]
+    args = p.parse_args(argv)
+    args.extra = extra
+    return args
 
 
 def find_db_stress(given):
@@ -202,6 +210,11 @@ class Crashtest:
         o["compact_range_one_in"] = r.choice([0, 1000, 5000])
         o["acquire_snapshot_one_in"] = r.choice([20, 100])
         o["sync_wal_one_in"] = r.choice([100, 1000])
+        # Dropping and creating a family again empties it, which a check
+        # that all families agree would report.
+        o["clear_column_family_one_in"] = (
+            0 if self.fixed["column_families"] < 2 or
+            self.fixed["test_batches_snapshots"] else r.choice([0, 1000, 5000]))
         o["reopen"] = r.choice([0, 0, 1])
         # RocksDB's crash-test mix.
         o.update(readpercent=45, prefixpercent=5, writepercent=35,
@@ -209,7 +222,8 @@ class Crashtest:
         o["seed"] = r.randrange(1, 2 ** 31 - 1)
         for k in ("sync", "disable_wal", "unordered_write",
                   "enable_pipelined_write", "memtablerep", "compression_type",
-                  "use_direct_reads", "write_buffer_size", "reopen"):
+                  "use_direct_reads", "write_buffer_size", "reopen",
+                  "clear_column_family_one_in"):
             self.options_seen.setdefault(k, set()).add(o[k])
         return o
 
@@ -320,7 +334,8 @@ class Crashtest:
             options["power_loss"] = 1
         flags = dict(self.fixed)
         flags.update(options)
-        cmd = self.prefix + ["--%s=%s" % kv for kv in flags.items()]
+        cmd = (self.prefix + ["--%s=%s" % kv for kv in flags.items()] +
+               list(self.args.extra))
         rc, output = self.run(cmd, None)
         self.account(output)
         if rc != 0:

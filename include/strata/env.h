@@ -38,6 +38,7 @@ struct DBOptions;
 class Directory;
 class FileLock;
 class Logger;
+class MemoryMappedFileBuffer;
 class RandomAccessFile;
 class RandomRWFile;
 class SequentialFile;
@@ -121,6 +122,14 @@ class STRATA_EXPORT Env {
   virtual Status NewRandomRWFile(const std::string& fname,
                                  std::unique_ptr<RandomRWFile>* result,
                                  const EnvOptions& options);
+
+  // Maps the whole of an existing file for reading and writing in place
+  // (the file's size does not change); stores in place are the file's
+  // contents, kept by the OS through a crash of the process. An empty file
+  // gives a buffer of length 0. NotSupported by Envs that cannot map.
+  virtual Status NewMemoryMappedFileBuffer(
+      const std::string& fname,
+      std::unique_ptr<MemoryMappedFileBuffer>* result);
 
   // Opens a directory so that its entries can be synced.
   virtual Status NewDirectory(const std::string& name,
@@ -359,6 +368,25 @@ class STRATA_EXPORT RandomRWFile {
   virtual size_t GetRequiredBufferAlignment() const { return kDefaultPageSize; }
 };
 
+// The bytes of a file mapped by Env::NewMemoryMappedFileBuffer; the
+// mapping goes with the object. Safe to use from many threads as far as
+// their stores are.
+class STRATA_EXPORT MemoryMappedFileBuffer {
+ public:
+  MemoryMappedFileBuffer(void* base, size_t length)
+      : base_(base), length_(length) {}
+  MemoryMappedFileBuffer(const MemoryMappedFileBuffer&) = delete;
+  MemoryMappedFileBuffer& operator=(const MemoryMappedFileBuffer&) = delete;
+  virtual ~MemoryMappedFileBuffer() = 0;
+
+  void* GetBase() const { return base_; }
+  size_t GetLen() const { return length_; }
+
+ protected:
+  void* base_;
+  const size_t length_;
+};
+
 // An open directory, so that creations and renames in it can be synced.
 class STRATA_EXPORT Directory {
  public:
@@ -444,6 +472,11 @@ class STRATA_EXPORT EnvWrapper : public Env {
   Status NewRandomRWFile(const std::string& f, std::unique_ptr<RandomRWFile>* r,
                          const EnvOptions& options) override {
     return target_->NewRandomRWFile(f, r, options);
+  }
+  Status NewMemoryMappedFileBuffer(
+      const std::string& f,
+      std::unique_ptr<MemoryMappedFileBuffer>* r) override {
+    return target_->NewMemoryMappedFileBuffer(f, r);
   }
   Status NewDirectory(const std::string& name,
                       std::unique_ptr<Directory>* result) override {

@@ -259,6 +259,32 @@ TEST_F(PlatformIOTest, RelativePathsResolve) {
   EXPECT_TRUE(env_->FileExists(absolute).IsNotFound());
 }
 
+TEST_F(PlatformIOTest, MemoryMappedFileBufferWritesTheFileInPlace) {
+  const std::string fname = dir_.File("mapped");
+  ASSERT_TRUE(WriteStringToFile(env_, "0123456789", fname, false).ok());
+  std::unique_ptr<MemoryMappedFileBuffer> buffer;
+  Status s = env_->NewMemoryMappedFileBuffer(fname, &buffer);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(10u, buffer->GetLen());
+  char* base = static_cast<char*>(buffer->GetBase());
+  EXPECT_EQ("0123456789", std::string(base, 10));
+  // A store is the file's contents for every reader at once, while the
+  // mapping is open; the size does not change.
+  base[3] = 'x';
+  EXPECT_EQ("012x456789", Read(fname));
+  buffer.reset();
+  EXPECT_EQ("012x456789", Read(fname));
+
+  // An empty file maps to nothing; a missing one is not created.
+  ASSERT_TRUE(WriteStringToFile(env_, "", dir_.File("empty"), false).ok());
+  ASSERT_TRUE(
+      env_->NewMemoryMappedFileBuffer(dir_.File("empty"), &buffer).ok());
+  EXPECT_EQ(0u, buffer->GetLen());
+  s = env_->NewMemoryMappedFileBuffer(dir_.File("missing"), &buffer);
+  EXPECT_TRUE(s.IsPathNotFound()) << s.ToString();
+  EXPECT_TRUE(env_->FileExists(dir_.File("missing")).IsNotFound());
+}
+
 TEST(EnvOptionsTest, DBOptionsChooseTheFileOptions) {
   DBOptions db;
   db.allow_mmap_reads = true;

@@ -2,6 +2,7 @@
 // its value encoding: what a crash test accepts after a crash must be
 // exactly what a crash can leave, or the crash test proves nothing.
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -131,7 +132,15 @@ TEST(DbStressExpectedStateTest, SlotsSurviveReopenAndShapeIsChecked) {
   std::unique_ptr<ExpectedState> state;
   ASSERT_TRUE(ExpectedState::Open(env, dir.path(), 2, 100, false, &state).ok());
   const uint32_t slot = SlotBeginWrite(kInitialSlot, Value(3));
-  ASSERT_TRUE(state->Set(1, 99, slot).ok());
+  state->Set(1, 99, slot);
+  // The store is in the file at once, with nothing flushed or closed:
+  // what a killed process leaves behind.
+  std::string contents;
+  ASSERT_TRUE(ReadFileToString(env, dir.path() + "/EXPECTED", &contents).ok());
+  ASSERT_EQ(16u + 4 * 2 * 100, contents.size());
+  uint32_t in_file;
+  std::memcpy(&in_file, contents.data() + 16 + 4 * (100 + 99), 4);
+  EXPECT_EQ(slot, in_file);
   state.reset();
   ASSERT_TRUE(ExpectedState::Open(env, dir.path(), 2, 100, false, &state).ok());
   EXPECT_EQ(slot, state->Get(1, 99));

@@ -135,6 +135,15 @@ class FaultInjectionEnv : public EnvWrapper {
                             const EnvOptions& options) override;
   Status NewRandomRWFile(const std::string& f, std::unique_ptr<RandomRWFile>* r,
                          const EnvOptions& options) override;
+  // Stores through a mapping bypass every call this Env sees, so no power
+  // loss could be simulated for them: NotSupported.
+  Status NewMemoryMappedFileBuffer(
+      const std::string& f,
+      std::unique_ptr<MemoryMappedFileBuffer>* r) override {
+    r->reset();
+    return Status::NotSupported("NewMemoryMappedFileBuffer (fault injection)",
+                                f);
+  }
   Status NewDirectory(const std::string& name,
                       std::unique_ptr<Directory>* result) override;
   Status NewLogger(const std::string& fname,

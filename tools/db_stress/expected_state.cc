@@ -90,13 +90,17 @@ std::string DescribeSlot(uint32_t slot) {
   return d;
 }
 
-ExpectedState::ExpectedState(std::unique_ptr<RandomRWFile> file,
+static_assert(sizeof(std::atomic<uint32_t>) == 4 &&
+                  alignof(std::atomic<uint32_t>) <= 4,
+              "a slot is a 32-bit word of the mapped file");
+
+ExpectedState::ExpectedState(std::unique_ptr<MemoryMappedFileBuffer> mapping,
                              int num_families, int64_t max_key)
-    : file_(std::move(file)),
+    : mapping_(std::move(mapping)),
       num_families_(num_families),
       max_key_(max_key),
-      slots_(static_cast<size_t>(num_families) * static_cast<size_t>(max_key)) {
-}
+      slots_(reinterpret_cast<std::atomic<uint32_t>*>(
+          static_cast<char*>(mapping_->GetBase()) + kHeaderSize)) {}
 
 Status ExpectedState::Open(Env* env, const std::string& dir, int num_families,
                            int64_t max_key, bool reset,
@@ -106,61 +110,36 @@ Status ExpectedState::Open(Env* env, const std::string& dir, int num_families,
   const std::string fname = dir + "/EXPECTED";
   const size_t n =
       static_cast<size_t>(num_families) * static_cast<size_t>(max_key);
-  const uint64_t want_size = kHeaderSize + 4 * static_cast<uint64_t>(n);
-  uint64_t size = 0;
-  const bool exists = env->FileExists(fname).ok();
-  if (exists) {
-    s = env->GetFileSize(fname, &size);
-    if (!s.ok()) return s;
-  }
-  std::unique_ptr<RandomRWFile> file;
-  s = env->NewRandomRWFile(fname, &file, EnvOptions());
-  if (!s.ok()) return s;
-  std::unique_ptr<ExpectedState> state(
-      new ExpectedState(std::move(file), num_families, max_key));
-
   std::string header;
   PutFixed32(&header, kMagic);
   PutFixed32(&header, static_cast<uint32_t>(num_families));
   PutFixed64(&header, static_cast<uint64_t>(max_key));
-  if (!reset && exists && size > 0) {
-    std::string buf(static_cast<size_t>(size), '\0');
-    Slice got;
-    s = state->file_->Read(0, buf.size(), &got, &buf[0]);
-    if (!s.ok()) return s;
-    if (size != want_size || got.size() != size ||
-        Slice(got.data(), kHeaderSize) != Slice(header)) {
-      return Status::InvalidArgument(
-          fname,
-          "expected state of another shape (--max_key, "
-          "--column_families) or damaged; run with "
-          "--destroy_db_initially=1");
-    }
+  uint64_t size = 0;
+  if (reset || !env->FileExists(fname).ok() ||
+      (env->GetFileSize(fname, &size).ok() && size == 0)) {
+    // Written whole, then mapped: the slots start as never written.
+    std::string contents = header;
+    contents.reserve(kHeaderSize + 4 * n);
     for (size_t i = 0; i < n; i++) {
-      state->slots_[i].store(DecodeFixed32(got.data() + kHeaderSize + 4 * i),
-                             std::memory_order_relaxed);
+      const uint32_t slot = kInitialSlot;
+      contents.append(reinterpret_cast<const char*>(&slot), 4);
     }
-  } else {
-    std::string buf = header;
-    for (size_t i = 0; i < n; i++) {
-      PutFixed32(&buf, kInitialSlot);
-      state->slots_[i].store(kInitialSlot, std::memory_order_relaxed);
-    }
-    s = state->file_->Write(0, buf);
-    if (s.ok()) s = state->file_->Sync();
+    s = WriteStringToFile(env, contents, fname, /*should_sync=*/true);
     if (!s.ok()) return s;
   }
-  *result = std::move(state);
+  std::unique_ptr<MemoryMappedFileBuffer> mapping;
+  s = env->NewMemoryMappedFileBuffer(fname, &mapping);
+  if (!s.ok()) return s;
+  if (mapping->GetLen() != kHeaderSize + 4 * n ||
+      Slice(static_cast<const char*>(mapping->GetBase()), kHeaderSize) !=
+          Slice(header)) {
+    return Status::InvalidArgument(
+        fname,
+        "expected state of another shape (--max_key, --column_families) or "
+        "damaged; run with --destroy_db_initially=1");
+  }
+  result->reset(new ExpectedState(std::move(mapping), num_families, max_key));
   return Status::OK();
-}
-
-Status ExpectedState::Set(int family, int64_t key, uint32_t slot) {
-  const size_t i = Index(family, key);
-  slots_[i].store(slot, std::memory_order_relaxed);
-  char buf[4];
-  EncodeFixed32(buf, slot);
-  return file_->Write(kHeaderSize + 4 * static_cast<uint64_t>(i),
-                      Slice(buf, 4));
 }
 
 KeyLocks::KeyLocks(int num_families, int64_t max_key, int log2_keys_per_lock)

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -78,6 +79,9 @@ std::vector<FlagDef> Defs(StressFlags* f) {
       I("sync_wal_one_in", &f->sync_wal_one_in,
         "1 in N ops of thread 0 is a sync point (SyncWAL, or Flush with "
         "disable_wal) when writes may be lost"),
+      I("clear_column_family_one_in", &f->clear_column_family_one_in,
+        "1 in N ops of thread 0 drops a family other than the default and "
+        "creates it again, empty (0: never)"),
       B("sync", &f->sync, "WriteOptions::sync"),
       B("disable_wal", &f->disable_wal, "WriteOptions::disableWAL"),
       B("unordered_write", &f->unordered_write, "Options::unordered_write"),
@@ -242,13 +246,26 @@ Status ValidateStressFlags(const StressFlags& f) {
     return Bad("memtablerep", "skip_list or vector, not '" + f.memtablerep +
                                   "' (strata has no other)");
   }
-  if (f.kill_random_test < 0 || f.crash_after_ms < 0 || f.batch_one_in < 0 ||
-      f.acquire_snapshot_one_in < 0 || f.snapshot_hold_ops < 0 ||
-      f.flush_one_in < 0 || f.compact_range_one_in < 0 ||
-      f.sync_wal_one_in < 0 || f.write_buffer_size < 0 ||
-      f.target_file_size_base < 0 || f.max_bytes_for_level_base < 0) {
-    return Bad("kill_random_test",
-               "counts, odds and sizes must not be negative");
+  if (f.clear_column_family_one_in > 0 && f.test_batches_snapshots) {
+    return Bad("clear_column_family_one_in",
+               "empties one family, and --test_batches_snapshots checks that "
+               "all families agree");
+  }
+  const std::pair<const char*, int64_t> counts[] = {
+      {"kill_random_test", f.kill_random_test},
+      {"crash_after_ms", f.crash_after_ms},
+      {"batch_one_in", f.batch_one_in},
+      {"acquire_snapshot_one_in", f.acquire_snapshot_one_in},
+      {"snapshot_hold_ops", f.snapshot_hold_ops},
+      {"flush_one_in", f.flush_one_in},
+      {"compact_range_one_in", f.compact_range_one_in},
+      {"sync_wal_one_in", f.sync_wal_one_in},
+      {"clear_column_family_one_in", f.clear_column_family_one_in},
+      {"write_buffer_size", f.write_buffer_size},
+      {"target_file_size_base", f.target_file_size_base},
+      {"max_bytes_for_level_base", f.max_bytes_for_level_base}};
+  for (const auto& c : counts) {
+    if (c.second < 0) return Bad(c.first, "must not be negative");
   }
   return Status::OK();
 }

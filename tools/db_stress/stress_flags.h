@@ -49,6 +49,7 @@ struct StressFlags {
   int64_t flush_one_in = 2000;
   int64_t compact_range_one_in = 5000;
   int64_t sync_wal_one_in = 1000;
+  int64_t clear_column_family_one_in = 0;
 
   // Options.
   bool sync = false;

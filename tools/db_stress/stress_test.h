@@ -9,7 +9,13 @@
 // so reads under the same lock know exactly what they must see. Writes
 // also hold sync_mu_ shared; a sync point (SyncWAL, or Flush when the WAL
 // is off) holds it exclusively, so every write it covers has been
-// acknowledged and can be marked durable.
+// acknowledged and can be marked durable. Every operation holds
+// families_mu_ shared; clearing a family (dropping it and creating it
+// again, which replaces its handle) holds it exclusively. The lock order
+// is families_mu_, sync_mu_, key locks.
+//
+// The code is in three files: stress_test.cc (open, verify, the operation
+// mix, Run), stress_reads.cc and stress_writes.cc.
 //
 // A failure (a read that does not match, an iterator that skips or
 // invents a key, an operation that fails) is printed with the family,
@@ -78,6 +84,9 @@ class StressTest {
                  bool both_ways);
   void TakeSnapshot(ThreadState* t);
   void CheckSnapshot(ThreadState* t);
+  // Drops a family other than the default and creates it again (empty);
+  // its handle and generation change.
+  void ClearFamily(ThreadState* t);
 
   // Applies muts (distinct keys, their locks held) as one batch or one
   // call each, around the expected state's begin and commit.
@@ -111,12 +120,40 @@ class StressTest {
   std::unique_ptr<ExpectedState> expected_;
   std::unique_ptr<KeyLocks> locks_;
   port::RWMutex sync_mu_;
+  port::RWMutex families_mu_;
+  // A clear waits for families_mu_: other threads hold off taking it.
+  std::atomic<bool> clear_waiting_{false};
+  // Per family, how many times it was cleared: a snapshot taken before a
+  // clear cannot be re-read through the new handle.
+  std::vector<uint64_t> generation_;
 
   std::atomic<bool> failed_{false};
   port::Mutex print_mu_;
   std::atomic<uint64_t> ops_done_{0};
   std::atomic<uint64_t> verified_keys_{0};
+  std::atomic<uint64_t> families_cleared_{0};
 };
+
+// A thread's random source and operation count, and the snapshot it
+// holds with what it read through it.
+struct StressTest::ThreadState {
+  int id = 0;
+  Random rnd{1};
+  int64_t ops = 0;
+  const Snapshot* snapshot = nullptr;
+  int64_t snapshot_taken_at = 0;
+  struct SnapRead {
+    int cf;
+    uint64_t generation;  // of the family when read
+    int64_t key;
+    bool found;
+    std::string value;
+  };
+  std::vector<SnapRead> snap_reads;
+};
+
+// "default", "cf1", "cf2", ...
+std::string FamilyName(int cf);
 
 }  // namespace stress
 }  // namespace strata
