@@ -508,6 +508,29 @@ if(NOT CMAKE_CROSSCOMPILING)
   endif()
 endif()
 
+# The C API (include/strata/c.h), tested from C against the installed
+# library's target: its own main and assertions, no GoogleTest.
+add_executable(c_api_test test/c/c_api_test.c)
+target_link_libraries(c_api_test PRIVATE strata)
+set_target_properties(c_api_test PROPERTIES
+  C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+strata_warnings(c_api_test)
+add_test(NAME c_api_test COMMAND c_api_test)
+set_tests_properties(c_api_test PROPERTIES LABELS "unit" TIMEOUT 300
+                     ENVIRONMENT "WINEDEBUG=-all")
+# c.h alone in a C89 translation unit; building it is the check.
+add_executable(c89_header_check test/c/c89_header_check.c)
+target_link_libraries(c89_header_check PRIVATE strata)
+set_target_properties(c89_header_check PROPERTIES
+  C_STANDARD 90 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(c89_header_check PRIVATE -pedantic-errors)
+endif()
+strata_warnings(c89_header_check)
+add_test(NAME c89_header_check COMMAND c89_header_check)
+set_tests_properties(c89_header_check PROPERTIES LABELS "unit" TIMEOUT 300
+                     ENVIRONMENT "WINEDEBUG=-all")
+
 # strata_api_compat(<target> <source>): test/api_compat/<source>.cc as
 # <target> against strata and, with RocksDB, as <target>_rocksdb.
 function(strata_api_compat target source)
