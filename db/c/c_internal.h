@@ -17,11 +17,13 @@
 #include "strata/cache.h"
 #include "strata/comparator.h"
 #include "strata/db.h"
+#include "strata/env.h"
 #include "strata/filter_policy.h"
 #include "strata/iterator.h"
 #include "strata/merge_operator.h"
 #include "strata/options.h"
 #include "strata/slice.h"
+#include "strata/slice_transform.h"
 #include "strata/snapshot.h"
 #include "strata/status.h"
 #include "strata/table.h"
@@ -85,6 +87,13 @@ struct strata_lru_cache_options_t {
   strata::LRUCacheOptions rep;
 };
 
+// The default Env is the process's: is_default keeps strata_env_destroy
+// from deleting it.
+struct strata_env_t {
+  strata::Env* rep;
+  bool is_default;
+};
+
 // One reference to the cache; table options hold their own.
 struct strata_cache_t {
   std::shared_ptr<strata::Cache> rep;
@@ -146,6 +155,22 @@ struct strata_filterpolicy_t : public strata::FilterPolicy {
       const strata::Slice& contents) const override {
     return rep->NewReader(contents);
   }
+};
+
+// A prefix extractor: C callbacks, or (wrapped set) one strata made.
+struct strata_slicetransform_t : public strata::SliceTransform {
+  std::unique_ptr<const strata::SliceTransform> wrapped;
+  void* state = nullptr;
+  void (*destructor)(void*) = nullptr;
+  char* (*transform)(void*, const char* key, size_t length,
+                     size_t* dst_length) = nullptr;
+  unsigned char (*in_domain)(void*, const char* key, size_t length) = nullptr;
+  const char* (*name)(void*) = nullptr;
+
+  ~strata_slicetransform_t() override;
+  const char* Name() const override;
+  strata::Slice Transform(const strata::Slice& key) const override;
+  bool InDomain(const strata::Slice& key) const override;
 };
 
 namespace strata {

@@ -46,6 +46,7 @@ typedef struct strata_cache_t strata_cache_t;
 typedef struct strata_column_family_handle_t strata_column_family_handle_t;
 typedef struct strata_comparator_t strata_comparator_t;
 typedef struct strata_compactoptions_t strata_compactoptions_t;
+typedef struct strata_env_t strata_env_t;
 typedef struct strata_filterpolicy_t strata_filterpolicy_t;
 typedef struct strata_flushoptions_t strata_flushoptions_t;
 typedef struct strata_iterator_t strata_iterator_t;
@@ -54,6 +55,7 @@ typedef struct strata_mergeoperator_t strata_mergeoperator_t;
 typedef struct strata_options_t strata_options_t;
 typedef struct strata_pinnableslice_t strata_pinnableslice_t;
 typedef struct strata_readoptions_t strata_readoptions_t;
+typedef struct strata_slicetransform_t strata_slicetransform_t;
 typedef struct strata_snapshot_t strata_snapshot_t;
 typedef struct strata_writebatch_t strata_writebatch_t;
 typedef struct strata_writeoptions_t strata_writeoptions_t;
@@ -539,6 +541,58 @@ strata_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(
 STRATA_EXPORT void strata_options_set_block_based_table_factory(
     strata_options_t* opt, strata_block_based_table_options_t* table_options);
 
+/* ---- Env ---- */
+
+/* The process's Env; destroying its strata_env_t leaves the Env itself
+   alone. */
+STRATA_EXPORT strata_env_t* strata_create_default_env(void);
+
+/* An Env keeping every file in memory (nothing reaches the disk), for
+   tests; destroy it after every DB using it is closed. */
+STRATA_EXPORT strata_env_t* strata_create_mem_env(void);
+STRATA_EXPORT void strata_env_destroy(strata_env_t*);
+
+/* The threads of the Env's pools: the plain form and low_priority are the
+   LOW pool (compactions), high_priority HIGH (flushes), bottom_priority
+   BOTTOM. */
+STRATA_EXPORT void strata_env_set_background_threads(strata_env_t* env, int n);
+STRATA_EXPORT int strata_env_get_background_threads(strata_env_t* env);
+STRATA_EXPORT void strata_env_set_high_priority_background_threads(
+    strata_env_t* env, int n);
+STRATA_EXPORT int strata_env_get_high_priority_background_threads(
+    strata_env_t* env);
+STRATA_EXPORT void strata_env_set_low_priority_background_threads(
+    strata_env_t* env, int n);
+STRATA_EXPORT int strata_env_get_low_priority_background_threads(
+    strata_env_t* env);
+STRATA_EXPORT void strata_env_set_bottom_priority_background_threads(
+    strata_env_t* env, int n);
+STRATA_EXPORT int strata_env_get_bottom_priority_background_threads(
+    strata_env_t* env);
+
+/* ---- Prefix extractors ---- */
+
+/* A prefix extractor of C callbacks: transform returns the prefix of key
+   (a pointer into key, *dst_length bytes), in_domain whether key has one.
+   in_range is accepted for RocksDB's signature and not called (strata
+   does not use it). destructor(state) runs when the extractor is
+   destroyed. strata_options_set_prefix_extractor takes it over. */
+STRATA_EXPORT strata_slicetransform_t* strata_slicetransform_create(
+    void* state, void (*destructor)(void*),
+    char* (*transform)(void*, const char* key, size_t length,
+                       size_t* dst_length),
+    unsigned char (*in_domain)(void*, const char* key, size_t length),
+    unsigned char (*in_range)(void*, const char* key, size_t length),
+    const char* (*name)(void*));
+
+/* The first prefix_len bytes; shorter keys have no prefix. */
+STRATA_EXPORT strata_slicetransform_t*
+    strata_slicetransform_create_fixed_prefix(size_t);
+
+/* The whole key is its prefix. */
+STRATA_EXPORT strata_slicetransform_t* strata_slicetransform_create_noop(void);
+STRATA_EXPORT void strata_slicetransform_destroy(strata_slicetransform_t*);
+
 /* ---- Options ---- */
 
 /* The DB's options and those of a column family together (C++ Options). */
@@ -563,6 +617,20 @@ STRATA_EXPORT void strata_options_set_merge_operator(strata_options_t*,
                                                      strata_mergeoperator_t*);
 STRATA_EXPORT void strata_options_set_uint64add_merge_operator(
     strata_options_t*);
+
+/* NULL: the default Env. The Env stays the caller's. */
+STRATA_EXPORT void strata_options_set_env(strata_options_t*, strata_env_t*);
+
+/* Tables get prefix filters, used by iterators with
+   prefix_same_as_start; the options take the extractor over. */
+STRATA_EXPORT void strata_options_set_prefix_extractor(
+    strata_options_t*, strata_slicetransform_t*);
+
+/* Keeps statistics of the DBs opened with these options;
+   strata_options_statistics_get_string prints them (malloc'ed, NULL when
+   statistics are off). */
+STRATA_EXPORT void strata_options_enable_statistics(strata_options_t*);
+STRATA_EXPORT char* strata_options_statistics_get_string(strata_options_t* opt);
 
 /* Fields of the C++ DBOptions / ColumnFamilyOptions of the same names. */
 STRATA_EXPORT void strata_options_set_create_if_missing(strata_options_t*,

@@ -1143,6 +1143,161 @@ static void TestTableOptions(void) {
   strata_options_destroy(options);
 }
 
+/* ---- Envs, prefix extractors, statistics ---- */
+
+static int transform_destroyed = 0;
+
+static void TransformDestroy(void* state) {
+  (void)state;
+  transform_destroyed++;
+}
+
+/* The prefix is everything before the first '.'; keys without one have
+   none. */
+static char* DotTransform(void* state, const char* key, size_t length,
+                          size_t* dst_length) {
+  const char* dot = (const char*)memchr(key, '.', length);
+  (void)state;
+  *dst_length = (size_t)(dot - key);
+  return (char*)key;
+}
+
+static unsigned char DotInDomain(void* state, const char* key, size_t length) {
+  (void)state;
+  return memchr(key, '.', length) != NULL;
+}
+
+static unsigned char DotInRange(void* state, const char* key, size_t length) {
+  (void)state;
+  (void)key;
+  (void)length;
+  return 0;
+}
+
+static const char* DotName(void* state) {
+  (void)state;
+  return "c_api_test.dot";
+}
+
+/* Writes keys of three prefixes, flushes them into a table and checks
+   that an iterator with prefix_same_as_start stays in the prefix. */
+static void CheckPrefixIteration(strata_slicetransform_t* extractor,
+                                 const char* const keys[4], const char* seek,
+                                 const char* first, const char* second) {
+  strata_options_t* options = strata_options_create();
+  strata_readoptions_t* prefix_ro = strata_readoptions_create();
+  strata_iterator_t* it;
+  char* err = NULL;
+  strata_t* db;
+  int i;
+
+  MakeDbName("prefix");
+  Destroy(options);
+  strata_options_set_create_if_missing(options, 1);
+  strata_options_set_prefix_extractor(options, extractor);
+  db = strata_open(options, db_name, &err);
+  CHECK_NO_ERROR(err);
+  for (i = 0; i < 4; i++) {
+    strata_put(db, wo, keys[i], strlen(keys[i]), "v", 1, &err);
+    CHECK_NO_ERROR(err);
+  }
+  strata_flush(db, fo, &err);
+  CHECK_NO_ERROR(err);
+
+  strata_readoptions_set_prefix_same_as_start(prefix_ro, 1);
+  it = strata_create_iterator(db, prefix_ro);
+  strata_iter_seek(it, seek, strlen(seek));
+  CHECK(KeyIs(it, first));
+  strata_iter_next(it);
+  if (second == NULL) {
+    CHECK(!strata_iter_valid(it));
+  } else {
+    CHECK(KeyIs(it, second));
+    strata_iter_next(it);
+    CHECK(!strata_iter_valid(it));
+  }
+  strata_iter_destroy(it);
+  strata_close(db);
+  Destroy(options);
+  strata_readoptions_destroy(prefix_ro);
+  strata_options_destroy(options);
+}
+
+static void TestEnvAndPrefixes(void) {
+  strata_env_t* env = strata_create_default_env();
+  strata_env_t* mem = strata_create_mem_env();
+  strata_options_t* options = strata_options_create();
+  char* err = NULL;
+  strata_t* db;
+  char* stats;
+  char path[1200];
+  FILE* f;
+
+  /* Thread pools of the default Env (left as they were). */
+  {
+    int low = strata_env_get_low_priority_background_threads(env);
+    int high = strata_env_get_high_priority_background_threads(env);
+    int bottom = strata_env_get_bottom_priority_background_threads(env);
+    CHECK(strata_env_get_background_threads(env) == low);
+    strata_env_set_background_threads(env, low + 1);
+    CHECK(strata_env_get_low_priority_background_threads(env) == low + 1);
+    strata_env_set_low_priority_background_threads(env, low);
+    strata_env_set_high_priority_background_threads(env, high + 1);
+    CHECK(strata_env_get_high_priority_background_threads(env) == high + 1);
+    strata_env_set_high_priority_background_threads(env, high);
+    strata_env_set_bottom_priority_background_threads(env, bottom + 1);
+    CHECK(strata_env_get_bottom_priority_background_threads(env) == bottom + 1);
+    strata_env_set_bottom_priority_background_threads(env, bottom);
+  }
+
+  /* A DB in memory: nothing of it on disk. (A relative name: the memory
+     Env has the current directory and "/", not the disk's directories.) */
+  snprintf(db_name, sizeof(db_name), "strata_c_api_test_mem");
+  strata_options_set_env(options, mem);
+  strata_options_set_create_if_missing(options, 1);
+  strata_options_enable_statistics(options);
+  db = strata_open(options, db_name, &err);
+  CHECK_NO_ERROR(err);
+  strata_put(db, wo, "k", 1, "v", 1, &err);
+  CHECK_NO_ERROR(err);
+  CheckGet(db, ro, "k", "v");
+  snprintf(path, sizeof(path), "%s/CURRENT", db_name);
+  f = fopen(path, "rb");
+  CHECK(f == NULL);
+  stats = strata_options_statistics_get_string(options);
+  CHECK(stats != NULL && strlen(stats) > 0);
+  strata_free(stats);
+  strata_close(db);
+  strata_destroy_db(options, db_name, &err);
+  CHECK_NO_ERROR(err);
+  strata_options_set_env(options, NULL);
+  strata_options_destroy(options);
+  strata_env_destroy(mem);
+  strata_env_destroy(env);
+
+  /* Without statistics there is no string. */
+  options = strata_options_create();
+  CHECK(strata_options_statistics_get_string(options) == NULL);
+  strata_options_destroy(options);
+
+  /* Prefix extractors: fixed, C callbacks, noop. */
+  {
+    const char* fixed_keys[4] = {"aa1", "ab1", "ab2", "ac1"};
+    const char* dot_keys[4] = {"x.1", "yy.1", "yy.2", "z.1"};
+    const char* noop_keys[4] = {"a", "b", "c", "d"};
+    CheckPrefixIteration(strata_slicetransform_create_fixed_prefix(2),
+                         fixed_keys, "ab", "ab1", "ab2");
+    CheckPrefixIteration(
+        strata_slicetransform_create(NULL, TransformDestroy, DotTransform,
+                                     DotInDomain, DotInRange, DotName),
+        dot_keys, "yy.", "yy.1", "yy.2");
+    CHECK(transform_destroyed == 1); /* the options owned it */
+    CheckPrefixIteration(strata_slicetransform_create_noop(), noop_keys, "b",
+                         "b", NULL);
+    strata_slicetransform_destroy(strata_slicetransform_create_fixed_prefix(3));
+  }
+}
+
 int main(void) {
   ro = strata_readoptions_create();
   wo = strata_writeoptions_create();
@@ -1155,6 +1310,7 @@ int main(void) {
   TestColumnFamilies();
   TestCallbacks();
   TestTableOptions();
+  TestEnvAndPrefixes();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);
