@@ -85,6 +85,11 @@ void strata_drop_column_family(strata_t* db,
 
 void strata_column_family_handle_destroy(
     strata_column_family_handle_t* handle) {
+  // NULL is what a failed strata_create_column_family returns; RocksDB
+  // returns an empty handle there, which programs destroy unchecked.
+  if (handle == nullptr) {
+    return;
+  }
   // Handles from Open and CreateColumnFamily are the caller's to delete
   // (strata/db.h); this API never hands out the DB's default handle.
   delete handle->rep;

@@ -101,7 +101,8 @@ STRATA_EXPORT char** strata_list_column_families(
 STRATA_EXPORT void strata_list_column_families_destroy(char** list, size_t len);
 
 /* Creates a column family with the options of column_family_options (its
-   column family half); the handle is the caller's. */
+   column family half); the handle is the caller's. NULL on failure
+   (RocksDB returns a handle of no family there). */
 STRATA_EXPORT strata_column_family_handle_t* strata_create_column_family(
     strata_t* db, const strata_options_t* column_family_options,
     const char* column_family_name, char** errptr);
@@ -110,6 +111,8 @@ STRATA_EXPORT strata_column_family_handle_t* strata_create_column_family(
    handle uses it. The handle must still be destroyed. */
 STRATA_EXPORT void strata_drop_column_family(
     strata_t* db, strata_column_family_handle_t* handle, char** errptr);
+
+/* Releases a handle; NULL (a failed create) is ignored. */
 STRATA_EXPORT void strata_column_family_handle_destroy(
     strata_column_family_handle_t*);
 STRATA_EXPORT uint32_t
