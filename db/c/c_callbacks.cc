@@ -8,7 +8,11 @@
 
 using strata::Slice;
 
-strata_comparator_t::~strata_comparator_t() { (*destructor)(state); }
+strata_comparator_t::~strata_comparator_t() {
+  if (destructor != nullptr) {
+    (*destructor)(state);
+  }
+}
 
 int strata_comparator_t::Compare(const Slice& a, const Slice& b) const {
   return (*compare)(state, a.data(), a.size(), b.data(), b.size());
@@ -16,7 +20,11 @@ int strata_comparator_t::Compare(const Slice& a, const Slice& b) const {
 
 const char* strata_comparator_t::Name() const { return (*name)(state); }
 
-strata_mergeoperator_t::~strata_mergeoperator_t() { (*destructor)(state); }
+strata_mergeoperator_t::~strata_mergeoperator_t() {
+  if (destructor != nullptr) {
+    (*destructor)(state);
+  }
+}
 
 const char* strata_mergeoperator_t::Name() const { return (*name)(state); }
 
@@ -38,15 +46,17 @@ struct OperandArrays {
   std::vector<size_t> lengths;
 };
 
-// Hands a callback's result to new_value and gives the buffer back through
-// delete_value: the callback's allocator, not necessarily malloc.
+// Hands a callback's result to new_value (unless it failed) and gives the
+// buffer back through delete_value: the callback's allocator, not
+// necessarily malloc. A successful NULL result is an empty value.
 bool TakeResult(const strata_mergeoperator_t* op, char* result,
                 unsigned char success, size_t length, std::string* new_value) {
-  if (result == nullptr) {
-    return false;
+  if (success && result != nullptr) {
+    new_value->assign(result, length);
+  } else if (success) {
+    new_value->clear();
   }
-  new_value->assign(result, length);
-  if (op->delete_value != nullptr) {
+  if (result != nullptr && op->delete_value != nullptr) {
     (*op->delete_value)(op->state, result, length);
   }
   return success != 0;

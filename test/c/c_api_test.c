@@ -946,7 +946,8 @@ static void MergeDestroy(void* state) {
   merge_operator_destroyed++;
 }
 
-/* Joins the existing value and the operands with '+'. */
+/* Joins the existing value and the operands with '+'; fails (a result,
+   but success 0) on an operand "fail". */
 static char* ConcatFullMerge(void* state, const char* key, size_t key_length,
                              const char* existing_value,
                              size_t existing_value_length,
@@ -974,6 +975,11 @@ static char* ConcatFullMerge(void* state, const char* key, size_t key_length,
   }
   *new_value_length = pos;
   *success = 1;
+  for (i = 0; i < num_operands; i++) {
+    if (operands_list_length[i] == 4 &&
+        memcmp(operands_list[i], "fail", 4) == 0)
+      *success = 0;
+  }
   return result;
 }
 
@@ -1043,6 +1049,24 @@ static void TestCallbacks(void) {
   CHECK_NO_ERROR(err);
   CheckGet(db, ro, "n", "base+z");
   CHECK(values_deleted >= 2);
+
+  /* A merge that fails makes the read fail; its buffer is still given
+     back. */
+  {
+    int deleted_before = values_deleted;
+    size_t len = 0;
+    char* v;
+    strata_merge(db, wo, "bad", 3, "fail", 4, &err);
+    CHECK_NO_ERROR(err);
+    v = strata_get(db, ro, "bad", 3, &len, &err);
+    CHECK(v == NULL);
+    CHECK(err != NULL);
+    strata_free(err);
+    err = NULL;
+    CHECK(values_deleted > deleted_before);
+    strata_delete(db, wo, "bad", 3, &err);
+    CHECK_NO_ERROR(err);
+  }
 
   /* Through a flush and compaction, in the comparator's order. */
   strata_flush(db, fo, &err);
