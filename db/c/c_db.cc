@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "db/c/c_internal.h"
@@ -273,6 +274,33 @@ void strata_multi_get_cf(
   }
   MultiGet(db, options, families, num_keys, keys_list, keys_list_sizes,
            values_list, values_list_sizes, errs);
+}
+
+void strata_batched_multi_get_cf(strata_t* db,
+                                 const strata_readoptions_t* options,
+                                 strata_column_family_handle_t* column_family,
+                                 size_t num_keys, const char* const* keys_list,
+                                 const size_t* keys_list_sizes,
+                                 strata_pinnableslice_t** values, char** errs,
+                                 const bool sorted_input) {
+  std::vector<Slice> keys(num_keys);
+  for (size_t i = 0; i < num_keys; i++) {
+    keys[i] = Slice(keys_list[i], keys_list_sizes[i]);
+  }
+  std::vector<PinnableSlice> results(num_keys);
+  std::vector<Status> statuses(num_keys);
+  db->rep->MultiGet(options->rep, column_family->rep, num_keys, keys.data(),
+                    results.data(), statuses.data(), sorted_input);
+  for (size_t i = 0; i < num_keys; i++) {
+    values[i] = nullptr;
+    errs[i] = nullptr;
+    if (statuses[i].ok()) {
+      values[i] = new strata_pinnableslice_t;
+      values[i]->rep = std::move(results[i]);
+    } else if (!statuses[i].IsNotFound()) {
+      errs[i] = CopyBytes(statuses[i].ToString(), /*nul=*/true);
+    }
+  }
 }
 
 strata_pinnableslice_t* strata_get_pinned(strata_t* db,

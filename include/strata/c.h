@@ -206,6 +206,23 @@ STRATA_EXPORT void strata_multi_get_cf(
     const size_t* keys_list_sizes, char** values_list,
     size_t* values_list_sizes, char** errs);
 
+/* MultiGet's batched form, for keys of one family: values[i] is a pinned
+   value (strata_pinnableslice_destroy) or NULL, errs[i] a malloc'ed
+   message or NULL (a missing key is not an error). sorted_input: the
+   caller promises the keys are in the family's order. Declared for C99
+   and C++ only, as it takes a bool. */
+#if defined(__cplusplus) || \
+    (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+STRATA_EXPORT void strata_batched_multi_get_cf(
+    strata_t* db, const strata_readoptions_t* options,
+    strata_column_family_handle_t* column_family, size_t num_keys,
+    const char* const* keys_list, const size_t* keys_list_sizes,
+    strata_pinnableslice_t** values, char** errs, const bool sorted_input);
+#endif
+
 /* The value of key, pinned where it lies (a block in the block cache, the
    memtable) rather than copied when possible; NULL if there is none.
    Release it with strata_pinnableslice_destroy. */

@@ -835,6 +835,25 @@ static void TestColumnFamilies(void) {
     strata_free(values[0]);
     strata_free(values[1]);
 
+    {
+      /* The batched form, in one family, keys out of order. */
+      const char* bkeys[3] = {"fig", "nothing", "apple"};
+      size_t bkey_sizes[3] = {3, 7, 5};
+      strata_pinnableslice_t* pinned[3];
+      char* berrs[3];
+      int j;
+      strata_batched_multi_get_cf(db, ro, cf, 3, bkeys, bkey_sizes, pinned,
+                                  berrs, 0);
+      for (j = 0; j < 3; j++) CHECK_NO_ERROR(berrs[j]);
+      data = strata_pinnableslice_value(pinned[0], &len);
+      CHECK(Equals(data, len, "green"));
+      CHECK(pinned[1] == NULL);
+      data = strata_pinnableslice_value(pinned[2], &len);
+      CHECK(Equals(data, len, "red"));
+      strata_pinnableslice_destroy(pinned[0]);
+      strata_pinnableslice_destroy(pinned[2]);
+    }
+
     it = strata_create_iterator_cf(db, ro, cf);
     strata_iter_seek_to_first(it);
     CHECK(KeyIs(it, "apple"));
