@@ -510,8 +510,15 @@ endif()
 
 # The C API (include/strata/c.h), tested from C against the installed
 # library's target: its own main and assertions, no GoogleTest.
-add_executable(c_api_test test/c/c_api_test.c)
+add_executable(c_api_test
+  test/c/c_api_batch_test.c
+  test/c/c_api_db_test.c
+  test/c/c_api_extensions_test.c
+  test/c/c_api_families_test.c
+  test/c/c_api_test.c
+)
 target_link_libraries(c_api_test PRIVATE strata)
+target_include_directories(c_api_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 set_target_properties(c_api_test PROPERTIES
   C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 strata_warnings(c_api_test)
