@@ -252,8 +252,8 @@ microbenchmarks() {
 format_check() {
   step "clang-format"
   local files
-  files=$(cd "$root" && { git ls-files '*.h' '*.cc' 2>/dev/null ||
-    find include util port env test -name '*.h' -o -name '*.cc'; })
+  files=$(cd "$root" && { git ls-files '*.h' '*.cc' '*.c' 2>/dev/null ||
+    find include util port env test -name '*.h' -o -name '*.cc' -o -name '*.c'; })
   (cd "$root" && clang-format --dry-run -Werror $files)
   echo "all $(echo "$files" | wc -l) files formatted"
 }

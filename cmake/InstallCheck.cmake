@@ -54,6 +54,7 @@ else()
 endif()
 if(STRATA_SANITIZE_FLAGS)
   list(APPEND configure_args "-DCMAKE_CXX_FLAGS=${STRATA_SANITIZE_FLAGS}"
+       "-DCMAKE_C_FLAGS=${STRATA_SANITIZE_FLAGS}"
        "-DCMAKE_EXE_LINKER_FLAGS=${STRATA_SANITIZE_FLAGS}")
 endif()
 
@@ -61,8 +62,10 @@ run("configure the consumer" ${CMAKE_COMMAND} ${configure_args})
 run("build the consumer" ${CMAKE_COMMAND} --build ${build})
 
 set(exe ${build}/strata_consumer)
+set(c_exe ${build}/strata_c_consumer)
 if(STRATA_TOOLCHAIN_FILE)
   set(exe ${exe}.exe)
+  set(c_exe ${c_exe}.exe)
   # A DLL build installs strata.dll in bin/: Wine finds it through WINEPATH,
   # not in the build tree (the run's working directory is the scratch dir).
   set(ENV{WINEPATH} "${prefix}/bin")
@@ -72,6 +75,11 @@ if(NOT LAST_OUTPUT MATCHES "strata consumer: ok")
   message(FATAL_ERROR "the consumer printed:\n${LAST_OUTPUT}")
 endif()
 message(STATUS "find_package(strata): ${LAST_OUTPUT}")
+run("run the C consumer" ${STRATA_EMULATOR} ${c_exe} ${STRATA_WORK_DIR})
+if(NOT LAST_OUTPUT MATCHES "strata C consumer: ok")
+  message(FATAL_ERROR "the C consumer printed:\n${LAST_OUTPUT}")
+endif()
+message(STATUS "find_package(strata) from C: ${LAST_OUTPUT}")
 
 # pkg-config, natively: compile the same program with strata.pc's flags.
 if(NOT STRATA_TOOLCHAIN_FILE)

@@ -508,17 +508,57 @@ if(NOT CMAKE_CROSSCOMPILING)
   endif()
 endif()
 
+# The C API (include/strata/c.h), tested from C against the installed
+# library's target: its own main and assertions, no GoogleTest.
+add_executable(c_api_test
+  test/c/c_api_batch_test.c
+  test/c/c_api_db_test.c
+  test/c/c_api_extensions_test.c
+  test/c/c_api_families_test.c
+  test/c/c_api_test.c
+)
+target_link_libraries(c_api_test PRIVATE strata)
+target_include_directories(c_api_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+set_target_properties(c_api_test PROPERTIES
+  C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+strata_warnings(c_api_test)
+if(MSVC)
+  # getenv, strcat, fopen: standard C, which MSVC deprecates (C4996).
+  target_compile_definitions(c_api_test PRIVATE _CRT_SECURE_NO_WARNINGS)
+endif()
+add_test(NAME c_api_test COMMAND c_api_test)
+set_tests_properties(c_api_test PROPERTIES LABELS "unit" TIMEOUT 300
+                     ENVIRONMENT "WINEDEBUG=-all")
+# c.h alone in a C89 translation unit; building it is the check.
+add_executable(c89_header_check test/c/c89_header_check.c)
+target_link_libraries(c89_header_check PRIVATE strata)
+set_target_properties(c89_header_check PROPERTIES
+  C_STANDARD 90 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(c89_header_check PRIVATE -pedantic-errors)
+endif()
+strata_warnings(c89_header_check)
+add_test(NAME c89_header_check COMMAND c89_header_check)
+set_tests_properties(c89_header_check PROPERTIES LABELS "unit" TIMEOUT 300
+                     ENVIRONMENT "WINEDEBUG=-all")
+
 # strata_api_compat(<target> <source>): test/api_compat/<source>.cc as
 # <target> against strata and, with RocksDB, as <target>_rocksdb.
+# A C program (test/api_compat/<source>.c, for rocksdb/c.h) is built as C.
 function(strata_api_compat target source)
-  set(_rocksdb_source ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/${source}.cc)
+  set(_ext .cc)
+  if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/${source}.cc)
+    set(_ext .c)
+  endif()
+  set(_rocksdb_source
+      ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/${source}${_ext})
   file(READ ${_rocksdb_source} _text)
   string(REPLACE "rocksdb" "strata" _text "${_text}")
-  file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/api_compat_src/${target}.cc
+  file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/api_compat_src/${target}${_ext}
        CONTENT "${_text}" @ONLY)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
                ${_rocksdb_source})
-  add_executable(${target} ${CMAKE_BINARY_DIR}/api_compat_src/${target}.cc)
+  add_executable(${target} ${CMAKE_BINARY_DIR}/api_compat_src/${target}${_ext})
   target_link_libraries(${target} PRIVATE strata)
   if(_api_compat_rocksdb)
     add_executable(${target}_rocksdb ${_rocksdb_source})
@@ -526,6 +566,8 @@ function(strata_api_compat target source)
                                ${STRATA_ROCKSDB_INCLUDE_DIR})
     target_link_libraries(${target}_rocksdb PRIVATE ${STRATA_ROCKSDB_LIBRARY}
                           Threads::Threads)
+    # A static librocksdb needs the C++ runtime even under a C main.
+    set_target_properties(${target}_rocksdb PROPERTIES LINKER_LANGUAGE CXX)
   endif()
 endfunction()
 
@@ -559,6 +601,17 @@ set(_api_compat_expected
     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_column_families.expected)
 strata_api_compat_compare(api_compat_column_families
   PROGRAMS api_compat_column_families EXPECTED ${_api_compat_expected})
+# The C API: its output is compared with RocksDB 7.8.3's, recorded.
+strata_api_compat(api_compat_c rocksdb_c_program)
+set(_api_compat_c_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_c_program.expected)
+strata_api_compat_compare(api_compat_c
+  PROGRAMS api_compat_c EXPECTED ${_api_compat_c_expected})
+if(_api_compat_rocksdb)
+  strata_api_compat_compare(api_compat_c_vs_rocksdb
+    PROGRAMS api_compat_c api_compat_c_rocksdb
+    EXPECTED ${_api_compat_c_expected})
+endif()
 if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_vs_rocksdb
     PROGRAMS api_compat api_compat_rocksdb)

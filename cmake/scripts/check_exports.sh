@@ -6,8 +6,9 @@
 # public headers declare at namespace scope in strata (a class, enum, alias,
 # function or variable). A member of DBImpl, VersionSet or any other internal
 # class, or an internal free function, fails the check; so does a symbol of
-# another library in a DLL. Also fails if the table lacks the entry points
-# every user needs, which is what an empty or truncated table looks like.
+# another library in a DLL. The C API's functions (strata/c.h, C names)
+# are public too. Also fails if the table lacks the entry points every
+# user needs, which is what an empty or truncated table looks like.
 #
 # A DLL's export table is read with objdump -p. A shared object's dynamic
 # symbols are read with nm -D; there the C++ library's templates that strata
@@ -132,7 +133,15 @@ not_public() {
     }'
 }
 
-allowed=$(public_names)
+# The C API's functions (strata/c.h): C names, declared outside any
+# namespace, each as "STRATA_EXPORT <type> strata_<name>(".
+c_api_names() {
+  if [ -f "$headers/c.h" ]; then
+    grep -o 'strata_[A-Za-z0-9_]*(' "$headers/c.h" | tr -d '(' | sort -u
+  fi
+}
+
+allowed=$({ public_names; c_api_names; } | sort -u)
 if [ -z "$allowed" ]; then
   echo "check_exports: no public names found in $headers" >&2
   exit 1
@@ -143,7 +152,8 @@ bad=$(printf '%s\n' "$names" | not_public "$allowed")
 
 missing=""
 for needed in 'strata::DB::Open(' 'strata::WriteBatch::Put(' \
-    'strata::Env::Default()' 'strata::Status::ToString() const'; do
+    'strata::Env::Default()' 'strata::Status::ToString() const' \
+    'strata_open'; do
   # Not grep -q: it would stop reading early, and printf's SIGPIPE would
   # fail the pipeline (pipefail) once the list outgrows the pipe buffer.
   if ! printf '%s\n' "$names" | grep -F "$needed" >/dev/null; then
