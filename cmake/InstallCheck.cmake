@@ -1,7 +1,8 @@
 # Installs the build at STRATA_BUILD_DIR into a scratch prefix, then builds
 # and runs test/install_consumer against it: through find_package(strata)
-# and strata::strata, and (natively) through pkg-config. Run by ctest as
-# the install_consumer test.
+# and strata::strata, and (natively) through pkg-config; a shared library
+# is also loaded at run time by test/dynamic_load. Run by ctest as the
+# install_consumer test.
 #
 # Inputs: STRATA_BUILD_DIR, STRATA_CONSUMER_SOURCE, STRATA_WORK_DIR,
 # STRATA_GENERATOR, STRATA_BUILD_TYPE; for a cross build also
@@ -41,8 +42,9 @@ if(shared_lib)
   message(STATUS "${LAST_OUTPUT}")
 endif()
 
-set(configure_args -S ${STRATA_CONSUMER_SOURCE} -B ${build}
-    -G ${STRATA_GENERATOR} -DCMAKE_BUILD_TYPE=${STRATA_BUILD_TYPE})
+# What every project built here is configured with; -S and -B follow.
+set(configure_args -G ${STRATA_GENERATOR}
+    -DCMAKE_BUILD_TYPE=${STRATA_BUILD_TYPE})
 if(STRATA_TOOLCHAIN_FILE)
   # The toolchain confines package searches to the MinGW root, so name the
   # package directory itself.
@@ -58,7 +60,8 @@ if(STRATA_SANITIZE_FLAGS)
        "-DCMAKE_EXE_LINKER_FLAGS=${STRATA_SANITIZE_FLAGS}")
 endif()
 
-run("configure the consumer" ${CMAKE_COMMAND} ${configure_args})
+run("configure the consumer" ${CMAKE_COMMAND} -S ${STRATA_CONSUMER_SOURCE}
+    -B ${build} ${configure_args})
 run("build the consumer" ${CMAKE_COMMAND} --build ${build})
 
 set(exe ${build}/strata_consumer)
@@ -80,6 +83,26 @@ if(NOT LAST_OUTPUT MATCHES "strata C consumer: ok")
   message(FATAL_ERROR "the C consumer printed:\n${LAST_OUTPUT}")
 endif()
 message(STATUS "find_package(strata) from C: ${LAST_OUTPUT}")
+
+# A shared library is also loaded at run time by a program that declares
+# the C entry points itself (test/dynamic_load), as a binding does.
+if(shared_lib)
+  get_filename_component(tests ${STRATA_CONSUMER_SOURCE} DIRECTORY)
+  run("configure the dynamic-load program" ${CMAKE_COMMAND}
+      -S ${tests}/dynamic_load -B ${build}_dynamic_load ${configure_args})
+  run("build the dynamic-load program" ${CMAKE_COMMAND} --build
+      ${build}_dynamic_load)
+  set(dl_exe ${build}_dynamic_load/strata_dynamic_load)
+  if(STRATA_TOOLCHAIN_FILE)
+    set(dl_exe ${dl_exe}.exe)
+  endif()
+  run("run the dynamic-load program" ${STRATA_EMULATOR} ${dl_exe}
+      ${shared_lib} ${STRATA_WORK_DIR})
+  if(NOT LAST_OUTPUT MATCHES "strata dynamic load: ok")
+    message(FATAL_ERROR "the dynamic-load program printed:\n${LAST_OUTPUT}")
+  endif()
+  message(STATUS "loaded at run time: ${LAST_OUTPUT}")
+endif()
 
 # pkg-config, natively: compile the same program with strata.pc's flags.
 if(NOT STRATA_TOOLCHAIN_FILE)
