@@ -5,6 +5,8 @@
 #   EMULATOR  what runs them (wine64 for the Windows build), may be empty
 #   EXPECTED  optionally, a file every output must equal
 #   WORK_DIR  where the DB directories go (removed before and after)
+#   NAME      the test's name, in each DB directory's: two tests that run
+#             the same program at once must not share a DB
 # Line ends are compared as "\n": a Windows build's stdout writes "\r\n".
 
 cmake_minimum_required(VERSION 3.16)  # the project's policies, in -P too
@@ -14,7 +16,7 @@ set(_names)
 set(_i 0)
 foreach(_program ${PROGRAMS})
   get_filename_component(_name "${_program}" NAME_WE)
-  set(_db "${WORK_DIR}/${_name}_${_i}_db")
+  set(_db "${WORK_DIR}/${NAME}_${_name}_${_i}_db")
   file(REMOVE_RECURSE "${_db}")
   execute_process(
     COMMAND ${EMULATOR} "${_program}" "${_db}"

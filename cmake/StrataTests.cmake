@@ -584,6 +584,7 @@ function(strata_api_compat_compare name)
     COMMAND ${CMAKE_COMMAND}
       "-DPROGRAMS=${_files}" -DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}
       -DEXPECTED=${ARG_EXPECTED} -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}
+      -DNAME=${name}
       -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/ApiCompatCompare.cmake)
   set_tests_properties(${name} PROPERTIES LABELS "unit" TIMEOUT 300
                        ENVIRONMENT "WINEDEBUG=-all")

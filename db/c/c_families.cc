@@ -10,6 +10,7 @@ using strata::ColumnFamilyDescriptor;
 using strata::ColumnFamilyHandle;
 using strata::ColumnFamilyOptions;
 using strata::DB;
+using strata::Status;
 using strata::c_api::CopyBytes;
 using strata::c_api::SaveError;
 
@@ -80,6 +81,11 @@ strata_column_family_handle_t* strata_create_column_family(
 void strata_drop_column_family(strata_t* db,
                                strata_column_family_handle_t* handle,
                                char** errptr) {
+  // NULL: what a failed strata_create_column_family returned.
+  if (handle == nullptr) {
+    SaveError(errptr, Status::InvalidArgument("no column family handle"));
+    return;
+  }
   SaveError(errptr, db->rep->DropColumnFamily(handle->rep));
 }
 

@@ -277,6 +277,11 @@ void TestColumnFamilies(void) {
   CHECK(err != NULL);
   strata_free(err);
   err = NULL;
+  /* Nor can no family (a failed create's NULL): an error, not a crash. */
+  strata_drop_column_family(db, NULL, &err);
+  CHECK(err != NULL);
+  strata_free(err);
+  err = NULL;
   strata_column_family_handle_destroy(handles[0]);
   strata_column_family_handle_destroy(cf);
   strata_close(db);
