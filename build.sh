@@ -100,7 +100,7 @@ clang_checks() {
   local dir=$build_root/clang-shared
   mkdir -p "$build_root"
   CC=clang CXX=clang++ configure "$dir" -DCMAKE_BUILD_TYPE=Release \
-    -DBUILD_SHARED_LIBS=ON -DSTRATA_WITH_JEMALLOC=ON \
+    -DBUILD_SHARED_LIBS=ON \
     -DSTRATA_BUILD_TESTS=OFF -DSTRATA_BUILD_BENCHMARKS=OFF
   cmake --build "$dir" -j "$jobs"
   CXX=clang++ cmake -DSTRATA_BUILD_DIR="$dir" \
