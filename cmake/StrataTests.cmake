@@ -382,6 +382,7 @@ strata_add_test(write_thread_modes_test SOURCES
 strata_add_test(db_test SOURCES
   test/db/builder_test.cc
   test/db/db_basic_test.cc
+  test/db/db_live_files_test.cc
   test/db/db_batch_checks_test.cc
   test/db/db_close_test.cc
   test/db/db_fault_test.cc
@@ -515,6 +516,7 @@ add_executable(c_api_test
   test/c/c_api_db_test.c
   test/c/c_api_extensions_test.c
   test/c/c_api_families_test.c
+  test/c/c_api_metadata_test.c
   test/c/c_api_test.c
 )
 target_link_libraries(c_api_test PRIVATE strata)

@@ -85,6 +85,7 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   using DB::Flush;
   using DB::Get;
   using DB::GetApproximateSizes;
+  using DB::GetColumnFamilyMetaData;
   using DB::GetIntProperty;
   using DB::GetMapProperty;
   using DB::GetOptions;
@@ -159,6 +160,21 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
       const std::unordered_map<std::string, std::string>& new_options) override;
   Options GetOptions(ColumnFamilyHandle* column_family) const override;
   DBOptions GetDBOptions() const override;
+  // Live files: db/db_impl_live_files.cc.
+  Status DisableFileDeletions() override LOCKS_EXCLUDED(mutex_);
+  Status EnableFileDeletions(bool force) override LOCKS_EXCLUDED(mutex_);
+  Status GetLiveFiles(std::vector<std::string>& files,
+                      uint64_t* manifest_file_size,
+                      bool flush_memtable) override LOCKS_EXCLUDED(mutex_);
+  Status GetSortedWalFiles(VectorLogPtr& files) override LOCKS_EXCLUDED(mutex_);
+  Status GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) override
+      LOCKS_EXCLUDED(mutex_);
+  void GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) override
+      LOCKS_EXCLUDED(mutex_);
+  void GetColumnFamilyMetaData(ColumnFamilyHandle* column_family,
+                               ColumnFamilyMetaData* metadata) override
+      LOCKS_EXCLUDED(mutex_);
+  Status GetDbIdentity(std::string& identity) const override;
   const std::string& GetName() const override { return dbname_; }
   Env* GetEnv() const override { return env_; }
 
@@ -532,6 +548,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Table files being written by a flush or compaction (not yet in a
   // version).
   std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
+  // DisableFileDeletions calls not yet undone: DeleteObsoleteFiles does
+  // nothing while it is above 0.
+  int file_deletions_disabled_ GUARDED_BY(mutex_) = 0;
   // Compactions scheduled or running on the LOW pool.
   int bg_compactions_scheduled_ GUARDED_BY(mutex_) = 0;
   // CompactRange calls running, and those of them that keep automatic

@@ -165,7 +165,7 @@ Status DestroyDB(const std::string& name, const Options& options) {
   for (const std::string& child : children) {
     uint64_t number;
     FileType type;
-    if (ParseFileName(child, &number, &type) && type != FileType::kLockFile &&
+    if (ParseFileName(child, &number, &type) && type != FileType::kDBLockFile &&
         type != FileType::kCurrentFile) {
       Status del = env->RemoveFile(name + "/" + child);
       if (s.ok() && !del.ok()) s = del;

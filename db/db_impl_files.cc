@@ -17,6 +17,7 @@ namespace strata {
 
 void DBImpl::DeleteObsoleteFiles() {
   mutex_.AssertHeld();
+  if (file_deletions_disabled_ > 0) return;
   std::vector<uint64_t> live_tables;
   versions_->AddLiveFiles(&live_tables);
   live_tables.insert(live_tables.end(), pending_outputs_.begin(),
@@ -58,7 +59,7 @@ void DBImpl::DeleteObsoleteFiles() {
     if (!ParseFileName(child, &number, &type)) continue;
     bool obsolete = false;
     switch (type) {
-      case FileType::kLogFile:
+      case FileType::kWalFile:
         obsolete = number < min_log;
         break;
       case FileType::kDescriptorFile:

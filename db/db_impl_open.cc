@@ -204,7 +204,7 @@ Status DBImpl::Recover(
       uint64_t number;
       FileType type;
       if (ParseFileName(child, &number, &type) &&
-          (type == FileType::kLogFile || type == FileType::kTableFile ||
+          (type == FileType::kWalFile || type == FileType::kTableFile ||
            type == FileType::kDescriptorFile)) {
         return Status::Corruption(
             dbname_, ": holds " + child +
@@ -321,7 +321,7 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
     // switch) are numbered above what it records.
     versions_->MarkFileNumberUsed(number);
     // Older WALs are fully in tables (DeleteObsoleteFiles removes them).
-    if (type == FileType::kLogFile && number >= min_log) {
+    if (type == FileType::kWalFile && number >= min_log) {
       logs->push_back(number);
     }
   }

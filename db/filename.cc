@@ -81,7 +81,7 @@ bool ParseFileName(const std::string& filename, uint64_t* number,
     *type = FileType::kCurrentFile;
   } else if (rest == "LOCK") {
     *number = 0;
-    *type = FileType::kLockFile;
+    *type = FileType::kDBLockFile;
   } else if (rest == "IDENTITY") {
     *number = 0;
     *type = FileType::kIdentityFile;
@@ -98,7 +98,7 @@ bool ParseFileName(const std::string& filename, uint64_t* number,
     uint64_t num;
     if (!ConsumeDecimalNumber(&rest, &num)) return false;
     if (rest == ".log") {
-      *type = FileType::kLogFile;
+      *type = FileType::kWalFile;
     } else if (rest == ".sst") {
       *type = FileType::kTableFile;
     } else if (rest == ".dbtmp") {

@@ -21,22 +21,12 @@
 
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "strata/types.h"  // FileType
 
 namespace strata {
 
 class Env;
 
-enum class FileType {
-  kLogFile,
-  kLockFile,
-  kTableFile,
-  kDescriptorFile,  // MANIFEST
-  kCurrentFile,
-  kTempFile,
-  kInfoLogFile,
-  kIdentityFile,
-  kOptionsFile,
-};
 
 std::string LogFileName(const std::string& dbname, uint64_t number);
 std::string TableFileName(const std::string& dbname, uint64_t number);

@@ -44,12 +44,15 @@ typedef struct strata_block_based_table_options_t
     strata_block_based_table_options_t;
 typedef struct strata_cache_t strata_cache_t;
 typedef struct strata_column_family_handle_t strata_column_family_handle_t;
+typedef struct strata_column_family_metadata_t strata_column_family_metadata_t;
 typedef struct strata_comparator_t strata_comparator_t;
 typedef struct strata_compactoptions_t strata_compactoptions_t;
 typedef struct strata_env_t strata_env_t;
 typedef struct strata_filterpolicy_t strata_filterpolicy_t;
 typedef struct strata_flushoptions_t strata_flushoptions_t;
 typedef struct strata_iterator_t strata_iterator_t;
+typedef struct strata_level_metadata_t strata_level_metadata_t;
+typedef struct strata_livefiles_t strata_livefiles_t;
 typedef struct strata_lru_cache_options_t strata_lru_cache_options_t;
 typedef struct strata_mergeoperator_t strata_mergeoperator_t;
 typedef struct strata_options_t strata_options_t;
@@ -57,6 +60,7 @@ typedef struct strata_pinnableslice_t strata_pinnableslice_t;
 typedef struct strata_readoptions_t strata_readoptions_t;
 typedef struct strata_slicetransform_t strata_slicetransform_t;
 typedef struct strata_snapshot_t strata_snapshot_t;
+typedef struct strata_sst_file_metadata_t strata_sst_file_metadata_t;
 typedef struct strata_writebatch_t strata_writebatch_t;
 typedef struct strata_writeoptions_t strata_writeoptions_t;
 
@@ -917,6 +921,82 @@ STRATA_EXPORT void strata_compactoptions_set_exclusive_manual_compaction(
     strata_compactoptions_t*, unsigned char);
 STRATA_EXPORT unsigned char
 strata_compactoptions_get_exclusive_manual_compaction(strata_compactoptions_t*);
+
+/* ---- Live files ---- */
+
+/* Obsolete files stay while deletions are disabled; the calls nest, and
+   enabling with force undoes them all. */
+STRATA_EXPORT void strata_disable_file_deletions(strata_t* db, char** errptr);
+STRATA_EXPORT void strata_enable_file_deletions(strata_t* db,
+                                                unsigned char force,
+                                                char** errptr);
+
+/* Every table of every family: a list freed with strata_livefiles_destroy.
+   Names are relative to the DB directory with a leading '/'. */
+STRATA_EXPORT const strata_livefiles_t* strata_livefiles(strata_t* db);
+STRATA_EXPORT int strata_livefiles_count(const strata_livefiles_t*);
+STRATA_EXPORT const char* strata_livefiles_column_family_name(
+    const strata_livefiles_t*, int index);
+STRATA_EXPORT const char* strata_livefiles_name(const strata_livefiles_t*,
+                                                int index);
+STRATA_EXPORT int strata_livefiles_level(const strata_livefiles_t*, int index);
+STRATA_EXPORT size_t strata_livefiles_size(const strata_livefiles_t*,
+                                           int index);
+STRATA_EXPORT const char* strata_livefiles_smallestkey(
+    const strata_livefiles_t*, int index, size_t* size);
+STRATA_EXPORT const char* strata_livefiles_largestkey(const strata_livefiles_t*,
+                                                      int index, size_t* size);
+STRATA_EXPORT uint64_t strata_livefiles_entries(const strata_livefiles_t*,
+                                                int index);
+STRATA_EXPORT uint64_t strata_livefiles_deletions(const strata_livefiles_t*,
+                                                  int index);
+STRATA_EXPORT void strata_livefiles_destroy(const strata_livefiles_t*);
+
+/* A family's levels and tables. Each object returned is freed with its own
+   destroy function (a level's before its family's); strings returned are
+   malloc'ed, freed with strata_free. */
+STRATA_EXPORT strata_column_family_metadata_t*
+strata_get_column_family_metadata(strata_t* db);
+STRATA_EXPORT strata_column_family_metadata_t*
+strata_get_column_family_metadata_cf(
+    strata_t* db, strata_column_family_handle_t* column_family);
+STRATA_EXPORT void strata_column_family_metadata_destroy(
+    strata_column_family_metadata_t* cf_meta);
+STRATA_EXPORT uint64_t
+strata_column_family_metadata_get_size(strata_column_family_metadata_t*);
+STRATA_EXPORT size_t
+strata_column_family_metadata_get_file_count(strata_column_family_metadata_t*);
+STRATA_EXPORT char* strata_column_family_metadata_get_name(
+    strata_column_family_metadata_t* cf_meta);
+STRATA_EXPORT size_t strata_column_family_metadata_get_level_count(
+    strata_column_family_metadata_t* cf_meta);
+/* The i-th level (NULL if there is none). */
+STRATA_EXPORT strata_level_metadata_t*
+strata_column_family_metadata_get_level_metadata(
+    strata_column_family_metadata_t* cf_meta, size_t i);
+STRATA_EXPORT void strata_level_metadata_destroy(
+    strata_level_metadata_t* level_meta);
+STRATA_EXPORT int strata_level_metadata_get_level(
+    strata_level_metadata_t* level_meta);
+STRATA_EXPORT uint64_t
+strata_level_metadata_get_size(strata_level_metadata_t* level_meta);
+STRATA_EXPORT size_t
+strata_level_metadata_get_file_count(strata_level_metadata_t* level_meta);
+/* The level's i-th table (NULL if there is none). */
+STRATA_EXPORT strata_sst_file_metadata_t*
+strata_level_metadata_get_sst_file_metadata(strata_level_metadata_t* level_meta,
+                                            size_t i);
+STRATA_EXPORT void strata_sst_file_metadata_destroy(
+    strata_sst_file_metadata_t* file_meta);
+STRATA_EXPORT char* strata_sst_file_metadata_get_relative_filename(
+    strata_sst_file_metadata_t* file_meta);
+STRATA_EXPORT uint64_t
+strata_sst_file_metadata_get_size(strata_sst_file_metadata_t* file_meta);
+/* The table's smallest and largest user keys, malloc'ed (strata_free). */
+STRATA_EXPORT char* strata_sst_file_metadata_get_smallestkey(
+    strata_sst_file_metadata_t* file_meta, size_t* len);
+STRATA_EXPORT char* strata_sst_file_metadata_get_largestkey(
+    strata_sst_file_metadata_t* file_meta, size_t* len);
 
 /* ---- Memory ---- */
 

@@ -19,10 +19,12 @@
 #include "strata/env.h"
 #include "strata/export.h"
 #include "strata/iterator.h"
+#include "strata/metadata.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/snapshot.h"
 #include "strata/status.h"
+#include "strata/transaction_log.h"
 #include "strata/types.h"
 #include "strata/write_batch.h"
 
@@ -353,6 +355,37 @@ class STRATA_EXPORT DB {
     return GetOptions(DefaultColumnFamily());
   }
   virtual DBOptions GetDBOptions() const = 0;
+
+  // ---- live files (docs/versions.md, "Live files") ----
+  // Obsolete files stay while deletions are disabled: the calls nest, and
+  // EnableFileDeletions(false) undoes one; EnableFileDeletions(true)
+  // undoes them all. What became obsolete meanwhile is deleted then.
+  virtual Status DisableFileDeletions() = 0;
+  virtual Status EnableFileDeletions(bool force = true) = 0;
+  // The files a copy of the DB needs besides its WALs, named relative to
+  // the DB directory with a leading '/': CURRENT, the MANIFEST, the
+  // OPTIONS file and every live table. *manifest_file_size: the
+  // MANIFEST's length, which is all of it a copy needs. flush_memtable:
+  // flush every family first, so that the tables hold every write.
+  virtual Status GetLiveFiles(std::vector<std::string>& files,
+                              uint64_t* manifest_file_size,
+                              bool flush_memtable = true) = 0;
+  // The WALs whose data is not all in tables, oldest first.
+  virtual Status GetSortedWalFiles(VectorLogPtr& files) = 0;
+  // The WAL being written.
+  virtual Status GetCurrentWalFile(
+      std::unique_ptr<LogFile>* current_log_file) = 0;
+  // Every table of every family's current version.
+  virtual void GetLiveFilesMetaData(
+      std::vector<LiveFileMetaData>* metadata) = 0;
+  // The family's levels and their tables.
+  virtual void GetColumnFamilyMetaData(ColumnFamilyHandle* column_family,
+                                       ColumnFamilyMetaData* metadata) = 0;
+  virtual void GetColumnFamilyMetaData(ColumnFamilyMetaData* metadata) {
+    GetColumnFamilyMetaData(DefaultColumnFamily(), metadata);
+  }
+  // The id written in the DB's IDENTITY file when it was created.
+  virtual Status GetDbIdentity(std::string& identity) const = 0;
 
   virtual const std::string& GetName() const = 0;
   virtual Env* GetEnv() const = 0;

@@ -94,6 +94,7 @@ int main(void) {
   TestCallbacks();
   TestTableOptions();
   TestEnvAndPrefixes();
+  TestLiveFiles();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

@@ -357,10 +357,10 @@ TEST(DBBasicTest, FilesAreLaidOutAsDocumented) {
     FileType type;
     if (c == "." || c == "..") continue;
     ASSERT_TRUE(ParseFileName(c, &number, &type)) << c;
-    logs += type == FileType::kLogFile;
+    logs += type == FileType::kWalFile;
     options += type == FileType::kOptionsFile;
     identity += type == FileType::kIdentityFile;
-    lock += type == FileType::kLockFile;
+    lock += type == FileType::kDBLockFile;
     info += type == FileType::kInfoLogFile;
     manifest += type == FileType::kDescriptorFile;
     current += type == FileType::kCurrentFile;
@@ -396,7 +396,7 @@ TEST(DBBasicTest, FileNumbersStaySmallAcrossReopens) {
   for (const std::string& c : children) {
     uint64_t number;
     FileType type;
-    if (ParseFileName(c, &number, &type) && type == FileType::kLogFile) {
+    if (ParseFileName(c, &number, &type) && type == FileType::kWalFile) {
       EXPECT_LT(number, 100u) << c;
     }
   }

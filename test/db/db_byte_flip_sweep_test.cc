@@ -263,7 +263,7 @@ class ByteFlipSweepTest : public testing::Test {
   // blocks (found through its footer and index block) and trailers.
   std::vector<size_t> Boundaries(const std::string& c, FileType type) {
     std::vector<size_t> b;
-    if (type == FileType::kLogFile || type == FileType::kDescriptorFile) {
+    if (type == FileType::kWalFile || type == FileType::kDescriptorFile) {
       for (size_t o = log::kBlockSize; o < c.size(); o += log::kBlockSize) {
         b.push_back(o);
       }
@@ -404,7 +404,7 @@ class ByteFlipSweepTest : public testing::Test {
 
 const char* KindName(FileType type) {
   switch (type) {
-    case FileType::kLogFile:
+    case FileType::kWalFile:
       return "WAL";
     case FileType::kTableFile:
       return "table";
@@ -445,7 +445,7 @@ TEST_F(ByteFlipSweepTest, EveryFileOfAClosedDB) {
       ADD_FAILURE() << "unexpected file " << f.first;
       continue;
     }
-    if (type == FileType::kInfoLogFile || type == FileType::kLockFile) {
+    if (type == FileType::kInfoLogFile || type == FileType::kDBLockFile) {
       // The info log is only written; the lock file's bytes are never
       // read (it is empty).
       skipped.push_back(f.first);

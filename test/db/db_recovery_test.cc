@@ -50,7 +50,7 @@ class DBRecoveryTest : public testing::Test {
     for (const std::string& c : children) {
       uint64_t number;
       FileType type;
-      if (ParseFileName(c, &number, &type) && type == FileType::kLogFile) {
+      if (ParseFileName(c, &number, &type) && type == FileType::kWalFile) {
         newest = std::max(newest, number);
       }
     }
@@ -66,7 +66,7 @@ class DBRecoveryTest : public testing::Test {
     for (const std::string& c : children) {
       uint64_t number, size;
       FileType type;
-      if (ParseFileName(c, &number, &type) && type == FileType::kLogFile &&
+      if (ParseFileName(c, &number, &type) && type == FileType::kWalFile &&
           h_.env()->GetFileSize(h_.name() + "/" + c, &size).ok() &&
           size >= best_size) {
         best = h_.name() + "/" + c;

@@ -113,7 +113,7 @@ DBFiles ListDBFiles(Env* env, const std::string& dbname) {
     uint64_t number;
     FileType type;
     if (!ParseFileName(c, &number, &type)) continue;
-    if (type == FileType::kLogFile) result.logs.push_back(number);
+    if (type == FileType::kWalFile) result.logs.push_back(number);
     if (type == FileType::kDescriptorFile) result.manifests.push_back(number);
     if (type == FileType::kTableFile) result.tables.push_back(number);
     if (type == FileType::kCurrentFile) result.current = true;

@@ -175,13 +175,13 @@ class DBWALSwitchTest : public testing::TestWithParam<WALRecoveryMode> {
       uint64_t number;
       FileType type;
       if (!ParseFileName(child, &number, &type) ||
-          type == FileType::kLockFile) {
+          type == FileType::kDBLockFile) {
         continue;
       }
       const std::string from = h_.name() + "/" + child;
       std::string data;
       ASSERT_TRUE(ReadFileToString(base_.get(), from, &data).ok());
-      if (type == FileType::kLogFile && number == damaged) {
+      if (type == FileType::kWalFile && number == damaged) {
         uint64_t last_start = 0;
         switch (loss) {
           case Loss::kNone:

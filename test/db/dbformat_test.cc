@@ -125,13 +125,13 @@ TEST(FileNameTest, RoundTripAndRejects) {
     uint64_t number;
     FileType type;
   } cases[] = {
-      {"000100.log", 100, FileType::kLogFile},
-      {"0.log", 0, FileType::kLogFile},
+      {"000100.log", 100, FileType::kWalFile},
+      {"0.log", 0, FileType::kWalFile},
       {"123456789.sst", 123456789, FileType::kTableFile},
       {"MANIFEST-000002", 2, FileType::kDescriptorFile},
       {"OPTIONS-000007", 7, FileType::kOptionsFile},
       {"CURRENT", 0, FileType::kCurrentFile},
-      {"LOCK", 0, FileType::kLockFile},
+      {"LOCK", 0, FileType::kDBLockFile},
       {"IDENTITY", 0, FileType::kIdentityFile},
       {"LOG", 0, FileType::kInfoLogFile},
       {"LOG.old.1700000000", 1700000000, FileType::kInfoLogFile},
