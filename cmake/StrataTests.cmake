@@ -659,3 +659,38 @@ add_test(NAME install_consumer
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/InstallCheck.cmake)
 set_tests_properties(install_consumer PROPERTIES
   LABELS "install" TIMEOUT 600 ENVIRONMENT "WINEDEBUG=-all")
+
+# sst_dump (cmake/StrataTools.cmake): test/tools/sst_dump_test.py runs it
+# on a table written by sst_dump_fixture and compares its output with
+# test/tools/golden/sst_dump/, then feeds it damaged files and bad command
+# lines (sst_dump_table_test: the library under it). Relative paths from a working directory, so that the Windows
+# build runs the same way under the emulator.
+if(STRATA_BUILD_TOOLS)
+  strata_add_test(sst_dump_table_test SOURCES
+    test/tools/sst_dump_table_test.cc
+  )
+  target_link_libraries(sst_dump_table_test PRIVATE sst_dump_lib)
+  find_package(Python3 COMPONENTS Interpreter)
+  add_executable(sst_dump_fixture test/tools/sst_dump_fixture.cc)
+  target_link_libraries(sst_dump_fixture PRIVATE strata_internal)
+  strata_warnings(sst_dump_fixture)
+  if(Python3_Interpreter_FOUND)
+    set(_sst_dump_labels unit)
+    if(CMAKE_CROSSCOMPILING)
+      set(_sst_dump_labels windows)
+    endif()
+    string(REPLACE ";" " " _sst_dump_emulator
+           "${CMAKE_CROSSCOMPILING_EMULATOR}")
+    add_test(NAME sst_dump_golden
+      COMMAND ${Python3_EXECUTABLE}
+        ${CMAKE_CURRENT_SOURCE_DIR}/test/tools/sst_dump_test.py
+        --sst_dump=$<TARGET_FILE:sst_dump>
+        --fixture=$<TARGET_FILE:sst_dump_fixture>
+        "--emulator=${_sst_dump_emulator}"
+        --golden=${CMAKE_CURRENT_SOURCE_DIR}/test/tools/golden/sst_dump
+        --work_dir=sst_dump_test
+      WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+    set_tests_properties(sst_dump_golden PROPERTIES
+      LABELS "${_sst_dump_labels}" TIMEOUT 300 ENVIRONMENT "WINEDEBUG=-all")
+  endif()
+endif()

@@ -47,3 +47,26 @@ strata_warnings(db_stress_lib)
 add_executable(db_stress tools/db_stress/main.cc)
 target_link_libraries(db_stress PRIVATE db_stress_lib)
 strata_warnings(db_stress)
+
+# sst_dump (tools/sst_dump): RocksDB's sst_dump for strata's table files.
+# Everything but main() in a library, so that a unit test can reach it.
+add_library(sst_dump_lib STATIC
+  tools/sst_dump/properties.cc
+  tools/sst_dump/raw_dump.cc
+  tools/sst_dump/recompress.cc
+  tools/sst_dump/run.cc
+  tools/sst_dump/scan.cc
+  tools/sst_dump/sst_flags.cc
+  tools/sst_dump/table_file.cc
+)
+# strata_internal: sst_dump reads table files block by block (table/,
+# env/file_reader.h, db/dbformat.h).
+target_link_libraries(sst_dump_lib PUBLIC strata_internal)
+strata_warnings(sst_dump_lib)
+
+add_executable(sst_dump tools/sst_dump/main.cc)
+target_link_libraries(sst_dump PRIVATE sst_dump_lib)
+strata_warnings(sst_dump)
+if(NOT TARGET strata_testing OR NOT WIN32)
+  install(TARGETS sst_dump RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
