@@ -657,3 +657,9 @@ add_test(NAME install_consumer
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/InstallCheck.cmake)
 set_tests_properties(install_consumer PROPERTIES
   LABELS "install" TIMEOUT 600 ENVIRONMENT "WINEDEBUG=-all")
+
+# tools/inspect: ldb's file-level commands (manifest_dump, dump_wal,
+# idump) on a DB built through the API, and on damaged copies of its
+# files.
+strata_add_test(inspect_test SOURCES test/tools/inspect_test.cc)
+target_link_libraries(inspect_test PRIVATE strata_inspect)

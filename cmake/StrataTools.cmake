@@ -47,3 +47,17 @@ strata_warnings(db_stress_lib)
 add_executable(db_stress tools/db_stress/main.cc)
 target_link_libraries(db_stress PRIVATE db_stress_lib)
 strata_warnings(db_stress)
+
+# strata_inspect (tools/inspect): what ldb's file-level commands print
+# (manifest_dump, dump_wal, idump), read from the DB's files directly
+# through the Env with the engine's own readers, without opening the DB.
+add_library(strata_inspect STATIC
+  tools/inspect/internal_dump.cc
+  tools/inspect/log_file.cc
+  tools/inspect/manifest_dump.cc
+  tools/inspect/manifest_state.cc
+  tools/inspect/print.cc
+  tools/inspect/wal_dump.cc
+)
+target_link_libraries(strata_inspect PUBLIC strata_internal)
+strata_warnings(strata_inspect)
