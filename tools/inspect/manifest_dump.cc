@@ -24,8 +24,16 @@ namespace {
 Status CurrentManifest(Env* env, const std::string& db_path,
                        std::string* path) {
   const std::string current = CurrentFileName(db_path);
+  // One file name; anything much longer is damage, not read into memory.
+  uint64_t size = 0;
+  Status s = env->GetFileSize(current, &size);
+  if (!s.ok()) return s;
+  if (size > 4096) {
+    return Status::Corruption(current, "is " + NumberToString(size) +
+                                           " bytes, too long for a file name");
+  }
   std::string contents;
-  Status s = ReadFileToString(env, current, &contents);
+  s = ReadFileToString(env, current, &contents);
   if (!s.ok()) return s;
   uint64_t number = 0;
   FileType type;
