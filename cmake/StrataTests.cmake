@@ -663,8 +663,9 @@ set_tests_properties(install_consumer PROPERTIES
 # sst_dump (cmake/StrataTools.cmake): test/tools/sst_dump_test.py runs it
 # on a table written by sst_dump_fixture and compares its output with
 # test/tools/golden/sst_dump/, then feeds it damaged files and bad command
-# lines (sst_dump_table_test: the library under it). Relative paths from a working directory, so that the Windows
-# build runs the same way under the emulator.
+# lines (sst_dump_table_test: the library under it). Relative paths from
+# a working directory, so that the Windows build runs the same way under
+# the emulator.
 if(STRATA_BUILD_TOOLS)
   strata_add_test(sst_dump_table_test SOURCES
     test/tools/sst_dump_table_test.cc
@@ -693,4 +694,12 @@ if(STRATA_BUILD_TOOLS)
     set_tests_properties(sst_dump_golden PROPERTIES
       LABELS "${_sst_dump_labels}" TIMEOUT 300 ENVIRONMENT "WINEDEBUG=-all")
   endif()
+endif()
+
+# tools/inspect: ldb's file-level commands (manifest_dump, dump_wal,
+# idump) on a DB built through the API, and on damaged copies of its
+# files.
+if(STRATA_BUILD_TOOLS)
+  strata_add_test(inspect_test SOURCES test/tools/inspect_test.cc)
+  target_link_libraries(inspect_test PRIVATE strata_inspect)
 endif()

@@ -70,3 +70,17 @@ strata_warnings(sst_dump)
 if(NOT TARGET strata_testing OR NOT WIN32)
   install(TARGETS sst_dump RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+
+# strata_inspect (tools/inspect): what ldb's file-level commands print
+# (manifest_dump, dump_wal, idump), read from the DB's files directly
+# through the Env with the engine's own readers, without opening the DB.
+add_library(strata_inspect STATIC
+  tools/inspect/internal_dump.cc
+  tools/inspect/log_file.cc
+  tools/inspect/manifest_dump.cc
+  tools/inspect/manifest_state.cc
+  tools/inspect/print.cc
+  tools/inspect/wal_dump.cc
+)
+target_link_libraries(strata_inspect PUBLIC strata_internal)
+strata_warnings(strata_inspect)
