@@ -104,7 +104,8 @@ std::string UsageText() {
       "on. default: default column family\n"
       "  --create_if_missing : create the DB if it does not exist\n"
       "  --try_load_options : load the options from the DB's OPTIONS file; "
-      "strata writes none yet, so the DB opens with default options\n"
+      "strata's records only the comparator, so the DB opens with default "
+      "options\n"
       "  --ignore_unknown_options : ignore unknown options when loading the "
       "OPTIONS file\n"
       "\n";

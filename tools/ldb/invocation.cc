@@ -119,8 +119,10 @@ ExecResult ListFamilies(Invocation* inv, std::vector<std::string>* names) {
 ExecResult Invocation::OpenDb() {
   std::string path;
   LDB_RETURN_IF_FAILED(DbPath(&path));
-  // strata writes no OPTIONS file yet, so --try_load_options finds none
-  // and, as RocksDB's ldb does then, the DB opens with default options.
+  // strata's OPTIONS file records only the comparator, which the MANIFEST
+  // checks anyway (docs/formats/files.md): --try_load_options has nothing
+  // to load, and the DB opens with default options, as RocksDB's ldb
+  // opens a DB whose OPTIONS file it cannot find.
   const std::string try_load = line_.Value("try_load_options", "true");
   if (!IsTrue(try_load) && try_load != "false" && try_load != "0") {
     return ExecResult::Failed("try_load_options has an invalid value");
@@ -129,7 +131,13 @@ ExecResult Invocation::OpenDb() {
   std::vector<std::string> names;
   Status s = DB::ListColumnFamilies(options_, path, &names);
   if (!s.ok()) {
-    if (!options_.create_if_missing) return ExecResult::Failed(s.ToString());
+    if (!options_.create_if_missing) {
+      return ExecResult::Failed(s.ToString() +
+                                (s.IsNotFound() ? " (no DB in " + path +
+                                                      "; --create_if_missing "
+                                                      "creates one)"
+                                                : ""));
+    }
     names = {kDefaultColumnFamilyName};  // a new DB
   }
   std::string wanted = line_.Value("column_family");
