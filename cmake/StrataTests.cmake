@@ -687,7 +687,13 @@ if(STRATA_BUILD_TOOLS)
     if(NOT CMAKE_CROSSCOMPILING)
       find_program(STRATA_ROCKSDB_LDB NAMES ldb rocksdb_ldb
                    DOC "RocksDB's ldb, to compare strata's ldb with")
+      set(_ldb_help)
       if(STRATA_ROCKSDB_LDB)
+        # Not an installed strata ldb found on the PATH instead.
+        execute_process(COMMAND ${STRATA_ROCKSDB_LDB} --help
+                        OUTPUT_VARIABLE _ldb_help ERROR_QUIET TIMEOUT 30)
+      endif()
+      if(_ldb_help MATCHES "RocksDB")
         add_test(NAME ldb.compare_rocksdb
           COMMAND ${Python3_EXECUTABLE} ${_ldb_test} compare
             --ldb=$<TARGET_FILE:ldb> --rocksdb_ldb=${STRATA_ROCKSDB_LDB}
