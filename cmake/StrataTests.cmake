@@ -667,6 +667,15 @@ set_tests_properties(install_consumer PROPERTIES
 # the same bytes for scan, get and dump over the same data: natively only,
 # RocksDB's ldb being a Linux program.
 if(STRATA_BUILD_TOOLS)
+  # Its text formats and command line, no DB: compiled in rather than
+  # linked through ldb_lib, which links strata itself (in a Windows shared
+  # build, strata.dll beside the tests' strata_testing.dll).
+  strata_add_test(ldb_format_test SOURCES
+    test/tools/ldb_format_test.cc
+    tools/ldb/command_line.cc
+    tools/ldb/format.cc
+    tools/ldb/value_size_histogram.cc
+  )
   find_package(Python3 COMPONENTS Interpreter)
   if(Python3_Interpreter_FOUND)
     set(_ldb_test ${CMAKE_CURRENT_SOURCE_DIR}/test/tools/ldb_test.py)
