@@ -64,6 +64,9 @@ BIG_ROWS = [(b"n%05d" % i, b"%c" % (97 + i % 26) * 100) for i in range(2000)]
 CF2_ROWS = [(b"cf2.a", b"one"), (b"cf2.b", b"two ==> 2"), (b"\x01", b"\x02")]
 
 
+WINE_NOTE = re.compile(rb"^(wine: |[0-9a-f]{4}:(fixme|err|warn|trace):)")
+
+
 def to_hex(data):
     return "0x" + data.hex().upper()
 
@@ -99,6 +102,11 @@ class Ldb:
                               cwd=self.work, env=self.env, timeout=300)
         out = proc.stdout.replace(b"\r\n", b"\n")
         err = proc.stderr.replace(b"\r\n", b"\n")
+        if len(self.command) > 1:
+            # The emulator's own notes (wine's first start, debug
+            # channels) are not ldb's.
+            err = b"".join(line for line in err.splitlines(True)
+                           if not WINE_NOTE.match(line))
         return proc.returncode, out, err
 
 
