@@ -152,7 +152,8 @@ class GoldenRun:
             rc == 0 and not err,
             "ldb %s: exit %d, stderr %s" % (" ".join(args), rc, show(err)))
         shown = out if mask is None else mask(out)
-        entry = ("$ ldb " + " ".join(args) + "\n").encode() + shown
+        entry = ("$ ldb " + " ".join(shlex.quote(a) for a in args) +
+                 "\n").encode() + shown
         entry += ("[exit %d]\n\n" % rc).encode()
         self.transcripts[section] = self.transcripts.get(section, b"") + entry
         return out
@@ -201,9 +202,9 @@ def build_golden_db(g, db):
     del default[b"c"], default[b"c.1"]
     g.run("build", [db, "--key_hex", "delete", "0xFF"])
     del default[b"\xff"]
-    g.run("families", [db, "create_column_family", "cf2"])
+    g.run("build", [db, "create_column_family", "cf2"])
     # A family with enough data for several blocks, for approxsize.
-    g.run("families", [db, "create_column_family", "big"])
+    g.run("build", [db, "create_column_family", "big"])
     g.run("build", [db, "--column_family=big", "load", "--disable_wal"],
           load_lines(BIG_ROWS, False))
     g.run("build", [db, "--column_family=cf2", "--hex", "load"],
