@@ -703,3 +703,59 @@ if(STRATA_BUILD_TOOLS)
   strata_add_test(inspect_test SOURCES test/tools/inspect_test.cc)
   target_link_libraries(inspect_test PRIVATE strata_inspect)
 endif()
+
+# ldb (tools/ldb), through test/tools/ldb_test.py: "golden" builds a DB
+# with ldb's commands and checks every command's output against a model and
+# test/tools/golden/ldb/; "errors" checks bad command lines and DBs give a
+# message and exit status 1. Both run natively and under Wine (DB paths
+# relative to the working directory). With RocksDB's ldb installed
+# (Debian's rocksdb-tools), "compare_rocksdb" requires both tools to print
+# the same bytes for scan, get and dump over the same data: natively only,
+# RocksDB's ldb being a Linux program.
+if(STRATA_BUILD_TOOLS)
+  # Its text formats and command line, no DB: compiled in rather than
+  # linked through ldb_lib, which links strata itself (in a Windows shared
+  # build, strata.dll beside the tests' strata_testing.dll).
+  strata_add_test(ldb_format_test SOURCES
+    test/tools/ldb_format_test.cc
+    tools/ldb/command_line.cc
+    tools/ldb/format.cc
+    tools/ldb/value_size_histogram.cc
+  )
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_Interpreter_FOUND)
+    set(_ldb_test ${CMAKE_CURRENT_SOURCE_DIR}/test/tools/ldb_test.py)
+    set(_ldb_work ${CMAKE_CURRENT_BINARY_DIR}/ldb_test)
+    set(_ldb_emulator)
+    if(CMAKE_CROSSCOMPILING_EMULATOR)
+      list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " _ldb_emulator_words)
+      set(_ldb_emulator "--emulator=${_ldb_emulator_words}")
+    endif()
+    foreach(_mode golden errors)
+      add_test(NAME ldb.${_mode}
+        COMMAND ${Python3_EXECUTABLE} ${_ldb_test} ${_mode}
+          --ldb=$<TARGET_FILE:ldb> ${_ldb_emulator}
+          --work=${_ldb_work}/${_mode})
+      set_tests_properties(ldb.${_mode} PROPERTIES
+        LABELS "ldb;tools" TIMEOUT 900 ENVIRONMENT "WINEDEBUG=-all")
+    endforeach()
+    if(NOT CMAKE_CROSSCOMPILING)
+      find_program(STRATA_ROCKSDB_LDB NAMES ldb rocksdb_ldb
+                   DOC "RocksDB's ldb, to compare strata's ldb with")
+      set(_ldb_help)
+      if(STRATA_ROCKSDB_LDB)
+        # Not an installed strata ldb found on the PATH instead.
+        execute_process(COMMAND ${STRATA_ROCKSDB_LDB} --help
+                        OUTPUT_VARIABLE _ldb_help ERROR_QUIET TIMEOUT 30)
+      endif()
+      if(_ldb_help MATCHES "RocksDB")
+        add_test(NAME ldb.compare_rocksdb
+          COMMAND ${Python3_EXECUTABLE} ${_ldb_test} compare
+            --ldb=$<TARGET_FILE:ldb> --rocksdb_ldb=${STRATA_ROCKSDB_LDB}
+            --work=${_ldb_work}/compare)
+        set_tests_properties(ldb.compare_rocksdb PROPERTIES
+          LABELS "ldb;tools;compare" TIMEOUT 600)
+      endif()
+    endif()
+  endif()
+endif()

@@ -84,3 +84,28 @@ add_library(strata_inspect STATIC
 )
 target_link_libraries(strata_inspect PUBLIC strata_internal)
 strata_warnings(strata_inspect)
+
+# ldb (tools/ldb): RocksDB ldb's command line and output formats over
+# strata's public API. Everything but main() in a library, for the tests.
+add_library(ldb_lib STATIC
+  tools/ldb/admin_commands.cc
+  tools/ldb/command_line.cc
+  tools/ldb/command_table.cc
+  tools/ldb/data_commands.cc
+  tools/ldb/dump_load.cc
+  tools/ldb/family_commands.cc
+  tools/ldb/format.cc
+  tools/ldb/invocation.cc
+  tools/ldb/ldb_tool.cc
+  tools/ldb/value_size_histogram.cc
+)
+# The public API is enough: the installed library, and the source root
+# for the tool's own headers.
+target_link_libraries(ldb_lib PUBLIC strata)
+target_include_directories(ldb_lib PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+strata_warnings(ldb_lib)
+
+add_executable(ldb tools/ldb/main.cc)
+target_link_libraries(ldb PRIVATE ldb_lib)
+strata_warnings(ldb)
+install(TARGETS ldb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
