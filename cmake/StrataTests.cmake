@@ -676,9 +676,9 @@ if(STRATA_BUILD_TOOLS)
   target_link_libraries(sst_dump_fixture PRIVATE strata_internal)
   strata_warnings(sst_dump_fixture)
   if(Python3_Interpreter_FOUND)
-    set(_sst_dump_labels unit)
+    set(_sst_dump_labels tools)
     if(CMAKE_CROSSCOMPILING)
-      set(_sst_dump_labels windows)
+      set(_sst_dump_labels "windows;tools")
     endif()
     string(REPLACE ";" " " _sst_dump_emulator
            "${CMAKE_CROSSCOMPILING_EMULATOR}")
@@ -739,6 +739,16 @@ if(STRATA_BUILD_TOOLS)
       set_tests_properties(ldb.${_mode} PROPERTIES
         LABELS "ldb;tools" TIMEOUT 900 ENVIRONMENT "WINEDEBUG=-all")
     endforeach()
+    # Both tools on a DB db_bench wrote, checked against each other
+    # (test/tools/tools_on_db_bench_test.py).
+    add_test(NAME tools_on_db_bench
+      COMMAND ${Python3_EXECUTABLE}
+        ${CMAKE_CURRENT_SOURCE_DIR}/test/tools/tools_on_db_bench_test.py
+        --db_bench=$<TARGET_FILE:db_bench> --ldb=$<TARGET_FILE:ldb>
+        --sst_dump=$<TARGET_FILE:sst_dump> ${_ldb_emulator}
+        --work=${CMAKE_CURRENT_BINARY_DIR}/tools_on_db_bench)
+    set_tests_properties(tools_on_db_bench PROPERTIES
+      LABELS "tools" TIMEOUT 600 ENVIRONMENT "WINEDEBUG=-all")
     if(NOT CMAKE_CROSSCOMPILING)
       find_program(STRATA_ROCKSDB_LDB NAMES ldb rocksdb_ldb
                    DOC "RocksDB's ldb, to compare strata's ldb with")

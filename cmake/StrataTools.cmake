@@ -94,18 +94,22 @@ add_library(ldb_lib STATIC
   tools/ldb/data_commands.cc
   tools/ldb/dump_load.cc
   tools/ldb/family_commands.cc
+  tools/ldb/file_commands.cc
   tools/ldb/format.cc
   tools/ldb/invocation.cc
   tools/ldb/ldb_tool.cc
   tools/ldb/value_size_histogram.cc
 )
-# The public API is enough: the installed library, and the source root
-# for the tool's own headers.
-target_link_libraries(ldb_lib PUBLIC strata)
-target_include_directories(ldb_lib PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+# The public API, and for the commands that read files themselves
+# (idump, manifest_dump, dump_wal, dump --path) the inspection library and
+# sst_dump's table reader, hence strata_internal.
+target_link_libraries(ldb_lib PUBLIC strata_inspect sst_dump_lib
+                      strata_internal)
 strata_warnings(ldb_lib)
 
 add_executable(ldb tools/ldb/main.cc)
 target_link_libraries(ldb PRIVATE ldb_lib)
 strata_warnings(ldb)
-install(TARGETS ldb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(NOT TARGET strata_testing OR NOT WIN32)
+  install(TARGETS ldb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

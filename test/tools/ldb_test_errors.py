@@ -79,6 +79,27 @@ ERROR_CASES = [
     (["--db=db", "--try_load_options=maybe", "get", "a"], b"",
      r"Failed: try_load_options has an invalid value\n"),
     (["--db=db", "get", "no such key"], b"", r"Failed: Get failed: NotFound"),
+    # The commands that read files themselves.
+    (["dump_wal"], b"", r"Failed: --walfile=<write_ahead_log_file_path> must"),
+    (["dump_wal", "--walfile=db/000999.log"], b"",
+     r"Failed: .*NotFound.*000999\.log"),
+    (["dump_wal", "--walfile=db/CURRENT"], b"", r"Failed: Corruption: "),
+    (["--db=missing.db", "manifest_dump"], b"", r"Failed: .*missing\.db"),
+    (["manifest_dump", "--path=db/CURRENT"], b"", r"Failed: Corruption: "),
+    (["manifest_dump", "--json"], b"", r"Invalid command-line flag json\n"),
+    (["--db=missing.db", "idump"], b"", r"Failed: .*missing\.db"),
+    (["--db=db", "--column_family=nope", "idump"], b"",
+     r"Failed: Invalid argument: Non-existing column family: nope\n"),
+    (["--db=db", "idump", "--max_keys=x"], b"",
+     r"Failed: max_keys has an invalid value\n"),
+    (["--db=db", "dump", "--path=db/CURRENT"], b"",
+     r"Failed: File 'db/CURRENT' is not a WAL, a MANIFEST or a table\n"),
+    (["--db=db", "dump", "--path=notes.txt"], b"",
+     r"Failed: File 'notes.txt' is not a strata file\n"),
+    (["--db=db", "dump", "--path=db/000999.sst"], b"",
+     r"Failed: .*000999\.sst"),
+    (["--db=missing.db", "list_live_files_metadata"], b"",
+     r"Failed: .*missing\.db"),
 ]
 
 

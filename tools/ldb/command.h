@@ -176,6 +176,13 @@ ExecResult RunDropColumnFamily(Invocation* inv);
 // admin_commands.cc
 ExecResult RunCompact(Invocation* inv);
 ExecResult RunGetProperty(Invocation* inv);
+// file_commands.cc
+ExecResult RunInternalDump(Invocation* inv);
+ExecResult RunManifestDump(Invocation* inv);
+ExecResult RunDumpWal(Invocation* inv);
+ExecResult RunListLiveFilesMetaData(Invocation* inv);
+// dump --path=<file>: a WAL, a MANIFEST or a table, by its name.
+ExecResult DumpFile(Invocation* inv, const std::string& path);
 
 }  // namespace ldb
 }  // namespace strata

@@ -71,6 +71,8 @@ bool StartsWith(const std::string& text, const char* prefix) {
 }  // namespace
 
 ExecResult RunDump(Invocation* inv) {
+  // A file rather than the DB: file_commands.cc.
+  if (inv->line().Has("path")) return DumpFile(inv, inv->line().Value("path"));
   KeyRange range;
   int64_t max_keys;
   LDB_RETURN_IF_FAILED(inv->ReadKeyRange(&range));

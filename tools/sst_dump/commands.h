@@ -49,9 +49,11 @@ Status VerifyTable(const TableFile& table);
 Status RawDump(Env* env, const TableFile& table, std::string* dump_name);
 Status Recompress(Env* env, const TableFile& table, const Flags& flags);
 
-// The properties in RocksDB's words, each line "  name: value", under a
-// "Table Properties:" heading and a rule of rule_width dashes.
-std::string FormatProperties(const TableProperties& props, int rule_width);
+// The properties in RocksDB's words, under a "Table Properties:" heading
+// and a rule of rule_width dashes (none if 0): each line "  name: value"
+// as sst_dump prints them, or "name=value" as ldb's dump --path does.
+std::string FormatProperties(const TableProperties& props, int rule_width,
+                             bool name_equals_value = false);
 
 // Bytes as upper-case hex.
 std::string ToHex(const Slice& bytes);

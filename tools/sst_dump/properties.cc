@@ -14,55 +14,69 @@ namespace sst_dump {
 
 namespace {
 
-void Line(std::string* out, const char* name, uint64_t value) {
-  char buf[128];
-  std::snprintf(buf, sizeof(buf), "  %s: %" PRIu64 "\n", name, value);
-  out->append(buf);
-}
+// Lines of one style: sst_dump's "  name: value" or ldb's "name=value".
+class Lines {
+ public:
+  Lines(std::string* out, bool name_equals_value)
+      : out_(out), equals_(name_equals_value) {}
 
-void Line(std::string* out, const char* name, const std::string& value) {
-  out->append("  ").append(name).append(": ").append(value).append("\n");
-}
+  void Add(const char* name, const std::string& value) {
+    out_->append(equals_ ? "" : "  ").append(name);
+    out_->append(equals_ ? "=" : ": ").append(value).append("\n");
+  }
+  void Add(const char* name, uint64_t value) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%" PRIu64, value);
+    Add(name, std::string(buf));
+  }
+  void Average(const char* name, uint64_t total, uint64_t count) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%f",
+                  count == 0 ? 0.0 : static_cast<double>(total) / count);
+    Add(name, std::string(buf));
+  }
 
-void Average(std::string* out, const char* name, uint64_t total,
-             uint64_t count) {
-  char buf[128];
-  std::snprintf(buf, sizeof(buf), "  %s: %f\n", name,
-                count == 0 ? 0.0 : static_cast<double>(total) / count);
-  out->append(buf);
-}
+ private:
+  std::string* const out_;
+  const bool equals_;
+};
 
 }  // namespace
 
-std::string FormatProperties(const TableProperties& p, int rule_width) {
+std::string FormatProperties(const TableProperties& p, int rule_width,
+                             bool name_equals_value) {
   std::string out = "Table Properties:\n";
-  out.append(static_cast<size_t>(rule_width), '-').append("\n");
-  Line(&out, "# data blocks", p.num_data_blocks);
-  Line(&out, "# entries", p.num_entries);
-  Line(&out, "# deletions", p.num_deletions);
-  Line(&out, "# merge operands", p.num_merge_operands);
-  Line(&out, "# range deletions", p.num_range_deletions);
-  Line(&out, "raw key size", p.raw_key_size);
-  Average(&out, "raw average key size", p.raw_key_size, p.num_entries);
-  Line(&out, "raw value size", p.raw_value_size);
-  Average(&out, "raw average value size", p.raw_value_size, p.num_entries);
-  Line(&out, "data block size", p.data_size);
+  if (rule_width > 0) {
+    out.append(static_cast<size_t>(rule_width), '-').append("\n");
+  }
+  Lines lines(&out, name_equals_value);
+  lines.Add("# data blocks", p.num_data_blocks);
+  lines.Add("# entries", p.num_entries);
+  lines.Add("# deletions", p.num_deletions);
+  lines.Add("# merge operands", p.num_merge_operands);
+  lines.Add("# range deletions", p.num_range_deletions);
+  lines.Add("raw key size", p.raw_key_size);
+  lines.Average("raw average key size", p.raw_key_size, p.num_entries);
+  lines.Add("raw value size", p.raw_value_size);
+  lines.Average("raw average value size", p.raw_value_size, p.num_entries);
+  lines.Add("data block size", p.data_size);
   // strata's index keys are internal keys and its values whole handles.
-  Line(&out, "index block size (user-key? 0, delta-value? 0)", p.index_size);
-  Line(&out, "filter block size", p.filter_size);
-  Line(&out, "(estimated) table size",
-       p.data_size + p.index_size + p.filter_size);
-  Line(&out, "filter policy name",
-       p.filter_policy_name.empty() ? "N/A" : p.filter_policy_name);
-  Line(&out, "prefix extractor name",
-       p.prefix_extractor_name.empty() ? "nullptr" : p.prefix_extractor_name);
-  Line(&out, "comparator name", p.comparator_name);
-  Line(&out, "SST file compression algo", p.compression_name);
-  Line(&out, "creation time", p.creation_time);
-  Line(&out, "format version", p.format_version);
-  Line(&out, "smallest seqno", p.smallest_seqno);
-  Line(&out, "largest seqno", p.largest_seqno);
-  Line(&out, "whole key filtering", p.whole_key_filtering);
+  lines.Add("index block size (user-key? 0, delta-value? 0)", p.index_size);
+  lines.Add("filter block size", p.filter_size);
+  lines.Add("(estimated) table size",
+            p.data_size + p.index_size + p.filter_size);
+  lines.Add("filter policy name",
+            p.filter_policy_name.empty() ? "N/A" : p.filter_policy_name);
+  lines.Add("prefix extractor name", p.prefix_extractor_name.empty()
+                                         ? "nullptr"
+                                         : p.prefix_extractor_name);
+  lines.Add("comparator name", p.comparator_name);
+  lines.Add("SST file compression algo", p.compression_name);
+  lines.Add("creation time", p.creation_time);
+  lines.Add("format version", p.format_version);
+  lines.Add("smallest seqno", p.smallest_seqno);
+  lines.Add("largest seqno", p.largest_seqno);
+  lines.Add("whole key filtering", p.whole_key_filtering);
   return out;
 }
 
