@@ -524,6 +524,7 @@ add_executable(c_api_test
   test/c/c_api_extensions_test.c
   test/c/c_api_families_test.c
   test/c/c_api_metadata_test.c
+  test/c/c_api_repair_test.c
   test/c/c_api_test.c
 )
 target_link_libraries(c_api_test PRIVATE strata)
