@@ -95,6 +95,8 @@ void Repairer::ScanTables(std::vector<ScannedTable>* scanned) {
     ScannedTable table;
     Status s = ScanTable(caches, number, &table);
     if (!s.ok()) {
+      // Closed before it moves (a reader that opened it may hold it).
+      for (const auto& c : caches) c->cache->Evict(number);
       Archive(TableFileName(dbname_, number), s.ToString());
       continue;
     }
@@ -297,7 +299,7 @@ Status Repairer::MergeTables(ColumnFamilyData* cfd,
     if (t != nullptr) tombstones.push_back(t);
   }
   // The tombstone iterators read the readers the point iterators pin:
-  // they go first.
+  // declared after them, they are deleted first.
   std::unique_ptr<InternalIterator> point_iter(
       NewMergingIterator(&cfd->icmp(), std::move(points)));
   std::unique_ptr<InternalIterator> tombstone_iter(
@@ -318,6 +320,8 @@ Status Repairer::MergeTables(ColumnFamilyData* cfd,
   for (const FileMetaData& f : inputs) {
     numbers += (numbers.empty() ? "#" : ", #") + NumberToString(f.number);
     replaced_.push_back(f.number);
+    // Closed once the iterators above let go: the file is deleted later.
+    cfd->table_cache()->Evict(f.number);
   }
   STRATA_LOG_WARN(info_log_,
                   "tables %s of column family %s interleave in key and "
