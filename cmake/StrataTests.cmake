@@ -399,6 +399,13 @@ strata_add_test(db_test SOURCES
   test/db/write_controller_test.cc
 )
 
+# RepairDB: DBs damaged in their MANIFEST, CURRENT, tables and WALs,
+# repaired and checked against a model.
+strata_add_test(db_repair_test SOURCES
+  test/db/db_repair_test.cc
+  test/db/db_test_util.cc
+)
+
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
@@ -517,6 +524,7 @@ add_executable(c_api_test
   test/c/c_api_extensions_test.c
   test/c/c_api_families_test.c
   test/c/c_api_metadata_test.c
+  test/c/c_api_repair_test.c
   test/c/c_api_test.c
 )
 target_link_libraries(c_api_test PRIVATE strata)

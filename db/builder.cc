@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <memory>
 
+#include "db/column_family.h"
 #include "db/filename.h"
+#include "db/level_targets.h"
 #include "db/table_cache.h"
 #include "strata/table.h"
 #include "table/table_properties.h"
@@ -85,20 +87,8 @@ Status TableFileBuilder::AddTombstone(const Slice& key, const Slice& value) {
                               "non-tombstone entry");
   }
   builder_->Add(key, value);
-  const InternalKeyComparator& icmp = *options_.builder_options.icmp;
-  InternalKey begin;
-  begin.DecodeFrom(key);
-  const InternalKey end(value, kMaxSequenceNumber, kTypeRangeDeletion);
-  if (meta_->smallest.Encode().empty() ||
-      icmp.Compare(begin.Encode(), meta_->smallest.Encode()) < 0) {
-    meta_->smallest = begin;
-  }
-  if (meta_->largest.Encode().empty() ||
-      icmp.Compare(end.Encode(), meta_->largest.Encode()) > 0) {
-    meta_->largest = end;
-  }
-  meta_->smallest_seqno = std::min(meta_->smallest_seqno, parsed.sequence);
-  meta_->largest_seqno = std::max(meta_->largest_seqno, parsed.sequence);
+  meta_->UpdateTombstoneBoundaries(*options_.builder_options.icmp, key,
+                                   parsed.sequence, value);
   return builder_->status();
 }
 
@@ -136,6 +126,29 @@ Status TableFileBuilder::Finish() {
   meta_->file_size = 0;
   finished_ = true;  // abandoned and removed
   return s;
+}
+
+BuildTableOptions TableOptionsFor(Env* env, const std::string& dbname,
+                                  const ColumnFamilyData& cfd) {
+  const Options& o = cfd.options();
+  BuildTableOptions options;
+  options.env = env;
+  options.dbname = dbname;
+  options.table_factory = o.table_factory.get();
+  options.builder_options.icmp = &cfd.icmp();
+  // L0's; a compaction replaces it with its output level's.
+  options.builder_options.compression = CompressionForLevel(
+      o.compression, o.compression_per_level, 0, /*base_level=*/1);
+  options.builder_options.prefix_extractor = o.prefix_extractor.get();
+  options.builder_options.creation_time = env->NowMicros() / 1000000;
+  // What RepairDB files the table under.
+  options.builder_options.column_family_id = cfd.id();
+  options.builder_options.column_family_name = cfd.name();
+  options.env_options = EnvOptions(o);
+  options.use_fsync = o.use_fsync;
+  options.table_cache = cfd.table_cache();
+  options.paranoid_file_checks = o.paranoid_file_checks;
+  return options;
 }
 
 Status BuildTable(const BuildTableOptions& options, InternalIterator* iter,

@@ -29,6 +29,7 @@
 
 namespace strata {
 
+class ColumnFamilyData;
 class TableCache;
 class TableFactory;
 
@@ -47,6 +48,13 @@ struct BuildTableOptions {
   TableCache* table_cache = nullptr;
   bool paranoid_file_checks = false;
 };
+
+// How cfd's flushes write their level-0 tables in the DB dbname (its
+// table factory, L0's compression, its table cache to verify them, and
+// the family recorded in the properties). A compaction changes the
+// compression to its output level's.
+BuildTableOptions TableOptionsFor(Env* env, const std::string& dbname,
+                                  const ColumnFamilyData& cfd);
 
 // One table file being written. Fills *meta (size, smallest/largest keys
 // and sequences, counts) from what is added; meta->number names the file.

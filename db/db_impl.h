@@ -216,6 +216,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // The options a family runs with: the DB's and the family's, raised to
   // workable values.
   static Options SanitizeOptions(const Options& options);
+  // The info log a DB in dbname writes when the options give none: a new
+  // LOG, the previous one kept as LOG.old.<time>; null if it cannot be
+  // made (the DB runs without one).
+  static std::shared_ptr<Logger> NewInfoLog(Env* env,
+                                            const std::string& dbname);
 
  private:
   friend class DB;

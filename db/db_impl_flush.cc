@@ -234,22 +234,7 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
 }
 
 BuildTableOptions DBImpl::NewTableOptions(const ColumnFamilyData* cfd) const {
-  const Options& o = cfd->options();
-  BuildTableOptions options;
-  options.env = env_;
-  options.dbname = dbname_;
-  options.table_factory = o.table_factory.get();
-  options.builder_options.icmp = &cfd->icmp();
-  // L0's; a compaction replaces it with its output level's.
-  options.builder_options.compression = CompressionForLevel(
-      o.compression, o.compression_per_level, 0, /*base_level=*/1);
-  options.builder_options.prefix_extractor = o.prefix_extractor.get();
-  options.builder_options.creation_time = env_->NowMicros() / 1000000;
-  options.env_options = EnvOptions(o);
-  options.use_fsync = o.use_fsync;
-  options.table_cache = cfd->table_cache();
-  options.paranoid_file_checks = o.paranoid_file_checks;
-  return options;
+  return TableOptionsFor(env_, dbname_, *cfd);
 }
 
 Status DBImpl::WaitForWriteRoom(

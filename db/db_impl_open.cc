@@ -181,14 +181,7 @@ Status DBImpl::Recover(
     return s;
   }
 
-  if (info_log_ == nullptr) {
-    // Keep the previous LOG; a DB that cannot log still opens.
-    env_->RenameFile(InfoLogFileName(dbname_),
-                     OldInfoLogFileName(dbname_, env_->NowMicros()));
-    if (!env_->NewLogger(InfoLogFileName(dbname_), &info_log_).ok()) {
-      info_log_.reset();
-    }
-  }
+  if (info_log_ == nullptr) info_log_ = NewInfoLog(env_, dbname_);
 
   // Re-check under the lock: another process may have created it. Only
   // NotFound means there is none: an error checking says nothing, and
@@ -303,6 +296,18 @@ Status DBImpl::Recover(
   RebuildRoutes();
   DeleteObsoleteFiles();
   return Status::OK();
+}
+
+std::shared_ptr<Logger> DBImpl::NewInfoLog(Env* env,
+                                           const std::string& dbname) {
+  // Keep the previous LOG; a DB that cannot log still opens.
+  env->RenameFile(InfoLogFileName(dbname),
+                  OldInfoLogFileName(dbname, env->NowMicros()));
+  std::shared_ptr<Logger> info_log;
+  if (!env->NewLogger(InfoLogFileName(dbname), &info_log).ok()) {
+    info_log.reset();
+  }
+  return info_log;
 }
 
 Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {

@@ -45,6 +45,25 @@ struct FileMetaData {
     if (seqno < smallest_seqno) smallest_seqno = seqno;
     if (seqno > largest_seqno) largest_seqno = seqno;
   }
+  // For a range tombstone (key: (begin, seqno, kTypeRangeDeletion), value:
+  // end), in any order: the boundaries grow to cover it — smallest at
+  // most (begin, seqno), largest at least (end, kMaxSequenceNumber), as a
+  // tombstone reaches up to end and a read of any key it covers must
+  // visit the file.
+  void UpdateTombstoneBoundaries(const InternalKeyComparator& icmp,
+                                 const Slice& key, SequenceNumber seqno,
+                                 const Slice& end) {
+    const InternalKey limit(end, kMaxSequenceNumber, kTypeRangeDeletion);
+    if (smallest.Encode().empty() || icmp.Compare(key, smallest.Encode()) < 0) {
+      smallest.DecodeFrom(key);
+    }
+    if (largest.Encode().empty() ||
+        icmp.Compare(limit.Encode(), largest.Encode()) > 0) {
+      largest = limit;
+    }
+    if (seqno < smallest_seqno) smallest_seqno = seqno;
+    if (seqno > largest_seqno) largest_seqno = seqno;
+  }
 };
 
 }  // namespace strata

@@ -93,6 +93,21 @@ class PinnedTableIterator final : public InternalIterator {
 
 }  // namespace
 
+TableCacheOptions TableCacheOptionsFor(const Options& options,
+                                       const std::string& dbname,
+                                       const InternalKeyComparator* icmp) {
+  TableCacheOptions result;
+  result.env = options.env;
+  result.dbname = dbname;
+  result.table_factory = options.table_factory.get();
+  result.reader_options.icmp = icmp;
+  result.reader_options.prefix_extractor = options.prefix_extractor.get();
+  result.reader_options.statistics = options.statistics.get();
+  result.env_options = EnvOptions(options);
+  result.max_open_files = options.max_open_files;
+  return result;
+}
+
 TableCache::TableCache(const TableCacheOptions& options)
     : options_(options), cache_(NewTableLRUCache(options.max_open_files)) {}
 

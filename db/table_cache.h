@@ -41,6 +41,12 @@ struct TableCacheOptions {
   int max_open_files = -1;
 };
 
+// The cache options of a DB dbname with options whose tables are ordered
+// by icmp (which must outlive the cache).
+TableCacheOptions TableCacheOptionsFor(const Options& options,
+                                       const std::string& dbname,
+                                       const InternalKeyComparator* icmp);
+
 class TableCache {
  public:
   explicit TableCache(const TableCacheOptions& options);

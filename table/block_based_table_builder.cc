@@ -36,6 +36,8 @@ BlockBasedTableBuilder::BlockBasedTableBuilder(
   props_.format_version = kBlockBasedTableFormatVersion;
   props_.comparator_name = options.icmp->Name();
   props_.compression_name = CompressionTypeName(options.compression);
+  props_.column_family_id = options.column_family_id;
+  props_.column_family_name = options.column_family_name;
 }
 
 BlockBasedTableBuilder::~BlockBasedTableBuilder() {

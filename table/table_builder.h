@@ -11,16 +11,17 @@
 #define STRATA_TABLE_TABLE_BUILDER_H_
 
 #include <cstdint>
+#include <string>
 
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "table/table_properties.h"
 
 namespace strata {
 
 class InternalKeyComparator;
 class SliceTransform;
-struct TableProperties;
 
 struct TableBuilderOptions {
   // The order of the internal keys added; must outlive the builder.
@@ -31,6 +32,10 @@ struct TableBuilderOptions {
   const SliceTransform* prefix_extractor = nullptr;
   // Recorded in the properties (seconds since the epoch).
   uint64_t creation_time = 0;
+  // Recorded in the properties: the family the table belongs to
+  // (kUnknownColumnFamilyId: none named).
+  uint64_t column_family_id = kUnknownColumnFamilyId;
+  std::string column_family_name;
 };
 
 class TableBuilder {

@@ -47,6 +47,7 @@ constexpr NumberProperty kNumberProperties[] = {
     {"strata.largest.seqno", &TableProperties::largest_seqno},
     {"strata.format.version", &TableProperties::format_version},
     {"strata.whole.key.filtering", &TableProperties::whole_key_filtering},
+    {"strata.column.family.id", &TableProperties::column_family_id},
 };
 
 constexpr StringProperty kStringProperties[] = {
@@ -54,6 +55,7 @@ constexpr StringProperty kStringProperties[] = {
     {"strata.compression", &TableProperties::compression_name},
     {"strata.filter.policy", &TableProperties::filter_policy_name},
     {"strata.prefix.extractor", &TableProperties::prefix_extractor_name},
+    {"strata.column.family.name", &TableProperties::column_family_name},
 };
 
 }  // namespace

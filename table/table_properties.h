@@ -14,6 +14,11 @@
 
 namespace strata {
 
+// The column_family_id of a table whose writer named no family (RocksDB's
+// value; strata's family ids stay below it). Tables written before the
+// family was recorded read back with it too.
+constexpr uint64_t kUnknownColumnFamilyId = 0x7fffffff;
+
 struct TableProperties {
   uint64_t num_entries = 0;
   uint64_t num_deletions = 0;  // deletion and single-deletion entries
@@ -30,10 +35,14 @@ struct TableProperties {
   uint64_t largest_seqno = 0;
   uint64_t format_version = 0;
   uint64_t whole_key_filtering = 0;  // 1 if the filter holds whole keys
+  // The family that wrote the table (flush, compaction): what RepairDB
+  // files it under.
+  uint64_t column_family_id = kUnknownColumnFamilyId;
   std::string comparator_name;
   std::string compression_name;       // CompressionTypeName
   std::string filter_policy_name;     // empty: no filter
   std::string prefix_extractor_name;  // empty: none
+  std::string column_family_name;     // empty: unknown, as the id
 
   // "key=value; ..." of every field, for logs and tools.
   std::string ToString() const;

@@ -165,6 +165,11 @@ void strata_destroy_db(const strata_options_t* options, const char* name,
   SaveError(errptr, strata::DestroyDB(name, options->rep));
 }
 
+void strata_repair_db(const strata_options_t* options, const char* name,
+                      char** errptr) {
+  SaveError(errptr, strata::RepairDB(name, options->rep));
+}
+
 void strata_put(strata_t* db, const strata_writeoptions_t* options,
                 const char* key, size_t keylen, const char* val, size_t vallen,
                 char** errptr) {

@@ -94,6 +94,12 @@ STRATA_EXPORT void strata_close(strata_t* db);
 STRATA_EXPORT void strata_destroy_db(const strata_options_t* options,
                                      const char* name, char** errptr);
 
+/* Rebuilds the MANIFEST of the DB in directory name from its tables and
+   WALs (RepairDB with options for the DB and every family found); the DB
+   must not be open. Damaged files are moved to name/lost/. */
+STRATA_EXPORT void strata_repair_db(const strata_options_t* options,
+                                    const char* name, char** errptr);
+
 /* ---- Column families ---- */
 
 /* The names of the column families of the DB in name, "default" first;

@@ -395,6 +395,29 @@ class STRATA_EXPORT DB {
 // A missing DB is not an error.
 STRATA_EXPORT Status DestroyDB(const std::string& name, const Options& options);
 
+// Rebuilds the MANIFEST of the DB in dbname from its table files and WALs,
+// for a DB that no longer opens because its MANIFEST or CURRENT is lost or
+// damaged (docs/reliability.md, "Repair"). Every table is read whole; one
+// that fails is moved to dbname/lost/, as are the old MANIFESTs and the
+// WALs once their records are in new tables (damaged records skipped). The
+// DB must not be open. Data may be lost: what a damaged file held.
+//
+// column_families: the families to keep, the default one among them; a
+// family found in the files but not given here is left out, its tables
+// moved to lost/ and its WAL records dropped.
+STRATA_EXPORT Status
+RepairDB(const std::string& dbname, const DBOptions& db_options,
+         const std::vector<ColumnFamilyDescriptor>& column_families);
+// As above; a family not given in column_families is kept, with
+// unknown_cf_opts.
+STRATA_EXPORT Status
+RepairDB(const std::string& dbname, const DBOptions& db_options,
+         const std::vector<ColumnFamilyDescriptor>& column_families,
+         const ColumnFamilyOptions& unknown_cf_opts);
+// As above, with options for the DB and every family found.
+STRATA_EXPORT Status RepairDB(const std::string& dbname,
+                              const Options& options);
+
 }  // namespace strata
 
 #endif  // STRATA_INCLUDE_DB_H_

@@ -95,6 +95,7 @@ int main(void) {
   TestTableOptions();
   TestEnvAndPrefixes();
   TestLiveFiles();
+  TestRepair();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

@@ -69,5 +69,6 @@ void TestCallbacks(void);      /* c_api_extensions_test.c */
 void TestTableOptions(void);   /* c_api_extensions_test.c */
 void TestEnvAndPrefixes(void); /* c_api_extensions_test.c */
 void TestLiveFiles(void);      /* c_api_metadata_test.c */
+void TestRepair(void);         /* c_api_repair_test.c */
 
 #endif /* STRATA_TEST_C_C_API_TEST_H_ */
