@@ -100,6 +100,9 @@ ERROR_CASES = [
      r"Failed: .*000999\.sst"),
     (["--db=missing.db", "list_live_files_metadata"], b"",
      r"Failed: .*missing\.db"),
+    (["--db=missing.db", "repair"], b"",
+     r"Failed: Invalid argument: missing\.db: .*no DB to repair\n"),
+    (["repair"], b"", r"Failed: --db=<path_to_db_directory> must be"),
 ]
 
 

@@ -1,5 +1,7 @@
-// Admin commands on an open DB: manual compaction and properties.
+// Admin commands: manual compaction and properties on an open DB, and
+// repair of one that does not open.
 
+#include <cstdarg>
 #include <map>
 
 #include "tools/ldb/command.h"
@@ -16,6 +18,33 @@ ExecResult RunCompact(Invocation* inv) {
                                      range.has_from ? &begin : nullptr,
                                      range.has_to ? &end : nullptr);
   if (!s.ok()) return ExecResult::Failed(s.ToString());
+  return ExecResult::Ok();
+}
+
+namespace {
+
+// repair --verbose: the repair's informational log on stderr.
+class StderrLogger : public Logger {
+ public:
+  using Logger::Logv;
+  void Logv(const char* format, va_list ap) override {
+    std::vfprintf(stderr, format, ap);
+    std::fputc('\n', stderr);
+  }
+};
+
+}  // namespace
+
+ExecResult RunRepair(Invocation* inv) {
+  std::string path;
+  LDB_RETURN_IF_FAILED(inv->DbPath(&path));
+  Options options = *inv->options();
+  if (inv->line().Has("verbose")) {
+    options.info_log = std::make_shared<StderrLogger>();
+  }
+  Status s = RepairDB(path, options);
+  if (!s.ok()) return ExecResult::Failed(s.ToString());
+  std::fprintf(inv->out(), "OK\n");
   return ExecResult::Ok();
 }
 

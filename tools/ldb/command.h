@@ -176,6 +176,7 @@ ExecResult RunDropColumnFamily(Invocation* inv);
 // admin_commands.cc
 ExecResult RunCompact(Invocation* inv);
 ExecResult RunGetProperty(Invocation* inv);
+ExecResult RunRepair(Invocation* inv);
 // file_commands.cc
 ExecResult RunInternalDump(Invocation* inv);
 ExecResult RunManifestDump(Invocation* inv);

@@ -72,6 +72,7 @@ const std::vector<CommandSpec>& CommandTable() {
        {"disable_wal", "bulk_load", "compact"},
        RunLoad},
       {"get_property", G::kAdmin, "<property_name>", {}, RunGetProperty},
+      {"repair", G::kAdmin, "[--verbose]", {"verbose"}, RunRepair},
       {"list_column_families", G::kAdmin, "", {}, RunListColumnFamilies},
       {"create_column_family",
        G::kAdmin,

@@ -1,6 +1,6 @@
 // --show_properties: a table's properties under RocksDB sst_dump's names.
-// Only what strata records is printed (no column family, merge operator
-// or collectors: strata's tables do not hold them); strata's own
+// Only what strata records is printed (no merge operator or collectors:
+// strata's tables do not hold them); strata's own
 // properties (sequence numbers, format version, whole-key filtering)
 // follow under names of the same style.
 
@@ -70,6 +70,12 @@ std::string FormatProperties(const TableProperties& p, int rule_width,
   lines.Add("prefix extractor name", p.prefix_extractor_name.empty()
                                          ? "nullptr"
                                          : p.prefix_extractor_name);
+  if (p.column_family_id == kUnknownColumnFamilyId) {
+    lines.Add("column family ID", "N/A");
+  } else {
+    lines.Add("column family ID", p.column_family_id);
+  }
+  lines.Add("column family name", p.column_family_name);
   lines.Add("comparator name", p.comparator_name);
   lines.Add("SST file compression algo", p.compression_name);
   lines.Add("creation time", p.creation_time);
