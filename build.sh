@@ -89,10 +89,7 @@ tsan_tests() {
     -DSTRATA_BUILD_BENCHMARKS=OFF -DSTRATA_WITH_SNAPPY=OFF -DSTRATA_WITH_ZLIB=OFF
   cmake --build "$dir" -j "$jobs"
   step "native tests under ThreadSanitizer"
-  # Not the tools' output tests (label tools): single-threaded programs,
-  # run in the ASan and Windows builds.
-  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    run_ctest "$dir" -LE 'install|tools'
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_ctest "$dir" -LE install
 }
 
 clang_checks() {

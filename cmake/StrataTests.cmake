@@ -690,6 +690,10 @@ if(STRATA_BUILD_TOOLS)
     endif()
     string(REPLACE ";" " " _sst_dump_emulator
            "${CMAKE_CROSSCOMPILING_EMULATOR}")
+    set(_sst_dump_codecs)
+    if(NOT STRATA_WITH_ZLIB)
+      set(_sst_dump_codecs --without_codecs)
+    endif()
     add_test(NAME sst_dump_golden
       COMMAND ${Python3_EXECUTABLE}
         ${CMAKE_CURRENT_SOURCE_DIR}/test/tools/sst_dump_test.py
@@ -697,7 +701,7 @@ if(STRATA_BUILD_TOOLS)
         --fixture=$<TARGET_FILE:sst_dump_fixture>
         "--emulator=${_sst_dump_emulator}"
         --golden=${CMAKE_CURRENT_SOURCE_DIR}/test/tools/golden/sst_dump
-        --work_dir=sst_dump_test
+        --work_dir=sst_dump_test ${_sst_dump_codecs}
       WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
     set_tests_properties(sst_dump_golden PROPERTIES
       LABELS "${_sst_dump_labels}" TIMEOUT 300 ENVIRONMENT "WINEDEBUG=-all")
