@@ -106,6 +106,17 @@ Status FirstSequenceOf(Env* env, const std::string& dbname, uint64_t number,
   return Status::OK();
 }
 
+// A LogFile describing WAL number; a WAL deleted meanwhile is NotFound.
+Status DescribeWal(Env* env, const std::string& dbname, uint64_t number,
+                   std::unique_ptr<LogFile>* result) {
+  SequenceNumber start;
+  uint64_t size = 0;
+  Status s = FirstSequenceOf(env, dbname, number, &start);
+  if (s.ok()) s = env->GetFileSize(LogFileName(dbname, number), &size);
+  if (s.ok()) result->reset(new WalFile(number, start, size));
+  return s;
+}
+
 SstFileMetaData TableMetaData(const std::string& dbname,
                               const FileMetaData& f) {
   std::string no_checksum;
@@ -211,14 +222,12 @@ Status DBImpl::GetSortedWalFiles(VectorLogPtr& files) {
   }
   files.clear();
   for (uint64_t number : numbers) {
-    SequenceNumber start;
-    uint64_t size = 0;
-    Status s = FirstSequenceOf(env_, dbname_, number, &start);
-    if (s.ok()) s = env_->GetFileSize(LogFileName(dbname_, number), &size);
+    std::unique_ptr<LogFile> wal;
+    Status s = DescribeWal(env_, dbname_, number, &wal);
     // Flushed and deleted since it was listed: no longer a live WAL.
     if (s.IsNotFound()) continue;
     if (!s.ok()) return s;
-    files.push_back(std::make_unique<WalFile>(number, start, size));
+    files.push_back(std::move(wal));
   }
   return Status::OK();
 }
@@ -229,13 +238,7 @@ Status DBImpl::GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) {
     MutexLock l(&mutex_);
     number = live_logs_.back().number;
   }
-  SequenceNumber start;
-  uint64_t size = 0;
-  Status s = FirstSequenceOf(env_, dbname_, number, &start);
-  if (s.ok()) s = env_->GetFileSize(LogFileName(dbname_, number), &size);
-  if (!s.ok()) return s;
-  current_log_file->reset(new WalFile(number, start, size));
-  return Status::OK();
+  return DescribeWal(env_, dbname_, number, current_log_file);
 }
 
 void DBImpl::GetLiveFilesMetaData(std::vector<LiveFileMetaData>* metadata) {

@@ -133,11 +133,13 @@ not_public() {
     }'
 }
 
-# The C API's functions (strata/c.h): C names, declared outside any
-# namespace, each as "STRATA_EXPORT <type> strata_<name>(".
+# The C API's functions (strata/c.h and the c_*.h it includes): C names,
+# declared outside any namespace, each as "STRATA_EXPORT <type>
+# strata_<name>(".
 c_api_names() {
   if [ -f "$headers/c.h" ]; then
-    grep -o 'strata_[A-Za-z0-9_]*(' "$headers/c.h" | tr -d '(' | sort -u
+    cat "$headers"/c.h "$headers"/c_*.h 2>/dev/null |
+      grep -o 'strata_[A-Za-z0-9_]*(' | tr -d '(' | sort -u
   fi
 }
 

@@ -1,5 +1,5 @@
 // The C API's live files: file deletions on and off, the live tables, and
-// a family's levels and tables (include/strata/c.h, "Live files").
+// a family's levels and tables (include/strata/c_metadata.h).
 
 #include <vector>
 

@@ -375,12 +375,13 @@ class STRATA_EXPORT DB {
   // The WAL being written.
   virtual Status GetCurrentWalFile(
       std::unique_ptr<LogFile>* current_log_file) = 0;
-  // Every table of every family's current version.
+  // Every table of every family's current version. (Not pure, as in
+  // RocksDB: a DB of the caller's own may leave it empty.)
   virtual void GetLiveFilesMetaData(
-      std::vector<LiveFileMetaData>* metadata) = 0;
+      std::vector<LiveFileMetaData>* /*metadata*/) {}
   // The family's levels and their tables.
-  virtual void GetColumnFamilyMetaData(ColumnFamilyHandle* column_family,
-                                       ColumnFamilyMetaData* metadata) = 0;
+  virtual void GetColumnFamilyMetaData(ColumnFamilyHandle* /*column_family*/,
+                                       ColumnFamilyMetaData* /*metadata*/) {}
   virtual void GetColumnFamilyMetaData(ColumnFamilyMetaData* metadata) {
     GetColumnFamilyMetaData(DefaultColumnFamily(), metadata);
   }
