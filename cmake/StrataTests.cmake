@@ -406,6 +406,12 @@ strata_add_test(db_repair_test SOURCES
   test/db/db_test_util.cc
 )
 
+# The utilities of db/utilities/: checkpoints.
+strata_add_test(db_utilities_test SOURCES
+  test/db/utilities/checkpoint_test.cc
+  test/db/db_test_util.cc
+)
+
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
@@ -526,6 +532,7 @@ add_executable(c_api_test
   test/c/c_api_metadata_test.c
   test/c/c_api_repair_test.c
   test/c/c_api_test.c
+  test/c/c_api_utilities_test.c
 )
 target_link_libraries(c_api_test PRIVATE strata)
 target_include_directories(c_api_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
@@ -612,6 +619,12 @@ set(_api_compat_expected
     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_column_families.expected)
 strata_api_compat_compare(api_compat_column_families
   PROGRAMS api_compat_column_families EXPECTED ${_api_compat_expected})
+# Operating a DB (checkpoints, live files): compared likewise.
+strata_api_compat(api_compat_operations rocksdb_operations)
+set(_api_compat_ops_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_operations.expected)
+strata_api_compat_compare(api_compat_operations
+  PROGRAMS api_compat_operations EXPECTED ${_api_compat_ops_expected})
 # The C API: its output is compared with RocksDB 7.8.3's, recorded.
 strata_api_compat(api_compat_c rocksdb_c_program)
 set(_api_compat_c_expected
@@ -629,10 +642,13 @@ if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_column_families_vs_rocksdb
     PROGRAMS api_compat_column_families api_compat_column_families_rocksdb
     EXPECTED ${_api_compat_expected})
+  strata_api_compat_compare(api_compat_operations_vs_rocksdb
+    PROGRAMS api_compat_operations api_compat_operations_rocksdb
+    EXPECTED ${_api_compat_ops_expected})
 elseif(STRATA_ROCKSDB_INCLUDE_DIR)
   # Headers of another RocksDB (or no library): the programs at least
   # still compile against them as they are.
-  foreach(_source rocksdb_program rocksdb_column_families)
+  foreach(_source rocksdb_program rocksdb_column_families rocksdb_operations)
     add_test(NAME api_compat_${_source}_headers
              COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
                      -I${STRATA_ROCKSDB_INCLUDE_DIR}

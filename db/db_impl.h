@@ -166,6 +166,14 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status GetLiveFiles(std::vector<std::string>& files,
                       uint64_t* manifest_file_size,
                       bool flush_memtable) override LOCKS_EXCLUDED(mutex_);
+  Status GetLiveFilesStorageInfo(
+      const LiveFilesStorageInfoOptions& opts,
+      std::vector<LiveFileStorageInfo>* files) override LOCKS_EXCLUDED(mutex_);
+  // GetLiveFilesStorageInfo, telling the sequence number the copy ends at
+  // (db/db_impl_live_copy.cc): Checkpoint's.
+  Status LiveFilesAt(const LiveFilesStorageInfoOptions& opts,
+                     std::vector<LiveFileStorageInfo>* files,
+                     SequenceNumber* sequence) LOCKS_EXCLUDED(mutex_);
   Status GetSortedWalFiles(VectorLogPtr& files) override LOCKS_EXCLUDED(mutex_);
   Status GetCurrentWalFile(std::unique_ptr<LogFile>* current_log_file) override
       LOCKS_EXCLUDED(mutex_);
@@ -234,6 +242,8 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status Recover(const std::vector<ColumnFamilyDescriptor>& column_families)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status CreateNew() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Writes a new random id into IDENTITY, through temp file temp_number.
+  Status WriteIdentity(uint64_t temp_number);
   // The numbers of the WALs to replay (sorted), from the DB directory's
   // listing; Corruption if a table the recovered version holds is not in
   // it (a MANIFEST that lost the edits after its last one, or a deleted
@@ -360,6 +370,12 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status FlushFamilies(const FlushOptions& options,
                        const std::vector<ColumnFamilyData*>& cfds)
       LOCKS_EXCLUDED(mutex_);
+
+  // ---- db_impl_live_files.cc ----
+  // Flushes every family (one dropped meanwhile is skipped).
+  Status FlushAllFamilies() LOCKS_EXCLUDED(mutex_);
+  // The number of the newest OPTIONS file in the directory, if any.
+  Status NewestOptionsFile(uint64_t* number, bool* found) const;
 
   // ---- db_impl_budget.cc ----
   // Adds to *switching the family whose active memtable the

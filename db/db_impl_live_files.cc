@@ -9,9 +9,7 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
-#include "db/log_reader.h"
-#include "db/write_batch_internal.h"
-#include "env/file_reader.h"
+#include "db/wal_scan.h"
 #include "util/mutexlock.h"
 
 namespace strata {
@@ -81,29 +79,11 @@ class WalFile : public LogFile {
 Status FirstSequenceOf(Env* env, const std::string& dbname, uint64_t number,
                        SequenceNumber* start) {
   *start = 0;
-  const std::string fname = LogFileName(dbname, number);
-  std::unique_ptr<SequentialFile> file;
-  Status s = env->NewSequentialFile(fname, &file, EnvOptions());
-  if (!s.ok()) return s;
-  log::Reader reader(
-      std::make_unique<SequentialFileReader>(std::move(file), fname),
-      /*reporter=*/nullptr, /*checksum=*/true, number);
-  std::string scratch;
-  Slice record;
-  while (reader.ReadRecord(&record, &scratch,
-                           WALRecoveryMode::kTolerateCorruptedTailRecords)) {
-    SequenceNumber marker;
-    if (record.size() < WriteBatchInternal::kHeader ||
-        WriteBatchInternal::IsCloseMarker(record, &marker)) {
-      continue;
-    }
-    WriteBatch batch;
-    if (WriteBatchInternal::SetContents(&batch, record).ok()) {
-      *start = WriteBatchInternal::Sequence(&batch);
-      break;
-    }
-  }
-  return Status::OK();
+  return ScanWal(env, dbname, number,
+                 [start](bool is_batch, SequenceNumber first, uint64_t) {
+                   if (is_batch) *start = first;
+                   return !is_batch;
+                 });
 }
 
 // A LogFile describing WAL number; a WAL deleted meanwhile is NotFound.
@@ -154,43 +134,54 @@ Status DBImpl::EnableFileDeletions(bool force) {
   return Status::OK();
 }
 
-Status DBImpl::GetLiveFiles(std::vector<std::string>& files,
-                            uint64_t* manifest_file_size, bool flush_memtable) {
-  if (flush_memtable) {
-    std::vector<ColumnFamilyData*> families;
-    {
-      MutexLock l(&mutex_);
-      families = versions_->column_families()->All();
-      for (ColumnFamilyData* cfd : families) cfd->Ref();
-    }
-    Status s;
-    for (ColumnFamilyData* cfd : families) {
-      // A family dropped meanwhile has no files to list.
-      Status f = FlushFamilies(FlushOptions(), {cfd});
-      if (s.ok() && !f.ok() && !f.IsColumnFamilyDropped()) s = f;
-    }
-    {
-      MutexLock l(&mutex_);
-      for (ColumnFamilyData* cfd : families) cfd->Unref();
-    }
-    if (!s.ok()) return s;
+Status DBImpl::FlushAllFamilies() {
+  std::vector<ColumnFamilyData*> families;
+  {
+    MutexLock l(&mutex_);
+    families = versions_->column_families()->All();
+    for (ColumnFamilyData* cfd : families) cfd->Ref();
   }
-  // The OPTIONS file: the newest in the directory (it is written once, at
-  // creation, and never replaced while the DB is open).
+  Status s;
+  for (ColumnFamilyData* cfd : families) {
+    // A family dropped meanwhile has no files to list.
+    Status f = FlushFamilies(FlushOptions(), {cfd});
+    if (s.ok() && !f.ok() && !f.IsColumnFamilyDropped()) s = f;
+  }
+  MutexLock l(&mutex_);
+  for (ColumnFamilyData* cfd : families) cfd->Unref();
+  return s;
+}
+
+Status DBImpl::NewestOptionsFile(uint64_t* number, bool* found) const {
+  // It is written once, at creation, and never replaced while the DB is
+  // open.
   std::vector<std::string> children;
   Status s = env_->GetChildren(dbname_, &children);
   if (!s.ok()) return s;
-  uint64_t options_number = 0;
-  bool has_options = false;
+  *number = 0;
+  *found = false;
   for (const std::string& child : children) {
-    uint64_t number;
+    uint64_t n;
     FileType type;
-    if (ParseFileName(child, &number, &type) && type == kOptionsFile &&
-        (!has_options || number > options_number)) {
-      options_number = number;
-      has_options = true;
+    if (ParseFileName(child, &n, &type) && type == kOptionsFile &&
+        (!*found || n > *number)) {
+      *number = n;
+      *found = true;
     }
   }
+  return Status::OK();
+}
+
+Status DBImpl::GetLiveFiles(std::vector<std::string>& files,
+                            uint64_t* manifest_file_size, bool flush_memtable) {
+  if (flush_memtable) {
+    Status s = FlushAllFamilies();
+    if (!s.ok()) return s;
+  }
+  uint64_t options_number;
+  bool has_options;
+  Status s = NewestOptionsFile(&options_number, &has_options);
+  if (!s.ok()) return s;
 
   MutexLock l(&mutex_);
   std::vector<uint64_t> tables;

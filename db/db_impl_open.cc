@@ -236,6 +236,11 @@ Status DBImpl::Recover(
   std::vector<uint64_t> logs;
   s = FindLogFiles(&logs);
   if (!s.ok()) return s;
+  // A copy of a DB (a checkpoint) comes without IDENTITY: it is a DB of
+  // its own, with an id of its own.
+  s = env_->FileExists(IdentityFileName(dbname_));
+  if (s.IsNotFound()) s = WriteIdentity(versions_->NewFileNumber());
+  if (!s.ok()) return s;
 
   const std::vector<ColumnFamilyData*> families =
       versions_->column_families()->All();
@@ -363,14 +368,7 @@ Status DBImpl::CreateNew() {
                                  OptionsFileName(dbname_, options_number),
                                  OptionsFileContents());
   if (!s.ok()) return s;
-  Random64 rnd(env_->NowMicros() ^
-               (reinterpret_cast<uintptr_t>(this) * 0x9e3779b97f4a7c15ull));
-  char id[40];
-  std::snprintf(id, sizeof(id), "%016llx%016llx\n",
-                static_cast<unsigned long long>(rnd.Next()),
-                static_cast<unsigned long long>(rnd.Next()));
-  s = WriteFileAtomically(env_, dbname_, creator.NewFileNumber(),
-                          IdentityFileName(dbname_), id);
+  s = WriteIdentity(creator.NewFileNumber());
   if (!s.ok()) return s;
   // The first edit writes MANIFEST (a snapshot naming the comparator)
   // and CURRENT.
@@ -384,6 +382,17 @@ Status DBImpl::CreateNew() {
     STRATA_LOG_INFO(info_log_, "created %s", dbname_.c_str());
   }
   return s;
+}
+
+Status DBImpl::WriteIdentity(uint64_t temp_number) {
+  Random64 rnd(env_->NowMicros() ^
+               (reinterpret_cast<uintptr_t>(this) * 0x9e3779b97f4a7c15ull));
+  char id[40];
+  std::snprintf(id, sizeof(id), "%016llx%016llx\n",
+                static_cast<unsigned long long>(rnd.Next()),
+                static_cast<unsigned long long>(rnd.Next()));
+  return WriteFileAtomically(env_, dbname_, temp_number,
+                             IdentityFileName(dbname_), id);
 }
 
 }  // namespace strata

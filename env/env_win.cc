@@ -260,7 +260,14 @@ class WinEnv : public OsEnv {
     const std::wstring from = port::ToWinPath(src);
     const std::wstring to = port::ToWinPath(target);
     if (PosixRename(from, to) == ERROR_SUCCESS) return Status::OK();
-    if (!MoveFileExW(from.c_str(), to.c_str(), MOVEFILE_REPLACE_EXISTING)) {
+    // MoveFileExW refuses MOVEFILE_REPLACE_EXISTING for a directory (a
+    // checkpoint's <dir>.tmp moved into place), which replaces nothing.
+    const DWORD attributes = GetFileAttributesW(from.c_str());
+    const DWORD flags = attributes != INVALID_FILE_ATTRIBUTES &&
+                                (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0
+                            ? 0
+                            : MOVEFILE_REPLACE_EXISTING;
+    if (!MoveFileExW(from.c_str(), to.c_str(), flags)) {
       return WinError(src, ("rename to " + target).c_str(), GetLastError());
     }
     return Status::OK();

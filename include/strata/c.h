@@ -937,7 +937,9 @@ STRATA_EXPORT void strata_free(void* ptr);
 } /* extern "C" */
 #endif
 
-/* Live files and table metadata, in a header of their own. */
+/* Live files and table metadata, and the utilities, in headers of their
+   own. */
 #include "strata/c_metadata.h"
+#include "strata/c_utilities.h"
 
 #endif /* STRATA_INCLUDE_C_H_ */

@@ -370,6 +370,14 @@ class STRATA_EXPORT DB {
   virtual Status GetLiveFiles(std::vector<std::string>& files,
                               uint64_t* manifest_file_size,
                               bool flush_memtable = true) = 0;
+  // Every file a copy of the DB needs (tables, OPTIONS, MANIFEST, WALs,
+  // CURRENT, in that order) and how much of each, seen at one instant:
+  // the copy holds exactly the writes up to one sequence number, across
+  // every family. Disable file deletions before and enable them after
+  // copying, so that no listed file goes meanwhile.
+  virtual Status GetLiveFilesStorageInfo(
+      const LiveFilesStorageInfoOptions& opts,
+      std::vector<LiveFileStorageInfo>* files) = 0;
   // The WALs whose data is not all in tables, oldest first.
   virtual Status GetSortedWalFiles(VectorLogPtr& files) = 0;
   // The WAL being written.

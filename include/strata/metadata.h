@@ -30,6 +30,18 @@ struct STRATA_EXPORT FileStorageInfo {
   std::string file_checksum_func_name;
 };
 
+// A file of a live DB as a copy of it must take it
+// (DB::GetLiveFilesStorageInfo): files that grow (the MANIFEST, WALs) are
+// copied only up to size.
+struct STRATA_EXPORT LiveFileStorageInfo : public FileStorageInfo {
+  // When not empty, what the copy must hold in place of the file on disk
+  // (CURRENT, which a live DB may replace); size is its length.
+  std::string replacement_contents;
+  // The file on disk may be longer than size; only its first size bytes
+  // belong to the copy. When false it must be exactly size bytes long.
+  bool trim_to_size = false;
+};
+
 // A table file.
 struct STRATA_EXPORT SstFileMetaData : public FileStorageInfo {
   SstFileMetaData() { file_type = kTableFile; }
@@ -110,6 +122,13 @@ struct STRATA_EXPORT ColumnFamilyMetaData {
   uint64_t blob_file_size = 0;
   size_t blob_file_count = 0;
   std::vector<BlobMetaData> blob_files;
+};
+
+// The tables of one exported column family (Checkpoint::ExportColumnFamily,
+// which strata does not implement).
+struct STRATA_EXPORT ExportImportFilesMetaData {
+  std::string db_comparator_name;
+  std::vector<LiveFileMetaData> files;
 };
 
 }  // namespace strata

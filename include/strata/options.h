@@ -449,6 +449,16 @@ struct STRATA_EXPORT CompactRangeOptions {
   bool exclusive_manual_compaction = true;
 };
 
+// DB::GetLiveFilesStorageInfo.
+struct STRATA_EXPORT LiveFilesStorageInfoOptions {
+  // Fill in file_checksum and file_checksum_func_name ("Unknown": strata
+  // keeps no whole-file checksums).
+  bool include_checksum_info = false;
+  // Flush every family first when the live WALs hold this many bytes or
+  // more; 0 (the default) always flushes.
+  uint64_t wal_size_for_flush = 0;
+};
+
 // How GetApproximateSizes counts (flags may be or-ed).
 enum class SizeApproximationFlags : uint8_t {
   NONE = 0,

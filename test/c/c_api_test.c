@@ -96,6 +96,7 @@ int main(void) {
   TestEnvAndPrefixes();
   TestLiveFiles();
   TestRepair();
+  TestCheckpoint();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

@@ -211,6 +211,18 @@ def check_sizes_and_properties(g, db, model):
                      b"Level" in out, "dump --stats: " + show(out))
 
 
+def check_checkpoint(g, db, model):
+    # The checkpoint opens as a DB of its own with every family's data.
+    g.run("checkpoint", [db, "checkpoint", "--checkpoint_dir=golden.ckpt"])
+    for family in ("default", "cf2"):
+        out = g.run("checkpoint", ["--db=golden.ckpt",
+                                   "--column_family=" + family, "--hex",
+                                   "scan"])
+        g.failures.check(
+            out == model_scan(sorted(model[family].items()), True, True),
+            "scan of the checkpoint's %s differs from the model" % family)
+
+
 def write_or_compare(transcripts, update, failures):
     for section, text in sorted(transcripts.items()):
         path = os.path.join(GOLDEN_DIR, section + ".txt")
@@ -241,6 +253,7 @@ def golden(args):
     db = "--db=golden.db"
     model = build_golden_db(g, db)
     check_against_model(g, db, model)
+    check_checkpoint(g, db, model)
     check_sizes_and_properties(g, db, model)
     # Reopened, the DB still holds the same: recovery and tables agree.
     out = g.run("sizes", [db, "--hex", "scan"])

@@ -103,6 +103,12 @@ ERROR_CASES = [
     (["--db=missing.db", "repair"], b"",
      r"Failed: Invalid argument: missing\.db: .*no DB to repair\n"),
     (["repair"], b"", r"Failed: --db=<path_to_db_directory> must be"),
+    (["--db=db", "checkpoint"], b"",
+     r"Failed: Invalid argument: invalid checkpoint directory name\n"),
+    (["--db=db", "checkpoint", "--checkpoint_dir=db"], b"",
+     r"Failed: Invalid argument: CreateCheckpoint: directory exists: db\n"),
+    (["--db=missing.db", "checkpoint", "--checkpoint_dir=ckpt"], b"",
+     r"Failed: .*missing\.db"),
 ]
 
 

@@ -1,9 +1,10 @@
-// Admin commands: manual compaction and properties on an open DB, and
-// repair of one that does not open.
+// Admin commands: manual compaction, checkpoints and properties on an open
+// DB, and repair of one that does not open.
 
 #include <cstdarg>
 #include <map>
 
+#include "strata/utilities/checkpoint.h"
 #include "tools/ldb/command.h"
 
 namespace strata {
@@ -45,6 +46,22 @@ ExecResult RunRepair(Invocation* inv) {
   Status s = RepairDB(path, options);
   if (!s.ok()) return ExecResult::Failed(s.ToString());
   std::fprintf(inv->out(), "OK\n");
+  return ExecResult::Ok();
+}
+
+ExecResult RunCheckpoint(Invocation* inv) {
+  const std::string dir = inv->line().Value("checkpoint_dir");
+  if (dir.empty()) {
+    return ExecResult::Failed(
+        Status::InvalidArgument("invalid checkpoint directory name")
+            .ToString());
+  }
+  LDB_RETURN_IF_FAILED(inv->OpenDb());
+  Checkpoint* raw = nullptr;
+  Status s = Checkpoint::Create(inv->db(), &raw);
+  std::unique_ptr<Checkpoint> checkpoint(raw);
+  if (s.ok()) s = checkpoint->CreateCheckpoint(dir);
+  if (!s.ok()) return ExecResult::Failed(s.ToString());
   return ExecResult::Ok();
 }
 

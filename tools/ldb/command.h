@@ -177,6 +177,7 @@ ExecResult RunDropColumnFamily(Invocation* inv);
 ExecResult RunCompact(Invocation* inv);
 ExecResult RunGetProperty(Invocation* inv);
 ExecResult RunRepair(Invocation* inv);
+ExecResult RunCheckpoint(Invocation* inv);
 // file_commands.cc
 ExecResult RunInternalDump(Invocation* inv);
 ExecResult RunManifestDump(Invocation* inv);

@@ -1,0 +1,36 @@
+/* strata's C API, continued: the utilities — checkpoints (RocksDB 7.8's
+   rocksdb_checkpoint_* calls, with the strata_ prefix). strata/c.h
+   includes this header; include that one. The conventions are c.h's. */
+
+#ifndef STRATA_INCLUDE_C_UTILITIES_H_
+#define STRATA_INCLUDE_C_UTILITIES_H_
+
+#include "strata/c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct strata_checkpoint_t strata_checkpoint_t;
+
+/* ---- Checkpoints (strata/utilities/checkpoint.h) ---- */
+
+/* Takes checkpoints of db, which must outlive it; freed with
+   strata_checkpoint_object_destroy. */
+STRATA_EXPORT strata_checkpoint_t* strata_checkpoint_object_create(
+    strata_t* db, char** errptr);
+/* Writes an openable copy of the DB into checkpoint_dir, which must not
+   exist; every family is flushed first when the live WALs hold
+   log_size_for_flush bytes or more (0: always). */
+STRATA_EXPORT void strata_checkpoint_create(strata_checkpoint_t* checkpoint,
+                                            const char* checkpoint_dir,
+                                            uint64_t log_size_for_flush,
+                                            char** errptr);
+STRATA_EXPORT void strata_checkpoint_object_destroy(
+    strata_checkpoint_t* checkpoint);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* STRATA_INCLUDE_C_UTILITIES_H_ */
