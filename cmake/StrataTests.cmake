@@ -406,8 +406,9 @@ strata_add_test(db_repair_test SOURCES
   test/db/db_test_util.cc
 )
 
-# The utilities of db/utilities/: checkpoints.
-strata_add_test(db_utilities_test SOURCES
+# Operating a DB (docs/operations.md): checkpoints, read-only instances.
+strata_add_test(db_operations_test SOURCES
+  test/db/db_readonly_test.cc
   test/db/utilities/checkpoint_test.cc
   test/db/db_test_util.cc
 )

@@ -74,8 +74,10 @@ class MemTable;
 class DBImpl : public DB, private WriteThread::CommitEnv {
  public:
   // options: the DB's options with the default family's (as given; the
-  // DBImpl sanitizes them).
-  DBImpl(const Options& options, const std::string& dbname);
+  // DBImpl sanitizes them). read_only: a DBImplReadOnly's
+  // (db/db_impl_readonly.h), which opens, runs and closes writing nothing.
+  DBImpl(const Options& options, const std::string& dbname,
+         bool read_only = false);
   ~DBImpl() override;
 
   // ---- DB ----
@@ -221,6 +223,13 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // before anything is touched on disk; values that can be raised to a
   // workable one are not refused but raised when the DBImpl is built.
   static Status ValidateOptions(const Options& options);
+  // The checks of an open's column_families (each named once, the default
+  // one among them, every family's options valid); *default_family: the
+  // default one's descriptor. caller names the open in messages.
+  static Status CheckDescriptors(
+      const DBOptions& db_options,
+      const std::vector<ColumnFamilyDescriptor>& column_families,
+      const char* caller, const ColumnFamilyDescriptor** default_family);
   // The options a family runs with: the DB's and the family's, raised to
   // workable values.
   static Options SanitizeOptions(const Options& options);
@@ -242,6 +251,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status Recover(const std::vector<ColumnFamilyDescriptor>& column_families)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status CreateNew() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Recover for a read-only open (db/db_impl_readonly.cc): no lock, no
+  // file written; the WALs are replayed into the memtables, which stay.
+  Status RecoverReadOnly(
+      const std::vector<ColumnFamilyDescriptor>& column_families)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Writes a new random id into IDENTITY, through temp file temp_number.
   Status WriteIdentity(uint64_t temp_number);
   // The numbers of the WALs to replay (sorted), from the DB directory's
@@ -532,6 +546,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // PrepareGroup's list of the families it retires memtables of.
   std::vector<ColumnFamilyData*> switching_ GUARDED_BY(mutex_);
   FileLock* db_lock_ = nullptr;
+  const bool read_only_;
+  // A read-only open fails if the WALs hold writes not in tables.
+  bool error_if_wal_file_exists_ = false;
   bool opened_ GUARDED_BY(mutex_) = false;
   bool closing_ GUARDED_BY(mutex_) = false;
   // What the first Close returned (a later Close returns it again).

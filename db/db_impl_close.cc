@@ -32,6 +32,8 @@ Status DBImpl::CloseImpl(bool force) {
   // A retry running now sees closing_ and ends (a Resume holds the flush
   // slot: the wait for flush_scheduled_ below outlasts it).
   error_handler_.JoinRecovery();
+  // A read-only DB wrote nothing and writes nothing now.
+  if (read_only_) was_open = false;
   if (was_open) {
     // A barrier: groups behind it fail PrepareGroup (closing_), and when
     // it returns every earlier group is done with the WAL and memtable.

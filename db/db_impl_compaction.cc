@@ -35,7 +35,7 @@ ColumnFamilyData* DBImpl::FamilyNeedingCompaction() const {
 
 void DBImpl::MaybeScheduleCompaction() {
   mutex_.AssertHeld();
-  if (closing_ || error_handler_.IsBGWorkStopped() ||
+  if (read_only_ || closing_ || error_handler_.IsBGWorkStopped() ||
       exclusive_manual_compactions_ > 0) {
     return;
   }

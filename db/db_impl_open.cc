@@ -42,7 +42,8 @@ static VersionSetOptions VersionSetOptionsFor(const Options& options) {
   return result;
 }
 
-DBImpl::DBImpl(const Options& options, const std::string& dbname)
+DBImpl::DBImpl(const Options& options, const std::string& dbname,
+               bool read_only)
     : options_(SanitizeOptions(options)),
       dbname_(dbname),
       env_(options.env),
@@ -50,6 +51,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname)
       versions_(new VersionSet(dbname_, env_, VersionSetOptionsFor(options_),
                                options_)),
       default_cfd_(versions_->default_cfd()),
+      read_only_(read_only),
       error_handler_(&mutex_, env_, info_log_,
                      options_.max_bgerror_resume_count,
                      options_.bgerror_resume_retry_interval,
@@ -100,23 +102,12 @@ Status DB::Open(const DBOptions& db_options, const std::string& name,
   }
   handles->clear();
   const ColumnFamilyDescriptor* default_family = nullptr;
-  std::set<std::string> names;
-  for (const ColumnFamilyDescriptor& d : column_families) {
-    if (!names.insert(d.name).second) {
-      return Status::InvalidArgument("DB::Open: column family ",
-                                     d.name + " is named twice");
-    }
-    if (d.name == kDefaultColumnFamilyName) default_family = &d;
-    Status s = DBImpl::ValidateOptions(Options(db_options, d.options));
-    if (!s.ok()) return s;
-  }
-  if (default_family == nullptr) {
-    return Status::InvalidArgument(
-        "DB::Open: column_families must include the default column family");
-  }
+  Status s = DBImpl::CheckDescriptors(db_options, column_families, "DB::Open",
+                                      &default_family);
+  if (!s.ok()) return s;
   std::unique_ptr<DBImpl> impl(
       new DBImpl(Options(db_options, default_family->options), name));
-  Status s = impl->Open(column_families, handles);
+  s = impl->Open(column_families, handles);
   if (s.ok()) *dbptr = impl.release();
   return s;
 }
@@ -131,6 +122,29 @@ Status DB::Open(const DBOptions& db_options, const std::string& name,
   return s;
 }
 
+Status DBImpl::CheckDescriptors(
+    const DBOptions& db_options,
+    const std::vector<ColumnFamilyDescriptor>& column_families,
+    const char* caller, const ColumnFamilyDescriptor** default_family) {
+  *default_family = nullptr;
+  std::set<std::string> names;
+  for (const ColumnFamilyDescriptor& d : column_families) {
+    if (!names.insert(d.name).second) {
+      return Status::InvalidArgument(std::string(caller) + ": column family ",
+                                     d.name + " is named twice");
+    }
+    if (d.name == kDefaultColumnFamilyName) *default_family = &d;
+    Status s = ValidateOptions(Options(db_options, d.options));
+    if (!s.ok()) return s;
+  }
+  if (*default_family == nullptr) {
+    return Status::InvalidArgument(
+        std::string(caller) +
+        ": column_families must include the default column family");
+  }
+  return Status::OK();
+}
+
 Status DB::ListColumnFamilies(const DBOptions& db_options,
                               const std::string& name,
                               std::vector<std::string>* column_families) {
@@ -143,13 +157,15 @@ Status DB::ListColumnFamilies(const DBOptions& db_options,
 Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& column_families,
                     std::vector<ColumnFamilyHandle*>* handles) {
   MutexLock l(&mutex_);
-  Status s = Recover(column_families);
+  Status s =
+      read_only_ ? RecoverReadOnly(column_families) : Recover(column_families);
   if (s.ok()) {
     for (const ColumnFamilyDescriptor& d : column_families) {
       handles->push_back(
           NewHandle(versions_->column_families()->FindByName(d.name)));
     }
     opened_ = true;
+    if (read_only_) return s;  // and no background work ever
     env_->IncBackgroundThreadsIfNeeded(1, Env::HIGH);
     env_->IncBackgroundThreadsIfNeeded(MaxCompactions(), Env::LOW);
     MaybeScheduleCompaction();  // the tree as recovered may need one

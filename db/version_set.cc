@@ -362,7 +362,7 @@ Status VersionSet::ReadManifest(
 }
 
 Status VersionSet::Recover(const std::map<std::string, Options>& families,
-                           bool* save_manifest) {
+                           bool* save_manifest, bool every_family) {
   std::string fname;
   uint64_t manifest_number = 0;
   Status s = ReadCurrentFile(&fname, &manifest_number);
@@ -460,7 +460,7 @@ Status VersionSet::Recover(const std::map<std::string, Options>& families,
       s = Status::Corruption(fname, "no last sequence recorded");
     }
   }
-  if (s.ok() && !unopened.empty()) {
+  if (s.ok() && every_family && !unopened.empty()) {
     std::string names;
     for (const auto& entry : unopened) {
       names += (names.empty() ? "" : ", ") + entry.second;

@@ -110,7 +110,8 @@ class VersionSet {
 
   // Loads the state recorded by the MANIFEST that CURRENT names. Every
   // family it holds but the default one must be in families (name ->
-  // options), or the result is InvalidArgument naming those missing. A
+  // options), or the result is InvalidArgument naming those missing
+  // (unless every_family is false: a read-only open loads those named). A
   // damaged or missing CURRENT or MANIFEST, or a bad edit in it, is
   // Corruption naming the file; a family recorded with a comparator other
   // than its options', or a file at a level >= its num_levels, is
@@ -119,7 +120,7 @@ class VersionSet {
   // to).
   // REQUIRES: nothing applied or recovered yet.
   Status Recover(const std::map<std::string, Options>& families,
-                 bool* save_manifest);
+                 bool* save_manifest, bool every_family = true);
   Status Recover(bool* save_manifest) { return Recover({}, save_manifest); }
 
   // The names of the live families of the DB in dbname (its MANIFEST),

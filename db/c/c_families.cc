@@ -14,6 +14,34 @@ using strata::Status;
 using strata::c_api::CopyBytes;
 using strata::c_api::SaveError;
 
+namespace strata {
+namespace c_api {
+
+strata_t* OpenWithFamilies(const strata_options_t* options, int n,
+                           const char* const* names,
+                           const strata_options_t* const* family_options,
+                           strata_column_family_handle_t** handles,
+                           char** errptr, const FamiliesOpener& open) {
+  std::vector<ColumnFamilyDescriptor> families;
+  for (int i = 0; i < n; i++) {
+    families.emplace_back(names[i],
+                          ColumnFamilyOptions(family_options[i]->rep));
+  }
+  DB* db = nullptr;
+  std::vector<ColumnFamilyHandle*> opened;
+  if (SaveError(errptr,
+                open(DBOptions(options->rep), families, &opened, &db))) {
+    return nullptr;
+  }
+  for (size_t i = 0; i < opened.size(); i++) {
+    handles[i] = new strata_column_family_handle_t{opened[i]};
+  }
+  return new strata_t{db};
+}
+
+}  // namespace c_api
+}  // namespace strata
+
 extern "C" {
 
 strata_t* strata_open_column_families(
@@ -21,21 +49,14 @@ strata_t* strata_open_column_families(
     const char* const* column_family_names,
     const strata_options_t* const* column_family_options,
     strata_column_family_handle_t** column_family_handles, char** errptr) {
-  std::vector<ColumnFamilyDescriptor> families;
-  for (int i = 0; i < num_column_families; i++) {
-    families.emplace_back(column_family_names[i],
-                          ColumnFamilyOptions(column_family_options[i]->rep));
-  }
-  DB* db = nullptr;
-  std::vector<ColumnFamilyHandle*> handles;
-  if (SaveError(errptr, DB::Open(strata::DBOptions(options->rep), name,
-                                 families, &handles, &db))) {
-    return nullptr;
-  }
-  for (size_t i = 0; i < handles.size(); i++) {
-    column_family_handles[i] = new strata_column_family_handle_t{handles[i]};
-  }
-  return new strata_t{db};
+  return strata::c_api::OpenWithFamilies(
+      options, num_column_families, column_family_names, column_family_options,
+      column_family_handles, errptr,
+      [name](const strata::DBOptions& db_options,
+             const std::vector<ColumnFamilyDescriptor>& families,
+             std::vector<ColumnFamilyHandle*>* handles, DB** db) {
+        return DB::Open(db_options, name, families, handles, db);
+      });
 }
 
 char** strata_list_column_families(const strata_options_t* options,

@@ -10,8 +10,10 @@
 #define STRATA_DB_C_C_INTERNAL_H_
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "strata/c.h"
 #include "strata/cache.h"
@@ -182,6 +184,18 @@ bool SaveError(char** errptr, const Status& s);
 
 // A malloc'ed copy of s's bytes, not NUL-terminated unless nul is set.
 char* CopyBytes(const Slice& s, bool nul = false);
+
+// Opens a DB through open with the n families named (their options in
+// family_options), as the *_column_families calls do: on success
+// handles[0..n) get the families' handles.
+using FamiliesOpener = std::function<Status(
+    const DBOptions&, const std::vector<ColumnFamilyDescriptor>&,
+    std::vector<ColumnFamilyHandle*>*, DB**)>;
+strata_t* OpenWithFamilies(const strata_options_t* options, int n,
+                           const char* const* names,
+                           const strata_options_t* const* family_options,
+                           strata_column_family_handle_t** handles,
+                           char** errptr, const FamiliesOpener& open);
 
 }  // namespace c_api
 }  // namespace strata

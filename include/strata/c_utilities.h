@@ -1,4 +1,5 @@
-/* strata's C API, continued: the utilities — checkpoints (RocksDB 7.8's
+/* strata's C API, continued: operating a DB — read-only instances and
+   checkpoints (RocksDB 7.8's rocksdb_open_for_read_only* and
    rocksdb_checkpoint_* calls, with the strata_ prefix). strata/c.h
    includes this header; include that one. The conventions are c.h's. */
 
@@ -12,6 +13,23 @@ extern "C" {
 #endif
 
 typedef struct strata_checkpoint_t strata_checkpoint_t;
+
+/* ---- Read-only instances (DB::OpenForReadOnly) ---- */
+
+/* The DB as its files hold it; every write is an error. With
+   error_if_wal_file_exists, a DB whose WALs hold writes not in tables is
+   an error. */
+STRATA_EXPORT strata_t* strata_open_for_read_only(
+    const strata_options_t* options, const char* name,
+    unsigned char error_if_wal_file_exists, char** errptr);
+/* Some of the DB's families (the default one among them), as
+   strata_open_column_families. */
+STRATA_EXPORT strata_t* strata_open_for_read_only_column_families(
+    const strata_options_t* options, const char* name, int num_column_families,
+    const char* const* column_family_names,
+    const strata_options_t* const* column_family_options,
+    strata_column_family_handle_t** column_family_handles,
+    unsigned char error_if_wal_file_exists, char** errptr);
 
 /* ---- Checkpoints (strata/utilities/checkpoint.h) ---- */
 

@@ -104,6 +104,25 @@ class STRATA_EXPORT DB {
                      std::vector<ColumnFamilyHandle*>* handles,
                      std::unique_ptr<DB>* dbptr);
 
+  // Opens the DB in name for reading only (docs/operations.md): its tables
+  // and, replayed into memory, its WALs, as they are at the open; the
+  // instance takes no lock and writes nothing — calls that would change
+  // the DB (writes, Flush, CompactRange, creating or dropping families,
+  // SetOptions) are NotSupported. Any number may read a DB at once; one
+  // opened beside a writer sees the files of the moment it opened, and a
+  // file the writer deletes later may be missing to it. The column-family
+  // form may name a subset of the families (the default one among them).
+  // error_if_wal_file_exists: fail if the WALs hold writes not yet in
+  // tables.
+  static Status OpenForReadOnly(const Options& options, const std::string& name,
+                                DB** dbptr,
+                                bool error_if_wal_file_exists = false);
+  static Status OpenForReadOnly(
+      const DBOptions& db_options, const std::string& name,
+      const std::vector<ColumnFamilyDescriptor>& column_families,
+      std::vector<ColumnFamilyHandle*>* handles, DB** dbptr,
+      bool error_if_wal_file_exists = false);
+
   // The names of the column families of the DB in name (not open, or
   // open by another DB object), the default family first.
   static Status ListColumnFamilies(const DBOptions& db_options,

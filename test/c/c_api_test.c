@@ -97,6 +97,7 @@ int main(void) {
   TestLiveFiles();
   TestRepair();
   TestCheckpoint();
+  TestReadOnly();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

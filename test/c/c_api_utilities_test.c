@@ -1,6 +1,7 @@
-/* Checkpoints from C: the copy opens with the flushed and the unflushed
-   writes made before it and none made after; an existing directory is
-   refused. */
+/* Operating a DB from C. Checkpoints: the copy opens with the flushed and
+   the unflushed writes made before it and none made after; an existing
+   directory is refused. Read-only instances: they read tables and WALs,
+   refuse writes, and honour error_if_wal_file_exists. */
 
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,71 @@ void TestCheckpoint(void) {
 
   strata_destroy_db(options, copy_name, &err);
   CHECK_NO_ERROR(err);
+  Destroy(options);
+  strata_options_destroy(options);
+}
+
+void TestReadOnly(void) {
+  strata_options_t* options = strata_options_create();
+  char* err = NULL;
+  strata_t* db;
+  strata_t* reader;
+  const char* names[2] = {"default", "cf1"};
+  const strata_options_t* family_options[2];
+  strata_column_family_handle_t* handles[2];
+
+  MakeDbName("read_only");
+  Destroy(options);
+  /* No DB: an error, and nothing is created. */
+  reader = strata_open_for_read_only(options, db_name, 0, &err);
+  CHECK(reader == NULL);
+  CHECK(err != NULL);
+  strata_free(err);
+  err = NULL;
+
+  strata_options_set_create_if_missing(options, 1);
+  strata_options_set_create_missing_column_families(options, 1);
+  family_options[0] = options;
+  family_options[1] = options;
+  db = strata_open_column_families(options, db_name, 2, names, family_options,
+                                   handles, &err);
+  CHECK_NO_ERROR(err);
+  strata_put(db, wo, "k", 1, "v", 1, &err);
+  CHECK_NO_ERROR(err);
+  strata_put_cf(db, wo, handles[1], "c", 1, "1", 1, &err);
+  CHECK_NO_ERROR(err);
+  strata_column_family_handle_destroy(handles[0]);
+  strata_column_family_handle_destroy(handles[1]);
+  strata_close(db);
+
+  /* The writes are in the WAL only. */
+  reader = strata_open_for_read_only_column_families(
+      options, db_name, 2, names, family_options, handles, 1, &err);
+  CHECK(reader == NULL);
+  CHECK(err != NULL);
+  strata_free(err);
+  err = NULL;
+
+  reader = strata_open_for_read_only_column_families(
+      options, db_name, 2, names, family_options, handles, 0, &err);
+  CHECK_NO_ERROR(err);
+  CheckGet(reader, ro, "k", "v");
+  CheckGetCf(reader, ro, handles[1], "c", "1");
+  strata_put(reader, wo, "k2", 2, "v", 1, &err);
+  CHECK(err != NULL);
+  strata_free(err);
+  err = NULL;
+  CheckGet(reader, ro, "k2", NULL);
+  strata_column_family_handle_destroy(handles[0]);
+  strata_column_family_handle_destroy(handles[1]);
+  strata_close(reader);
+
+  /* The default family alone. */
+  reader = strata_open_for_read_only(options, db_name, 0, &err);
+  CHECK_NO_ERROR(err);
+  CheckGet(reader, ro, "k", "v");
+  strata_close(reader);
+
   Destroy(options);
   strata_options_destroy(options);
 }
