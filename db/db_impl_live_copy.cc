@@ -78,7 +78,7 @@ Status DBImpl::LiveFilesAt(const LiveFilesStorageInfoOptions& opts,
   if (!s.ok()) return s;
 
   std::vector<std::pair<uint64_t, uint64_t>> tables;  // number, size
-  std::vector<uint64_t> wals;
+  std::vector<LiveLog> wals;  // the finished ones with their lengths
   uint64_t manifest_number, manifest_size;
   SequenceNumber last;
   {
@@ -97,7 +97,7 @@ Status DBImpl::LiveFilesAt(const LiveFilesStorageInfoOptions& opts,
     manifest_size = versions_->ManifestFileSize();
     const uint64_t min_log = versions_->MinLogNumber();
     for (const LiveLog& log : live_logs_) {
-      if (log.number >= min_log) wals.push_back(log.number);
+      if (log.number >= min_log) wals.push_back(log);
     }
   }
   std::sort(tables.begin(), tables.end());
@@ -118,13 +118,19 @@ Status DBImpl::LiveFilesAt(const LiveFilesStorageInfoOptions& opts,
   files->push_back(LiveFile(dbname_, manifest, manifest_number, kDescriptorFile,
                             manifest_size));
   files->back().trim_to_size = true;
-  for (uint64_t number : wals) {
+  for (size_t i = 0; i < wals.size(); i++) {
+    const uint64_t number = wals[i].number;
     uint64_t end;
     bool beyond;
     s = WalPrefix(env_, dbname_, number, last, &end, &beyond);
     if (!s.ok()) return s;
-    files->push_back(
-        LiveFile(dbname_, LogFileName(dbname_, number), number, kWalFile, end));
+    // A WAL followed by another in the copy goes whole, as long as it was
+    // when finished: the next one's predecessor record names that length,
+    // which a recovery checks (a WAL holding no record but that
+    // predecessor record of its own is not empty).
+    const bool followed = !beyond && i + 1 < wals.size();
+    files->push_back(LiveFile(dbname_, LogFileName(dbname_, number), number,
+                              kWalFile, followed ? wals[i].size : end));
     files->back().trim_to_size = true;
     if (beyond) break;  // the later WALs hold only later writes
   }

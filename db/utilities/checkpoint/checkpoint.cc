@@ -79,10 +79,13 @@ Status CheckpointImpl::CreateCheckpoint(const std::string& checkpoint_dir,
                                    checkpoint_dir);
   }
   if (!s.IsNotFound()) return s;
-  // A <dir>.tmp is what an earlier attempt left behind.
+  // A <dir>.tmp is what an earlier attempt left behind: its files go. (On
+  // Windows without POSIX deletes, a removed link to a table the DB holds
+  // open stays, under a hidden name, until the DB closes the table; the
+  // directory then stays too, and is used as it is.)
   const std::string tmp = checkpoint_dir + ".tmp";
   if (env->FileExists(tmp).ok()) RemoveDirAndFiles(env, tmp);
-  s = env->CreateDir(tmp);
+  s = env->CreateDirIfMissing(tmp);
   if (!s.ok()) return s;
 
   SequenceNumber sequence = 0;

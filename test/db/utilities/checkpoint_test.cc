@@ -180,6 +180,29 @@ TEST_F(CheckpointTest, WithoutAFlushTheWalsCarryTheMemtables) {
   CloseDB(&cdb, &ch);
 }
 
+TEST_F(CheckpointTest, AWalHoldingNoWriteStillLinksItsNeighbours) {
+  ASSERT_TRUE(PutAll(db_.get(), handles_, "before", "1").ok());
+  // Two switches with no write between them: the WAL between holds only
+  // the record naming its predecessor, and the next one's record names it
+  // with its length. Copied short, it would end the copy's recovery there.
+  ASSERT_TRUE(db_->Flush(FlushOptions(), handles_[0]).ok());
+  ASSERT_TRUE(db_->Flush(FlushOptions(), handles_[1]).ok());
+  ASSERT_TRUE(PutAll(db_.get(), handles_, "after", "2").ok());
+  const std::string copy = dir_.File("copy");
+  uint64_t sequence = 0;
+  ASSERT_TRUE(TakeCheckpoint(copy, UINT64_MAX, &sequence).ok());
+  EXPECT_GE(test::ListDBFiles(&env_, copy).logs.size(), 3u);
+  std::unique_ptr<DB> cdb;
+  std::vector<ColumnFamilyHandle*> ch;
+  ASSERT_TRUE(OpenDB(copy, &cdb, &ch).ok());
+  EXPECT_EQ(sequence, cdb->GetLatestSequenceNumber());
+  for (ColumnFamilyHandle* h : ch) {
+    EXPECT_EQ("1", Get(cdb.get(), h, "before")) << h->GetName();
+    EXPECT_EQ("2", Get(cdb.get(), h, "after")) << h->GetName();
+  }
+  CloseDB(&cdb, &ch);
+}
+
 TEST_F(CheckpointTest, TablesAreCopiedWhereTheyCannotBeLinked) {
   ASSERT_TRUE(PutAll(db_.get(), handles_, "a", "1").ok());
   env_.refuse_links_ = true;
@@ -231,7 +254,13 @@ TEST_F(CheckpointTest, AFailedCopyLeavesNothingAndDeletionsResume) {
   Status s = TakeCheckpoint(copy, 0);
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_TRUE(env_.FileExists(copy).IsNotFound());
-  EXPECT_TRUE(env_.FileExists(copy + ".tmp").IsNotFound());
+  // Nothing is left in <dir>.tmp. (On Windows without POSIX deletes the
+  // directory itself may stay while the DB holds open a table that was
+  // linked into it: its removed link lingers, hidden, until then.)
+  std::vector<std::string> left;
+  if (env_.GetChildren(copy + ".tmp", &left).ok()) {
+    EXPECT_TRUE(left.empty()) << left[0];
+  }
   env_.fail_name_.clear();
 
   // Deletions are enabled again: the tables a compaction replaces go.
