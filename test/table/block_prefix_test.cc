@@ -18,6 +18,7 @@
 #include "table/block.h"
 #include "table/block_builder.h"
 #include "table/block_iter.h"
+#include "test/table/block_test_util.h"
 #include "test/table/iter_model.h"
 #include "util/coding.h"
 #include "util/random.h"
@@ -26,14 +27,9 @@ namespace strata {
 namespace {
 
 using test::IterModel;
+using test::MakeBlock;
 
-std::unique_ptr<Block> MakeBlock(const std::string& bytes) {
-  std::unique_ptr<char[]> buf(new char[bytes.size()]);
-  std::memcpy(buf.get(), bytes.data(), bytes.size());
-  return std::make_unique<Block>(BlockContents(std::move(buf), bytes.size()));
-}
-
-std::string Build(const IterModel& model, int restart_interval) {
+std::string BuildBlock(const IterModel& model, int restart_interval) {
   BlockBuilder builder(restart_interval);
   for (const auto& kv : model) builder.Add(kv.first, kv.second);
   return builder.Finish().ToString();
@@ -77,7 +73,7 @@ TEST(BlockPrefixTest, SeeksMatchTheModel) {
                 .Encode()
                 .ToString()] = std::to_string(i);
     }
-    std::unique_ptr<Block> block = MakeBlock(Build(model, interval));
+    std::unique_ptr<Block> block = MakeBlock(BuildBlock(model, interval));
     ASSERT_TRUE(block->status().ok());
     const size_t plain = block->usable_size();
     block->BuildUserKeyPrefixes();
@@ -105,7 +101,7 @@ TEST(BlockPrefixTest, ShortRestartKeyLeavesThePlainSearch) {
   for (const char* k : {"a", "abc", "abcdefgh", "b", "bcdefghijk"}) {
     model[k] = "v";
   }
-  std::unique_ptr<Block> block = MakeBlock(Build(model, 1));
+  std::unique_ptr<Block> block = MakeBlock(BuildBlock(model, 1));
   const size_t plain = block->usable_size();
   block->BuildUserKeyPrefixes();
   EXPECT_EQ(block->usable_size(), plain);
@@ -124,7 +120,7 @@ TEST(BlockPrefixTest, DamagedRestartEntryLeavesThePlainSearch) {
     std::snprintf(user, sizeof(user), "key%04d", i);
     model[InternalKey(user, 1, kTypeValue).Encode().ToString()] = "v";
   }
-  std::string bytes = Build(model, 1);
+  std::string bytes = BuildBlock(model, 1);
   // The fifth entry's "shared" byte (the first restart a search of 8
   // probes): a restart entry must share nothing.
   const size_t restarts_at = bytes.size() - 4 - 8 * 4;

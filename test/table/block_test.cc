@@ -20,7 +20,9 @@
 #include "strata/comparator.h"
 #include "table/block_builder.h"
 #include "table/block_iter.h"
+#include "test/table/block_test_util.h"
 #include "test/table/iter_model.h"
+#include "test/util/testutil.h"
 #include "util/coding.h"
 #include "util/logging.h"
 #include "util/random.h"
@@ -29,12 +31,8 @@ namespace strata {
 namespace {
 
 using test::IterModel;
-
-std::string RandomBytes(Random* rnd, size_t len) {
-  std::string s(len, '\0');
-  for (char& c : s) c = static_cast<char>(rnd->Uniform(256));
-  return s;
-}
+using test::MakeBlock;
+using test::RandomBytes;
 
 // Keys of every shape a block must carry: empty, binary (NULs, 0xff),
 // long, and families sharing long prefixes (what prefix compression is
@@ -76,13 +74,6 @@ std::string Build(const IterModel& model, int restart_interval) {
   const std::string block = builder.Finish().ToString();
   EXPECT_EQ(estimate, block.size());
   return block;
-}
-
-// A Block owning a copy of bytes.
-std::unique_ptr<Block> MakeBlock(const std::string& bytes) {
-  std::unique_ptr<char[]> buf(new char[bytes.size()]);
-  if (!bytes.empty()) std::memcpy(buf.get(), bytes.data(), bytes.size());
-  return std::make_unique<Block>(BlockContents(std::move(buf), bytes.size()));
 }
 
 // Targets near the model's keys (equal, just before, just after) and

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "test/util/testutil.h"
 #include "util/coding.h"
 #include "util/logging.h"
 #include "util/random.h"
@@ -21,11 +22,7 @@ namespace {
 
 const CompressionType kCodecs[] = {kSnappyCompression, kZlibCompression};
 
-std::string RandomBytes(Random* rnd, size_t len) {
-  std::string s(len, '\0');
-  for (char& c : s) c = static_cast<char>(rnd->Uniform(256));
-  return s;
-}
+using test::RandomBytes;
 
 // Text-like data with much repetition, like a block of similar keys.
 std::string Compressible(Random* rnd, size_t len) {
