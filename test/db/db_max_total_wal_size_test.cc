@@ -12,19 +12,18 @@
 #include "test/db/column_family_test_util.h"
 #include "test/db/db_test_util.h"
 #include "test/db/wal_recovery_modes.h"
+#include "test/util/testutil.h"
 
 namespace strata {
 namespace test {
 namespace {
 
-constexpr size_t kKiB = 1024;
-
-std::string Key(const char* prefix, int i) {
+std::string WalSizeKey(const char* prefix, int i) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%s%06d", prefix, i);
   return buf;
 }
-std::string Value(int i) {
+std::string WalSizeValue(int i) {
   return std::string(kKiB, static_cast<char>('a' + i % 26));
 }
 
@@ -45,7 +44,7 @@ class MaxTotalWALSizeTest : public testing::TestWithParam<WALRecoveryMode>,
   size_t WriteDefault(int n, int* next) {
     size_t most = 0;
     for (int end = *next + n; *next < end; ++*next) {
-      EXPECT_TRUE(Put(0, Key("d", *next), Value(*next)).ok());
+      EXPECT_TRUE(Put(0, WalSizeKey("d", *next), WalSizeValue(*next)).ok());
       if (*next % 16 == 0) most = std::max(most, WALFiles(*this));
     }
     return most;
@@ -88,9 +87,9 @@ TEST_P(MaxTotalWALSizeTest, IdleFamiliesAreFlushedPastTheLimit) {
   EXPECT_EQ("1", Get(2, "c-first"));
   EXPECT_EQ("2", Get(2, "c-second"));
   for (int i = 0; i < next; i++) {
-    ASSERT_EQ(Value(i), Get(0, Key("d", i))) << i;
+    ASSERT_EQ(WalSizeValue(i), Get(0, WalSizeKey("d", i))) << i;
   }
-  EXPECT_EQ("NOT_FOUND", Get(1, Key("d", 0)));
+  EXPECT_EQ("NOT_FOUND", Get(1, WalSizeKey("d", 0)));
 }
 
 // 0: four times the families' write_buffer_size * max_write_buffer_number
@@ -110,7 +109,8 @@ TEST_P(MaxTotalWALSizeTest, DerivedLimit) {
   Reopen({"b", "c"});
   EXPECT_EQ("1", Get(1, "b-first"));
   EXPECT_EQ("1", Get(2, "c-first"));
-  for (int i = 0; i < next; i++) ASSERT_EQ(Value(i), Get(0, Key("d", i)));
+  for (int i = 0; i < next; i++)
+    ASSERT_EQ(WalSizeValue(i), Get(0, WalSizeKey("d", i)));
 }
 
 // One family: its memtables bound its WALs, and the limit is not looked

@@ -19,12 +19,12 @@
 #include "test/db/column_family_test_util.h"
 #include "test/db/db_test_util.h"
 #include "test/util/fault_injection_env.h"
+#include "test/util/testutil.h"
 
 namespace strata {
 namespace test {
 namespace {
 
-constexpr size_t kKiB = 1024;
 // The families' own limit, far above every budget here: only the manager
 // retires memtables. Below 16 MiB, so that memtables take 64 KiB arena
 // chunks as they grow rather than a 2 MiB huge-page region at once

@@ -11,6 +11,8 @@
 namespace strata {
 namespace test {
 
+constexpr size_t kKiB = 1024;
+
 // len bytes, each uniform over all 256 values (NULs and 0xff included).
 inline std::string RandomBytes(Random* rnd, size_t len) {
   std::string s(len, '\0');

@@ -11,12 +11,14 @@
 
 #include "gtest/gtest.h"
 #include "strata/cache.h"
+#include "test/util/testutil.h"
 #include "util/cache_reservation.h"
 
 namespace strata {
 namespace {
 
-constexpr size_t kKiB = 1024;
+using test::kKiB;
+
 constexpr size_t kEntry = CacheReservation::kEntrySize;
 
 // Counts Signals; Block is never called by the manager.
