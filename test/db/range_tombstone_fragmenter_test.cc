@@ -16,15 +16,18 @@
 #include "db/dbformat.h"
 #include "gtest/gtest.h"
 #include "strata/comparator.h"
+#include "test/util/testutil.h"
 #include "test/util/vector_iterator.h"
 #include "util/random.h"
 
 namespace strata {
 namespace {
 
+using test::TombstoneKey;
+
 // Keys of one or two letters from "abcdef": short enough that random
 // tombstones share boundaries, dense enough that keys fall between them.
-std::vector<std::string> KeySpace() {
+std::vector<std::string> FragmenterKeySpace() {
   std::vector<std::string> keys = {""};
   for (char a = 'a'; a <= 'f'; a++) {
     keys.push_back(std::string(1, a));
@@ -133,7 +136,7 @@ TEST(RangeTombstoneFragmenterTest, OverlapsSplitIntoFragments) {
 }
 
 TEST(RangeTombstoneFragmenterTest, RandomAgainstBruteForce) {
-  const std::vector<std::string> keys = KeySpace();
+  const std::vector<std::string> keys = FragmenterKeySpace();
   Random rnd(301);
   for (int round = 0; round < 300; round++) {
     const size_t n = rnd.Uniform(12);
@@ -176,11 +179,6 @@ TEST(RangeTombstoneFragmenterTest, RandomAgainstBruteForce) {
       ASSERT_EQ(list.fragment(i).num_seqs, again.fragment(i).num_seqs);
     }
   }
-}
-
-std::string TombstoneKey(const std::string& begin, SequenceNumber seq,
-                         ValueType type = kTypeRangeDeletion) {
-  return InternalKey(begin, seq, type).Encode().ToString();
 }
 
 TEST(RangeTombstoneFragmenterTest, CreateFromIterator) {

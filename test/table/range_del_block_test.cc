@@ -22,6 +22,7 @@
 #include "table/format.h"
 #include "table/table_properties.h"
 #include "test/table/table_test_util.h"
+#include "test/util/testutil.h"
 #include "util/coding.h"
 #include "util/random.h"
 
@@ -30,10 +31,7 @@ namespace {
 
 const char kFileName[] = "ranges.sst";
 
-std::string TombstoneKey(const std::string& begin, SequenceNumber seq,
-                         ValueType type = kTypeRangeDeletion) {
-  return InternalKey(begin, seq, type).Encode().ToString();
-}
+using test::TombstoneKey;
 
 class RangeDelBlockTest : public testing::Test {
  protected:

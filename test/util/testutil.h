@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "db/dbformat.h"
 #include "util/random.h"
 
 namespace strata {
@@ -18,6 +19,13 @@ inline std::string RandomBytes(Random* rnd, size_t len) {
   std::string s(len, '\0');
   for (char& c : s) c = static_cast<char>(rnd->Uniform(256));
   return s;
+}
+
+// The encoded internal key of a range tombstone starting at begin (or of
+// another entry type).
+inline std::string TombstoneKey(const std::string& begin, SequenceNumber seq,
+                                ValueType type = kTypeRangeDeletion) {
+  return InternalKey(begin, seq, type).Encode().ToString();
 }
 
 }  // namespace test
