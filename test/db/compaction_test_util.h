@@ -1,6 +1,7 @@
-// Helpers shared by the compaction and stall suites: keys, level
-// properties, table bytes on disk, waiting for background work, and the
-// tiny options that build a deep tree from little data.
+// Helpers shared by the compaction and stall suites: level properties,
+// table bytes on disk, waiting for background work, and the tiny options
+// that build a deep tree from little data (keys: test::Key, in
+// db_test_util.h).
 
 #ifndef STRATA_TEST_DB_COMPACTION_TEST_UTIL_H_
 #define STRATA_TEST_DB_COMPACTION_TEST_UTIL_H_
@@ -16,12 +17,6 @@
 
 namespace strata {
 namespace test {
-
-inline std::string Key(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
 
 inline uint64_t IntProperty(DB* db, const std::string& name) {
   uint64_t v = 0;

@@ -13,16 +13,11 @@ namespace strata {
 namespace {
 
 using test::DBHolder;
+using test::Key;
 
 constexpr int kKeys = 8000;
 constexpr int kTables = 4;
 constexpr size_t kValueSize = 100;
-
-std::string Key(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
 
 std::string Value(int i) { return std::string(kValueSize, 'a' + i % 26); }
 

@@ -20,12 +20,7 @@ namespace strata {
 namespace {
 
 using test::DBHolder;
-
-std::string Key(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
+using test::Key;
 
 class DBStatisticsTest : public testing::Test {
  protected:

@@ -5,6 +5,7 @@
 #define STRATA_TEST_DB_DB_TEST_UTIL_H_
 
 #include <condition_variable>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -71,6 +72,13 @@ class TableGateEnv : public EnvWrapper {
   bool open_ = true;
   int waiting_ = 0;
 };
+
+// "key000042": keys that sort as their numbers do.
+inline std::string Key(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "key%06d", i);
+  return buf;
+}
 
 // The numbered files in a DB's directory, by kind.
 struct DBFiles {
