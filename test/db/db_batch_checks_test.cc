@@ -21,7 +21,7 @@
 namespace strata {
 namespace {
 
-using Snapshot = std::vector<std::map<std::string, std::string>>;
+using FamilyContents = std::vector<std::map<std::string, std::string>>;
 
 // A DB with the default family, "one" (id 1) and "rev" (id 2, reverse
 // bytewise order), each with a string-append merge operator.
@@ -57,8 +57,8 @@ class DBBatchChecksTest : public testing::Test {
   }
 
   // Every key/value of every family.
-  Snapshot Contents() {
-    Snapshot all;
+  FamilyContents Contents() {
+    FamilyContents all;
     for (ColumnFamilyHandle* h : handles_) {
       std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions(), h));
       std::map<std::string, std::string> family;
@@ -100,7 +100,7 @@ class DBBatchChecksTest : public testing::Test {
   }
 
   // Write refuses rep as malformed and the DB is as it was.
-  void ExpectRefused(const std::string& rep, const Snapshot& before) {
+  void ExpectRefused(const std::string& rep, const FamilyContents& before) {
     WriteBatch b(rep);
     Status s = db_->Write(WriteOptions(), &b);
     EXPECT_TRUE(s.IsCorruption() || s.IsInvalidArgument() || s.IsNotSupported())
@@ -111,7 +111,7 @@ class DBBatchChecksTest : public testing::Test {
   // The DB still takes writes, and holds them and before after a reopen.
   // The refusals left no background error behind (Resume has nothing to
   // clear).
-  void ExpectStillWorking(Snapshot before) {
+  void ExpectStillWorking(FamilyContents before) {
     EXPECT_TRUE(db_->Resume().ok());
     ASSERT_TRUE(db_->Put(WriteOptions(), "after", "ok").ok());
     before[0]["after"] = "ok";
@@ -136,7 +136,7 @@ TEST_F(DBBatchChecksTest, RoundTripWritesTheSameData) {
   EXPECT_EQ(built.HasMerge(), rebuilt.HasMerge());
   EXPECT_EQ(built.HasDeleteRange(), rebuilt.HasDeleteRange());
   ASSERT_TRUE(db_->Write(WriteOptions(), &rebuilt).ok());
-  const Snapshot via_bytes = Contents();
+  const FamilyContents via_bytes = Contents();
 
   // The same batch, as built, on the same initial contents.
   Close();
@@ -156,7 +156,7 @@ TEST_F(DBBatchChecksTest, RoundTripWritesTheSameData) {
 
 TEST_F(DBBatchChecksTest, EveryTruncationIsRefused) {
   WriteInitial();
-  const Snapshot before = Contents();
+  const FamilyContents before = Contents();
   const std::string full = EveryKind().Data();
   for (size_t cut = 0; cut < full.size(); cut++) {
     SCOPED_TRACE(cut);
@@ -167,7 +167,7 @@ TEST_F(DBBatchChecksTest, EveryTruncationIsRefused) {
 
 TEST_F(DBBatchChecksTest, DamagedTagsAreRefused) {
   WriteInitial();
-  const Snapshot before = Contents();
+  const FamilyContents before = Contents();
   // The offset of each record's tag.
   std::vector<size_t> tags;
   WriteBatch b;
@@ -206,7 +206,7 @@ TEST_F(DBBatchChecksTest, DamagedTagsAreRefused) {
 
 TEST_F(DBBatchChecksTest, WrongCountIsRefused) {
   WriteInitial();
-  const Snapshot before = Contents();
+  const FamilyContents before = Contents();
   const std::string full = EveryKind().Data();
   WriteBatch good(full);
   for (uint32_t count :
@@ -236,7 +236,7 @@ TEST_F(DBBatchChecksTest, CorruptionSaysWhereInTheBatch) {
 
 TEST_F(DBBatchChecksTest, ReversedRangeInABatchIsRefused) {
   WriteInitial();
-  const Snapshot before = Contents();
+  const FamilyContents before = Contents();
   WriteBatch b;
   ASSERT_TRUE(b.Put("new1", "v").ok());
   ASSERT_TRUE(b.DeleteRange("a9", "a0").ok());
@@ -259,7 +259,7 @@ TEST_F(DBBatchChecksTest, ReversedRangeInABatchIsRefused) {
 
 TEST_F(DBBatchChecksTest, RangeOrderIsTheFamilysComparators) {
   WriteInitial();
-  Snapshot want = Contents();
+  FamilyContents want = Contents();
   // "r9" before "r0" in the reverse family: a proper range there.
   WriteBatch rev;
   ASSERT_TRUE(rev.DeleteRange(handles_[2], "r9", "r0").ok());
@@ -276,7 +276,7 @@ TEST_F(DBBatchChecksTest, RangeOrderIsTheFamilysComparators) {
 
 TEST_F(DBBatchChecksTest, EmptyRangeInABatchDeletesNothing) {
   WriteInitial();
-  Snapshot want = Contents();
+  FamilyContents want = Contents();
   WriteBatch b;
   ASSERT_TRUE(b.DeleteRange("a5", "a5").ok());
   ASSERT_TRUE(b.DeleteRange(handles_[2], "r5", "r5").ok());

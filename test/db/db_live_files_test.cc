@@ -14,7 +14,7 @@
 namespace strata {
 namespace {
 
-std::string Key(int i) {
+std::string LiveFilesKey(int i) {
   char buf[16];
   std::snprintf(buf, sizeof(buf), "key%05d", i);
   return buf;
@@ -29,7 +29,8 @@ class LiveFilesTest : public ::testing::Test {
 
   // Writes keys [from, to) and flushes them into one level-0 table.
   void WriteTable(int from, int to) {
-    for (int i = from; i < to; i++) ASSERT_TRUE(h_.Put(Key(i), "v").ok());
+    for (int i = from; i < to; i++)
+      ASSERT_TRUE(h_.Put(LiveFilesKey(i), "v").ok());
     ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
   }
 
@@ -116,7 +117,7 @@ TEST_F(LiveFilesTest, DeletionsStayDisabledUntilEveryDisableIsUndone) {
   EXPECT_EQ(3u, TablesInDirectory().size());
   ASSERT_TRUE(h_.db()->EnableFileDeletions(/*force=*/true).ok());
   EXPECT_EQ(1u, TablesInDirectory().size());
-  EXPECT_EQ("v", h_.Get(Key(25)));
+  EXPECT_EQ("v", h_.Get(LiveFilesKey(25)));
 }
 
 TEST_F(LiveFilesTest, MetaDataDescribesEachFamilysTables) {
@@ -127,9 +128,10 @@ TEST_F(LiveFilesTest, MetaDataDescribesEachFamilysTables) {
   std::unique_ptr<ColumnFamilyHandle> owner(second);
   WriteTable(0, 10);
   for (int i = 100; i < 150; i++) {
-    ASSERT_TRUE(h_.db()->Put(WriteOptions(), second, Key(i), "w").ok());
+    ASSERT_TRUE(
+        h_.db()->Put(WriteOptions(), second, LiveFilesKey(i), "w").ok());
   }
-  ASSERT_TRUE(h_.db()->Delete(WriteOptions(), second, Key(120)).ok());
+  ASSERT_TRUE(h_.db()->Delete(WriteOptions(), second, LiveFilesKey(120)).ok());
   ASSERT_TRUE(h_.db()->Flush(FlushOptions(), second).ok());
   CompactRangeOptions to_bottom;
   ASSERT_TRUE(h_.db()->CompactRange(to_bottom, second, nullptr, nullptr).ok());
@@ -143,8 +145,8 @@ TEST_F(LiveFilesTest, MetaDataDescribesEachFamilysTables) {
   const LiveFileMetaData& d = files[0];
   EXPECT_EQ(kDefaultColumnFamilyName, d.column_family_name);
   EXPECT_EQ(0, d.level);
-  EXPECT_EQ(Key(0), d.smallestkey);
-  EXPECT_EQ(Key(9), d.largestkey);
+  EXPECT_EQ(LiveFilesKey(0), d.smallestkey);
+  EXPECT_EQ(LiveFilesKey(9), d.largestkey);
   EXPECT_EQ(1u, d.smallest_seqno);
   EXPECT_EQ(10u, d.largest_seqno);
   EXPECT_EQ(10u, d.num_entries);
@@ -162,8 +164,8 @@ TEST_F(LiveFilesTest, MetaDataDescribesEachFamilysTables) {
   const LiveFileMetaData& s = files[1];
   EXPECT_EQ("second", s.column_family_name);
   EXPECT_GT(s.level, 0) << "compacted out of level 0";
-  EXPECT_EQ(Key(100), s.smallestkey);
-  EXPECT_EQ(Key(149), s.largestkey);
+  EXPECT_EQ(LiveFilesKey(100), s.smallestkey);
+  EXPECT_EQ(LiveFilesKey(149), s.largestkey);
   EXPECT_FALSE(s.being_compacted);
 
   ColumnFamilyMetaData cf;
@@ -292,7 +294,7 @@ TEST_F(LiveFilesTest, ACopyOfTheListedFilesOpens) {
   std::unique_ptr<DB> db;
   ASSERT_TRUE(DB::Open(options, copy, &db).ok());
   std::string value;
-  ASSERT_TRUE(db->Get(ReadOptions(), Key(150), &value).ok());
+  ASSERT_TRUE(db->Get(ReadOptions(), LiveFilesKey(150), &value).ok());
   ASSERT_TRUE(db->Get(ReadOptions(), "in-wal", &value).ok());
   EXPECT_EQ("yes", value);
   EXPECT_TRUE(db->Get(ReadOptions(), "after", &value).IsNotFound());

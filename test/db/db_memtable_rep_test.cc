@@ -102,7 +102,7 @@ TEST(DBInplaceUpdateTest, SnapshotSeesALaterInplaceValue) {
   h.db()->ReleaseSnapshot(snap);
 }
 
-enum class Config {
+enum class RepConfig {
   kVector,
   kVectorTinyMemtables,  // many switches and flushes of vector memtables
   kVectorReserved,       // VectorRepFactory(count) and serial writes
@@ -110,44 +110,44 @@ enum class Config {
   kInplaceVector,
 };
 
-const char* ConfigName(Config c) {
+const char* RepConfigName(RepConfig c) {
   switch (c) {
-    case Config::kVector:
+    case RepConfig::kVector:
       return "Vector";
-    case Config::kVectorTinyMemtables:
+    case RepConfig::kVectorTinyMemtables:
       return "VectorTinyMemtables";
-    case Config::kVectorReserved:
+    case RepConfig::kVectorReserved:
       return "VectorReserved";
-    case Config::kInplace:
+    case RepConfig::kInplace:
       return "Inplace";
-    case Config::kInplaceVector:
+    case RepConfig::kInplaceVector:
       return "InplaceVector";
   }
   return "?";
 }
 
-class DBMemTableRepModelTest : public testing::TestWithParam<Config> {
+class DBMemTableRepModelTest : public testing::TestWithParam<RepConfig> {
  protected:
   DBMemTableRepModelTest() {
     Options& o = h_.options();
     o.merge_operator = MergeOperators::CreateStringAppendOperator();
     o.allow_concurrent_memtable_write = false;
     switch (GetParam()) {
-      case Config::kVector:
+      case RepConfig::kVector:
         o.memtable_factory = std::make_shared<VectorRepFactory>();
         break;
-      case Config::kVectorTinyMemtables:
+      case RepConfig::kVectorTinyMemtables:
         o.memtable_factory = std::make_shared<VectorRepFactory>();
         o.write_buffer_size = 64 << 10;
         break;
-      case Config::kVectorReserved:
+      case RepConfig::kVectorReserved:
         o.memtable_factory = std::make_shared<VectorRepFactory>(5000);
         o.enable_pipelined_write = false;
         break;
-      case Config::kInplace:
+      case RepConfig::kInplace:
         o.inplace_update_support = true;
         break;
-      case Config::kInplaceVector:
+      case RepConfig::kInplaceVector:
         o.inplace_update_support = true;
         o.memtable_factory = std::make_shared<VectorRepFactory>();
         o.write_buffer_size = 64 << 10;
@@ -176,8 +176,8 @@ class DBMemTableRepModelTest : public testing::TestWithParam<Config> {
 
   static constexpr int kKeySpace = 300;
   DBHolder h_;
-  const bool inplace_ =
-      GetParam() == Config::kInplace || GetParam() == Config::kInplaceVector;
+  const bool inplace_ = GetParam() == RepConfig::kInplace ||
+                        GetParam() == RepConfig::kInplaceVector;
 };
 
 // Random puts (many rewriting a key with a value of the same or a smaller
@@ -273,13 +273,13 @@ TEST_P(DBMemTableRepModelTest, RandomOperations) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, DBMemTableRepModelTest,
-                         testing::Values(Config::kVector,
-                                         Config::kVectorTinyMemtables,
-                                         Config::kVectorReserved,
-                                         Config::kInplace,
-                                         Config::kInplaceVector),
-                         [](const testing::TestParamInfo<Config>& info) {
-                           return std::string(ConfigName(info.param));
+                         testing::Values(RepConfig::kVector,
+                                         RepConfig::kVectorTinyMemtables,
+                                         RepConfig::kVectorReserved,
+                                         RepConfig::kInplace,
+                                         RepConfig::kInplaceVector),
+                         [](const testing::TestParamInfo<RepConfig>& info) {
+                           return std::string(RepConfigName(info.param));
                          });
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace {
 
 constexpr int kKeys = 200;
 
-std::string Key(int i) {
+std::string RecoveryKey(int i) {
   char buf[16];
   std::snprintf(buf, sizeof(buf), "k%04d", i);
   return buf;
@@ -35,7 +35,7 @@ class DBRecoveryTest : public testing::Test {
   void Fill(bool crash = true) {
     ASSERT_TRUE(h_.Open().ok());
     for (int i = 0; i < kKeys; i++) {
-      ASSERT_TRUE(h_.Put(Key(i), std::string(1000, 'a' + i % 26)).ok());
+      ASSERT_TRUE(h_.Put(RecoveryKey(i), std::string(1000, 'a' + i % 26)).ok());
     }
     h_.Close();
     if (!crash) return;
@@ -93,7 +93,8 @@ class DBRecoveryTest : public testing::Test {
   // Which of the Fill keys the DB holds.
   std::vector<bool> Present() {
     std::vector<bool> present(kKeys);
-    for (int i = 0; i < kKeys; i++) present[i] = h_.Get(Key(i)) != "NOT_FOUND";
+    for (int i = 0; i < kKeys; i++)
+      present[i] = h_.Get(RecoveryKey(i)) != "NOT_FOUND";
     return present;
   }
 
@@ -167,11 +168,11 @@ TEST_F(DBRecoveryTest, PointInTimeDropsDamagedTailAndKeepsLaterWrites) {
   // Writes after the recovery survive the next reopens, which must not
   // stop at the old damage again.
   ASSERT_TRUE(h_.Put("after", "1").ok());
-  ASSERT_TRUE(h_.Put(Key(kKeys - 1), "rewritten").ok());
+  ASSERT_TRUE(h_.Put(RecoveryKey(kKeys - 1), "rewritten").ok());
   for (int round = 0; round < 2; round++) {
     ASSERT_TRUE(OpenWith(WALRecoveryMode::kPointInTimeRecovery).ok());
     EXPECT_EQ("1", h_.Get("after"));
-    EXPECT_EQ("rewritten", h_.Get(Key(kKeys - 1)));
+    EXPECT_EQ("rewritten", h_.Get(RecoveryKey(kKeys - 1)));
     present = Present();
     for (int i = 0; i < prefix; i++) ASSERT_TRUE(present[i]) << i;
     for (int i = prefix; i < kKeys - 1; i++) ASSERT_FALSE(present[i]) << i;
@@ -223,7 +224,7 @@ TEST_F(DBRecoveryTest, RecoveryAcrossSeveralWALs) {
   std::map<std::string, std::string> model;
   bool held = false;
   for (int i = 0; i < 2000; i++) {
-    const std::string k = Key(i % 300),
+    const std::string k = RecoveryKey(i % 300),
                       v = std::string(200, 'v') + std::to_string(i);
     ASSERT_TRUE(h.Put(k, v).ok());
     model[k] = v;

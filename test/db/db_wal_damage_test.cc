@@ -30,7 +30,7 @@ namespace {
 
 constexpr int kRecords = 60;  // of about 1 KiB: two 32 KiB blocks
 
-std::string Key(int i) { return "k" + std::to_string(1000 + i); }
+std::string WalDamageKey(int i) { return "k" + std::to_string(1000 + i); }
 std::string Value(int i) { return std::string(1000, 'a' + i % 26); }
 
 class WalDamageTest : public testing::Test, public FamilyDB {
@@ -40,7 +40,7 @@ class WalDamageTest : public testing::Test, public FamilyDB {
     WriteOptions sync;
     sync.sync = true;
     for (int i = from; i < to; i++) {
-      ASSERT_TRUE(db_->Put(sync, handles_[cf], Key(i), Value(i)).ok());
+      ASSERT_TRUE(db_->Put(sync, handles_[cf], WalDamageKey(i), Value(i)).ok());
     }
   }
 
@@ -124,7 +124,8 @@ class WalDamageTest : public testing::Test, public FamilyDB {
   // Which of keys [0, n) family 0 holds.
   std::vector<bool> Present(int n) {
     std::vector<bool> present(n);
-    for (int i = 0; i < n; i++) present[i] = Get(0, Key(i)) == Value(i);
+    for (int i = 0; i < n; i++)
+      present[i] = Get(0, WalDamageKey(i)) == Value(i);
     return present;
   }
 
