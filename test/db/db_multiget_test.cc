@@ -23,7 +23,9 @@ namespace {
 
 using test::DBHolder;
 
-std::string Key(uint32_t i) { return "key" + std::to_string(10000 + i); }
+std::string MultiGetKey(uint32_t i) {
+  return "key" + std::to_string(10000 + i);
+}
 
 // "OK:<value>" or the status.
 std::string Result(const Status& s, const Slice& value) {
@@ -102,7 +104,7 @@ TEST_F(DBMultiGetTest, MatchesSingleGetsOverARandomDB) {
   std::vector<const Snapshot*> snapshots;
   for (int phase = 0; phase < 6; phase++) {
     for (int op = 0; op < 1500; op++) {
-      const std::string k = Key(rnd.Uniform(kKeys));
+      const std::string k = MultiGetKey(rnd.Uniform(kKeys));
       const std::string v = std::to_string(phase) + "." + std::to_string(op) +
                             std::string(rnd.Uniform(60), 'v');
       const uint32_t r = rnd.Uniform(20);
@@ -114,7 +116,7 @@ TEST_F(DBMultiGetTest, MatchesSingleGetsOverARandomDB) {
       } else if (r < 18) {
         s = h_.Delete(k);
       } else if (r < 19) {
-        const std::string e = Key(rnd.Uniform(kKeys));
+        const std::string e = MultiGetKey(rnd.Uniform(kKeys));
         if (k < e) s = h_.db()->DeleteRange(WriteOptions(), k, e);
       } else if (snapshots.size() < 4) {
         snapshots.push_back(h_.db()->GetSnapshot());
@@ -134,9 +136,9 @@ TEST_F(DBMultiGetTest, MatchesSingleGetsOverARandomDB) {
           if (rnd.OneIn(8) && !keys.empty()) {
             keys.push_back(keys[rnd.Uniform(static_cast<int>(keys.size()))]);
           } else if (rnd.OneIn(10)) {
-            keys.push_back(Key(rnd.Uniform(kKeys)) + "-absent");
+            keys.push_back(MultiGetKey(rnd.Uniform(kKeys)) + "-absent");
           } else {
-            keys.push_back(Key(rnd.Uniform(kKeys)));
+            keys.push_back(MultiGetKey(rnd.Uniform(kKeys)));
           }
         }
         CheckBatch(keys, snap);
@@ -163,12 +165,13 @@ TEST_F(DBMultiGetTest, MatchesSingleGetsOverARandomDB) {
 TEST_F(DBMultiGetTest, KeysOfOneBlockCostOneCacheLookupAndArePinned) {
   Open(/*auto_compactions=*/false);
   for (uint32_t i = 0; i < 10; i++) {
-    ASSERT_TRUE(h_.Put(Key(i), "value" + std::to_string(i)).ok());
+    ASSERT_TRUE(h_.Put(MultiGetKey(i), "value" + std::to_string(i)).ok());
   }
   ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
   // Unsorted, with a duplicate: the DB sorts them.
-  std::vector<std::string> keys = {Key(7), Key(2), Key(9),  Key(2),
-                                   Key(0), Key(5), "absent"};
+  std::vector<std::string> keys = {
+      MultiGetKey(7), MultiGetKey(2), MultiGetKey(9), MultiGetKey(2),
+      MultiGetKey(0), MultiGetKey(5), "absent"};
   std::vector<Slice> slices(keys.begin(), keys.end());
   std::vector<PinnableSlice> values(keys.size());
   std::vector<Status> statuses(keys.size());
@@ -198,12 +201,14 @@ TEST_F(DBMultiGetTest, KeysOfOneBlockCostOneCacheLookupAndArePinned) {
 TEST_F(DBMultiGetTest, UnsortedKeysClaimedSortedStillReadRight) {
   Open(/*auto_compactions=*/false);
   for (uint32_t i = 0; i < 50; i++) {
-    ASSERT_TRUE(h_.Put(Key(i), "v" + std::to_string(i)).ok());
+    ASSERT_TRUE(h_.Put(MultiGetKey(i), "v" + std::to_string(i)).ok());
     if (i % 10 == 9) {
       ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
     }
   }
-  std::vector<std::string> keys = {Key(40), Key(3), Key(25), Key(3), Key(11)};
+  std::vector<std::string> keys = {MultiGetKey(40), MultiGetKey(3),
+                                   MultiGetKey(25), MultiGetKey(3),
+                                   MultiGetKey(11)};
   std::vector<Slice> slices(keys.begin(), keys.end());
   std::vector<PinnableSlice> values(keys.size());
   std::vector<Status> statuses(keys.size());
