@@ -21,7 +21,9 @@ using test::DBHolder;
 
 constexpr int kFlushes = 6;
 
-std::string Key(int flush) { return "key" + std::to_string(flush); }
+std::string ManifestDamageKey(int flush) {
+  return "key" + std::to_string(flush);
+}
 
 class DBManifestDamageTest : public testing::Test {
  protected:
@@ -35,7 +37,7 @@ class DBManifestDamageTest : public testing::Test {
   void MakeDB() {
     ASSERT_TRUE(h_.Open().ok());
     for (int i = 0; i < kFlushes; i++) {
-      ASSERT_TRUE(h_.Put(Key(i), "v").ok());
+      ASSERT_TRUE(h_.Put(ManifestDamageKey(i), "v").ok());
       ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
     }
     h_.Close();
@@ -95,7 +97,8 @@ class DBManifestDamageTest : public testing::Test {
   void ExpectOpensWithEveryWrite() {
     WriteManifest(contents_);
     ASSERT_TRUE(h_.Open().ok());
-    for (int i = 0; i < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+    for (int i = 0; i < kFlushes; i++)
+      EXPECT_EQ("v", h_.Get(ManifestDamageKey(i)));
   }
 
   std::vector<uint64_t> Tables() {
@@ -188,7 +191,8 @@ TEST_F(DBManifestDamageTest, TornLastEditIsDropped) {
   ASSERT_TRUE(s.ok()) << s.ToString();
   // The last flush's edit is gone (as if a crash had cut its append
   // short); every earlier one is there.
-  for (int i = 0; i + 1 < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+  for (int i = 0; i + 1 < kFlushes; i++)
+    EXPECT_EQ("v", h_.Get(ManifestDamageKey(i)));
 }
 
 TEST_F(DBManifestDamageTest, TornLastHeaderIsDropped) {
@@ -198,7 +202,8 @@ TEST_F(DBManifestDamageTest, TornLastHeaderIsDropped) {
   WriteManifest(contents_.substr(0, records_[kFlushes + 1] + 3));
   Status s = h_.Open();
   ASSERT_TRUE(s.ok()) << s.ToString();
-  for (int i = 0; i + 1 < kFlushes; i++) EXPECT_EQ("v", h_.Get(Key(i)));
+  for (int i = 0; i + 1 < kFlushes; i++)
+    EXPECT_EQ("v", h_.Get(ManifestDamageKey(i)));
 }
 
 }  // namespace
