@@ -32,7 +32,7 @@ std::vector<ColumnFamilyDescriptor> Families(const Options& options) {
   return result;
 }
 
-std::string Key(int i) {
+std::string AtomicFlushKey(int i) {
   char buf[16];
   std::snprintf(buf, sizeof(buf), "k%08d", i);
   return buf;
@@ -96,7 +96,7 @@ STRATA_TEST_CHILD(AtomicFlushWriter) {
   for (int i = 0;; i++) {
     WriteBatch batch;
     for (ColumnFamilyHandle* h : handles) {
-      if (!batch.Put(h, Key(i), std::to_string(i)).ok()) return 3;
+      if (!batch.Put(h, AtomicFlushKey(i), std::to_string(i)).ok()) return 3;
     }
     if (!db->Write(wo, &batch).ok()) return 4;
     if ((i + 1) % kBatchesPerFlush == 0) {
