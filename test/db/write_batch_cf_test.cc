@@ -29,7 +29,7 @@ std::string Header(uint32_t count) {
 }
 
 // Only the plain (void) forms, as a handler written before column families.
-class PlainHandler : public WriteBatch::Handler {
+class PreFamilyHandler : public WriteBatch::Handler {
  public:
   void Put(const Slice& key, const Slice&) override {
     seen.push_back("Put(" + key.ToString() + ")");
@@ -181,7 +181,7 @@ TEST(WriteBatchColumnFamilyTest, DefaultHandlerRefusesOtherFamilies) {
     ASSERT_TRUE(b.Put("before", "v").ok());
     ASSERT_TRUE(c.add(&b, &cf2).ok());
     ASSERT_TRUE(b.Put("after", "v").ok());
-    PlainHandler h;
+    PreFamilyHandler h;
     Status s = b.Iterate(&h);
     EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
     EXPECT_EQ(c.message, std::string(s.getState()));
@@ -242,7 +242,7 @@ TEST(WriteBatchColumnFamilyTest, ContentFlags) {
                   .ok());
   EXPECT_FALSE(WriteBatchInternal::HasNonDefaultColumnFamily(&foreign));
   EXPECT_EQ(std::vector<std::string>{"Put(k,v)"}, Contents(foreign));
-  PlainHandler plain;
+  PreFamilyHandler plain;
   ASSERT_TRUE(foreign.Iterate(&plain).ok());
   EXPECT_EQ(std::vector<std::string>{"Put(k)"}, plain.seen);
 }
