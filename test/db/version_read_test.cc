@@ -31,7 +31,7 @@
 namespace strata {
 namespace {
 
-constexpr int kLevels = 4;
+constexpr int kReadLevels = 4;
 constexpr char kDB[] = "/versiondb";
 
 using Entries = test::TableEntries;
@@ -98,9 +98,9 @@ class VersionReadTest : public testing::Test {
   }
 
   void Install(const VersionEdit& edit) {
-    Version* empty = new Version(&icmp_, kLevels);
+    Version* empty = new Version(&icmp_, kReadLevels);
     empty->Ref();
-    version_ = new Version(&icmp_, kLevels);
+    version_ = new Version(&icmp_, kReadLevels);
     version_->Ref();
     {
       VersionBuilder builder(&icmp_, empty);
