@@ -25,6 +25,13 @@ function(strata_add_test name)
   cmake_parse_arguments(ARG "" "" "LABELS;SOURCES" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE strata_testutil)
+  if(STRATA_UNITY_TESTS)
+    # The suites' files share the GoogleTest headers, whose parsing is most
+    # of their compile time: batches of them compile as one. The helpers
+    # of a binary's files, file-local as they are, need distinct names.
+    set_target_properties(${name} PROPERTIES
+      UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  endif()
   strata_warnings(${name})
   if(CMAKE_CROSSCOMPILING)
     add_test(NAME ${name} COMMAND ${name})
