@@ -43,7 +43,8 @@ case "$lib" in
     ;;
 esac
 
-# The names declared at namespace scope in strata by the public headers, one
+# The names declared at namespace scope in strata by the public headers
+# (strata/ and its subdirectories, strata/utilities/), one
 # a line: what an export's first component after `strata::` must be.
 public_names() {
   awk '
@@ -82,7 +83,7 @@ public_names() {
         split(w[n], q, /::/)
         print q[1]
       }
-    }' "$headers"/*.h | sort -u
+    }' $(find "$headers" -name '*.h' | sort) | sort -u
 }
 
 # The demangled names the library exports, one a line, without ABI tags
