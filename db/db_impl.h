@@ -256,6 +256,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status RecoverReadOnly(
       const std::vector<ColumnFamilyDescriptor>& column_families)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Gives every family a new memtable, replays logs into them and sets the
+  // sequence numbers to continue above what the MANIFEST and WALs hold.
+  Status ReplayLogs(const std::vector<uint64_t>& logs)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Writes a new random id into IDENTITY, through temp file temp_number.
   Status WriteIdentity(uint64_t temp_number);
   // The numbers of the WALs to replay (sorted), from the DB directory's

@@ -260,15 +260,8 @@ Status DBImpl::Recover(
 
   const std::vector<ColumnFamilyData*> families =
       versions_->column_families()->All();
-  for (ColumnFamilyData* cfd : families) cfd->mem = NewMemTable(cfd);
-  s = RecoverLogFiles(logs);
+  s = ReplayLogs(logs);
   if (!s.ok()) return s;
-  // The MANIFEST may record a later sequence than the WALs hold (data
-  // dropped by a point-in-time recovery): numbering continues above both.
-  const SequenceNumber last =
-      std::max(versions_->LastSequence(), last_allocated_.load());
-  last_allocated_ = last_published_ = last;
-  versions_->SetLastSequence(last);
 
   const uint64_t log_number = NewFileNumber();
   {
@@ -398,6 +391,21 @@ Status DBImpl::CreateNew() {
     STRATA_LOG_INFO(info_log_, "created %s", dbname_.c_str());
   }
   return s;
+}
+
+Status DBImpl::ReplayLogs(const std::vector<uint64_t>& logs) {
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    cfd->mem = NewMemTable(cfd);
+  }
+  Status s = RecoverLogFiles(logs);
+  if (!s.ok()) return s;
+  // The MANIFEST may record a later sequence than the WALs hold (data
+  // dropped by a point-in-time recovery): numbering continues above both.
+  const SequenceNumber last =
+      std::max(versions_->LastSequence(), last_allocated_.load());
+  last_allocated_ = last_published_ = last;
+  versions_->SetLastSequence(last);
+  return Status::OK();
 }
 
 Status DBImpl::WriteIdentity(uint64_t temp_number) {

@@ -85,22 +85,15 @@ Status DBImpl::RecoverReadOnly(
   std::vector<uint64_t> logs;
   s = FindLogFiles(&logs);
   if (!s.ok()) return s;
-  const std::vector<ColumnFamilyData*> families =
-      versions_->column_families()->All();
-  for (ColumnFamilyData* cfd : families) cfd->mem = NewMemTable(cfd);
-  s = RecoverLogFiles(logs);
+  s = ReplayLogs(logs);
   if (!s.ok()) return s;
-  for (ColumnFamilyData* cfd : families) {
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
     if (error_if_wal_file_exists_ && cfd->mem->num_entries() > 0) {
       return Status::InvalidArgument(dbname_,
                                      ": its WALs hold writes not in tables "
                                      "(error_if_wal_file_exists is true)");
     }
   }
-  const SequenceNumber last =
-      std::max(versions_->LastSequence(), last_allocated_.load());
-  last_allocated_ = last_published_ = last;
-  versions_->SetLastSequence(last);
   // The replayed WALs are what a copy of this DB needs besides its tables
   // (GetLiveFilesStorageInfo).
   for (uint64_t number : logs) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "db/db_impl.h"
+#include "db/filename.h"
 #include "env/file_copy.h"
 #include "strata/db.h"
 #include "strata/env.h"
@@ -24,13 +25,6 @@ std::string ParentDir(const std::string& path) {
   if (slash == std::string::npos) return ".";
   if (slash == 0) return path.substr(0, 1);
   return path.substr(0, slash);
-}
-
-Status SyncDir(Env* env, const std::string& dir) {
-  std::unique_ptr<Directory> handle;
-  Status s = env->NewDirectory(dir, &handle);
-  if (s.ok()) s = handle->Fsync();
-  return s;
 }
 
 // Removes dir and the files in it, as far as possible.
@@ -96,9 +90,9 @@ Status CheckpointImpl::CreateCheckpoint(const std::string& checkpoint_dir,
     Status enabled = db_->EnableFileDeletions(/*force=*/false);
     if (s.ok()) s = enabled;
   }
-  if (s.ok()) s = SyncDir(env, tmp);
+  if (s.ok()) s = SyncDBDirectory(env, tmp);
   if (s.ok()) s = env->RenameFile(tmp, checkpoint_dir);
-  if (s.ok()) s = SyncDir(env, ParentDir(checkpoint_dir));
+  if (s.ok()) s = SyncDBDirectory(env, ParentDir(checkpoint_dir));
   if (!s.ok()) {
     RemoveDirAndFiles(env, tmp);
     // Renamed, but the rename may not survive a power loss: no checkpoint
