@@ -182,9 +182,11 @@ struct STRATA_EXPORT CreateBackupOptions {
 
 struct STRATA_EXPORT RestoreOptions {
   // Leave the WALs already in the target directory in place (the
-  // backup's own WALs do not replace them). With false every WAL there is
-  // removed first. Meant for backups made with backup_log_files = false of
-  // a DB whose WALs are kept elsewhere.
+  // backup's own WALs do not replace them; the restored MANIFEST takes a
+  // number above every file's, so that a kept WAL's record of its own DB's
+  // MANIFEST does not apply to it). With false every WAL there is removed
+  // first. Meant for backups made with backup_log_files = false of a DB
+  // whose WALs outlive its tables.
   bool keep_log_files;
 
   explicit RestoreOptions(bool _keep_log_files = false)
