@@ -92,8 +92,14 @@ Status BackupWriter::AddShared(const std::string& src, const std::string& name,
                                   " bytes, this one " + std::to_string(size) +
                                   "); back up with share_files_with_checksum");
     }
-    file->crc32c = stored->second.crc32c;
-    return Status::OK();
+    // Stored already, unless the file is gone or cut (its backups are
+    // corrupt): then this copy puts it back for them too.
+    uint64_t on_disk = 0;
+    if (backup_env_->GetFileSize(Path(file->stored), &on_disk).ok() &&
+        on_disk == size) {
+      file->crc32c = stored->second.crc32c;
+      return Status::OK();
+    }
   }
   auto copied = copied_.find(file->stored);
   if (copied != copied_.end()) {  // listed twice

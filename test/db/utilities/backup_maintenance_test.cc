@@ -263,6 +263,31 @@ TEST_F(BackupMaintenanceTest, DamagedBackupsAreListedSkippedAndDeletable) {
   EXPECT_TRUE(SharedStored().empty());
 }
 
+TEST_F(BackupMaintenanceTest, AMissingSharedTableIsCopiedAgain) {
+  std::unique_ptr<BackupEngine> engine;
+  ASSERT_TRUE(OpenEngine(&engine).ok());
+  const auto first = MakeBackup(engine.get(), 1);
+  const std::string table = BackupFile(*engine, 1, kTableFile);
+  ASSERT_TRUE(env_.RemoveFile(table).ok());
+  engine.reset();
+  ASSERT_TRUE(OpenEngine(&engine).ok());
+  EXPECT_EQ(std::vector<BackupID>{1}, Corrupt(*engine));
+  // The DB still has the table: the next backup stores it again rather
+  // than naming the missing file.
+  BackupID id = 0;
+  ASSERT_TRUE(
+      engine->CreateNewBackup(CreateBackupOptions(), db_.get(), &id).ok());
+  EXPECT_TRUE(engine->VerifyBackup(id, true).ok());
+  EXPECT_TRUE(env_.FileExists(table).ok());
+  engine.reset();
+  ASSERT_TRUE(OpenEngine(&engine).ok());
+  EXPECT_TRUE(Corrupt(*engine).empty());
+  const std::string restored = dir_.File("restored");
+  ASSERT_TRUE(
+      engine->RestoreDBFromBackup(RestoreOptions(), 1, restored, "").ok());
+  EXPECT_EQ(first, ContentsOf(restored));
+}
+
 TEST_F(BackupMaintenanceTest, ARestoreOntoAnOpenDBIsRefused) {
   std::unique_ptr<BackupEngine> engine;
   ASSERT_TRUE(OpenEngine(&engine).ok());
