@@ -7,6 +7,8 @@
 
 #include "strata/utilities/backup_engine.h"
 
+#include <cstdarg>
+#include <cstdio>
 #include <set>
 
 #include "strata/utilities/checkpoint.h"
@@ -287,8 +289,8 @@ TEST_F(BackupEngineTest, MetadataAndDetailsSurviveAReopen) {
   EXPECT_EQ("", before_reopen[2].app_metadata);
   engine.reset();
   ASSERT_TRUE(OpenEngine(&engine).ok());
-  BackupEngineReadOnly* raw = nullptr;
-  ASSERT_TRUE(BackupEngineReadOnly::Open(EngineOptions(), &env_, &raw).ok());
+  BackupEngineReadOnly* raw = nullptr;  // (the older argument order)
+  ASSERT_TRUE(BackupEngineReadOnly::Open(&env_, EngineOptions(), &raw).ok());
   std::unique_ptr<BackupEngineReadOnly> reader(raw);
   for (const BackupEngineReadOnlyBase* e :
        {static_cast<const BackupEngineReadOnlyBase*>(engine.get()),
@@ -395,6 +397,50 @@ TEST_F(BackupEngineTest, ProgressIsReportedWhileCopying) {
   const uint64_t copied = info.size - info.file_details.back().size;
   EXPECT_EQ(copied / 4096, static_cast<uint64_t>(calls));
   EXPECT_GT(calls, 5);
+}
+
+// Collects what is logged, one entry per line.
+class StringLogger : public Logger {
+ public:
+  using Logger::Logv;
+  void Logv(const char* format, va_list ap) override {
+    char buf[512];
+    std::vsnprintf(buf, sizeof(buf), format, ap);
+    text += std::string(buf) + "\n";
+  }
+  std::string text;
+};
+
+TEST_F(BackupEngineTest, OptionsDumpAndStatistics) {
+  BackupEngineOptions options(BackupDir());
+  options.share_table_files = false;
+  options.max_valid_backups_to_open = 3;
+  StringLogger logger;
+  options.Dump(&logger);
+  EXPECT_NE(std::string::npos,
+            logger.text.find("Options.backup_dir: " + BackupDir() + "\n"))
+      << logger.text;
+  EXPECT_NE(std::string::npos,
+            logger.text.find("Options.share_table_files: false\n"));
+  EXPECT_NE(std::string::npos, logger.text.find("Options.sync: true\n"));
+  EXPECT_NE(std::string::npos,
+            logger.text.find("Options.max_valid_backups_to_open: 3\n"));
+  // The engine logs what it does there too.
+  options.info_log = &logger;
+  BackupEngine* raw = nullptr;  // (the older argument order)
+  ASSERT_TRUE(BackupEngine::Open(&env_, options, &raw).ok());
+  std::unique_ptr<BackupEngine> engine(raw);
+  ASSERT_TRUE(engine->CreateNewBackup(db_.get()).ok());
+  EXPECT_NE(std::string::npos, logger.text.find("backup 1 done"))
+      << logger.text;
+
+  BackupStatistics stats;
+  stats.IncrementNumberSuccessBackup();
+  stats.IncrementNumberSuccessBackup();
+  stats.IncrementNumberFailBackup();
+  EXPECT_EQ(2u, stats.GetNumberSuccessBackup());
+  EXPECT_EQ(1u, stats.GetNumberFailBackup());
+  EXPECT_EQ("# success backup: 2, # fail backup: 1", stats.ToString());
 }
 
 }  // namespace
