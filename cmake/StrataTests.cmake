@@ -417,7 +417,21 @@ strata_add_test(db_repair_test SOURCES
 strata_add_test(db_operations_test SOURCES
   test/db/db_readonly_test.cc
   test/db/utilities/checkpoint_test.cc
+  test/db/utilities/family_writers.cc
   test/db/db_test_util.cc
+)
+
+# BackupEngine (docs/operations.md, "Backups"): backups made while the
+# DB is written, shared tables, maintenance, damage, the metadata format,
+# and a child process killed at each of a backup's kill points.
+strata_add_test(db_backup_test SOURCES
+  test/db/utilities/backup_crash_test.cc
+  test/db/utilities/backup_engine_test.cc
+  test/db/utilities/backup_maintenance_test.cc
+  test/db/utilities/backup_meta_test.cc
+  test/db/utilities/backup_test_util.cc
+  test/db/utilities/backup_while_writing_test.cc
+  test/db/utilities/family_writers.cc
 )
 
 # The DB on versions: open/recovery, flush, reads through tables.

@@ -149,7 +149,12 @@ class VersionSet {
   // deleting obsolete files keeps every MANIFEST numbered at or above it:
   // a newer one may be named by CURRENT after a failed switch.
   uint64_t ManifestFileNumber() const { return manifest_file_number_; }
-  uint64_t ManifestFileSize() const { return manifest_file_size_; }
+  // Its length so far: what this DB wrote, or (a read-only DB, which
+  // writes none) what Recover read.
+  uint64_t ManifestFileSize() const {
+    return manifest_file_size_ != 0 ? manifest_file_size_
+                                    : recovered_manifest_end_;
+  }
   // The MANIFEST Recover read (ManifestFileNumber until the first
   // LogAndApply): where its last edit applied ends, in bytes.
   uint64_t RecoveredManifestEnd() const { return recovered_manifest_end_; }

@@ -11,17 +11,6 @@
 
 using strata::Slice;
 
-// A setter and a getter for a field of the C++ struct behind a C options
-// type, with the C types of RocksDB's declarations (which are not always
-// the field's: unsigned char or int for a bool).
-#define STRATA_C_FIELD(type, name, field, set_type, get_type)           \
-  void strata_##type##_set_##name(strata_##type##_t* opt, set_type v) { \
-    opt->rep.field = static_cast<decltype(opt->rep.field)>(v);          \
-  }                                                                     \
-  get_type strata_##type##_get_##name(strata_##type##_t* opt) {         \
-    return static_cast<get_type>(opt->rep.field);                       \
-  }
-
 namespace {
 
 // Points *bound at a copy of key kept in *bytes (NULL key: no bound).

@@ -81,6 +81,16 @@ struct STRATA_EXPORT EnvOptions {
   size_t writable_file_max_buffer_size = 1024 * 1024;
 };
 
+// The scheduling priority of a thread, lowest first (RocksDB's values).
+// strata's own threads always run at the OS default (kNormal); the enum is
+// here for the options that name it.
+enum class CpuPriority {
+  kIdle = 0,
+  kLow = 1,
+  kNormal = 2,
+  kHigh = 3,
+};
+
 class STRATA_EXPORT Env {
  public:
   // Background thread pools. Work in HIGH runs before LOW and BOTTOM work

@@ -1,8 +1,10 @@
 // A program written against RocksDB's C++ API that operates a DB: it
 // writes across three column families, takes checkpoints (after a flush
 // and from the WALs), opens them and reads them back, lists what a live
-// copy of the DB needs (GetLiveFilesStorageInfo), and opens the DB read
-// only (a subset of its families, beside a writer, refusing writes).
+// copy of the DB needs (GetLiveFilesStorageInfo), backs the DB up (from
+// the WALs and flushed), lists, verifies, restores and purges the
+// backups, and opens the DB read only (a subset of its families, beside a
+// writer, refusing writes).
 //
 // Built and compared as rocksdb_column_families.cc is (README.md): every
 // line printed is a fact both engines must agree on — keys, values,
@@ -16,6 +18,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
+#include "rocksdb/utilities/backup_engine.h"
 #include "rocksdb/utilities/checkpoint.h"
 #include "rocksdb/write_batch.h"
 
@@ -126,6 +129,107 @@ void ShowStorageInfo(rocksdb::DB* db) {
   std::printf("  OPTIONS: %zu\n", options_files);
 }
 
+// Restores backup id (0: the newest) into dir and prints what it holds;
+// the DB's latest sequence number there is compared with sequence.
+void ShowRestored(const rocksdb::BackupEngineReadOnlyBase& engine,
+                  rocksdb::BackupID id, const std::string& dir,
+                  rocksdb::SequenceNumber sequence,
+                  const rocksdb::Options& options) {
+  rocksdb::DestroyDB(dir, options);
+  Show("  restore", id == 0 ? engine.RestoreDBFromLatestBackup(dir, dir)
+                            : engine.RestoreDBFromBackup(
+                                  rocksdb::RestoreOptions(), id, dir, dir));
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(rocksdb::DBOptions(options), dir,
+                                        Families(options), &handles, &db);
+  Show("  open the restored DB", s);
+  if (!s.ok()) return;
+  for (rocksdb::ColumnFamilyHandle* h : handles) Scan(db, h);
+  std::printf("  its sequence is the backed-up one: %s\n",
+              db->GetLatestSequenceNumber() == sequence ? "yes" : "no");
+  CloseDb(db, &handles);
+  rocksdb::DestroyDB(dir, options);
+}
+
+// Backs the DB up twice (from the WALs, then flushed, with metadata),
+// lists, verifies and restores the backups, and purges the older.
+void ShowBackups(rocksdb::DB* db,
+                 const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+                 const std::string& dir, const rocksdb::Options& options) {
+  const std::string backup_dir = dir + "_backups";
+  rocksdb::BackupEngineOptions engine_options(backup_dir);
+  engine_options.destroy_old_data = true;  // an earlier run's
+  rocksdb::BackupEngine* engine = nullptr;
+  Show("BackupEngine::Open",
+       rocksdb::BackupEngine::Open(engine_options, rocksdb::Env::Default(),
+                                   &engine));
+  if (engine == nullptr) return;
+  rocksdb::BackupID first = 0, second = 0;
+  Show("backup from the WALs",
+       engine->CreateNewBackup(rocksdb::CreateBackupOptions(), db, &first));
+  const rocksdb::SequenceNumber first_sequence = db->GetLatestSequenceNumber();
+  Show("put d in write (after)",
+       db->Put(rocksdb::WriteOptions(), handles[2], "d", "4"));
+  rocksdb::CreateBackupOptions flush;
+  flush.flush_before_backup = true;
+  Show("flushed backup with metadata",
+       engine->CreateNewBackupWithMetadata(flush, db, "second", &second));
+  const rocksdb::SequenceNumber second_sequence = db->GetLatestSequenceNumber();
+  std::printf("  ids: %u, %u\n", first, second);
+
+  std::vector<rocksdb::BackupInfo> infos;
+  engine->GetBackupInfo(&infos);
+  std::printf("GetBackupInfo: %zu backups\n", infos.size());
+  for (const rocksdb::BackupInfo& info : infos) {
+    std::printf("  id %u: metadata \"%s\", files: %s, size: %s\n",
+                info.backup_id, info.app_metadata.c_str(),
+                info.number_files > 0 ? "some" : "none",
+                info.size > 0 ? "some" : "none");
+  }
+  std::printf("  second not older than the first: %s\n",
+              infos.size() == 2 && infos[1].timestamp >= infos[0].timestamp
+                  ? "yes"
+                  : "no");
+  rocksdb::BackupInfo info;
+  Show("GetBackupInfo of no backup", engine->GetBackupInfo(99, &info));
+  Show("GetLatestBackupInfo", engine->GetLatestBackupInfo(&info));
+  std::printf("  latest: %u\n", info.backup_id);
+  Show("verify the first", engine->VerifyBackup(first));
+  Show("verify the second with checksums", engine->VerifyBackup(second, true));
+  Show("verify no backup", engine->VerifyBackup(99));
+  std::printf("the newest backup, restored:\n");
+  ShowRestored(*engine, 0, dir + "_restored", second_sequence, options);
+  std::printf("the first backup, restored:\n");
+  ShowRestored(*engine, first, dir + "_restored", first_sequence, options);
+
+  Show("PurgeOldBackups(1)", engine->PurgeOldBackups(1));
+  engine->GetBackupInfo(&infos);
+  std::printf("  left: %zu, the second: %s\n", infos.size(),
+              infos.size() == 1 && infos[0].backup_id == second ? "yes" : "no");
+  Show("restore the purged one",
+       engine->RestoreDBFromBackup(rocksdb::RestoreOptions(), first,
+                                   dir + "_restored", dir + "_restored"));
+  Show("delete the purged one", engine->DeleteBackup(first));
+  delete engine;
+
+  rocksdb::BackupEngineReadOnly* reader = nullptr;
+  Show("BackupEngineReadOnly::Open",
+       rocksdb::BackupEngineReadOnly::Open(
+           rocksdb::BackupEngineOptions(backup_dir), rocksdb::Env::Default(),
+           &reader));
+  if (reader == nullptr) return;
+  reader->GetBackupInfo(&infos);
+  std::vector<rocksdb::BackupID> corrupt;
+  reader->GetCorruptedBackups(&corrupt);
+  std::printf("  backups: %zu, corrupt: %zu\n", infos.size(), corrupt.size());
+  delete reader;
+  // Empties the backup directory.
+  engine = nullptr;
+  rocksdb::BackupEngine::Open(engine_options, rocksdb::Env::Default(), &engine);
+  delete engine;
+}
+
 // Opens path read-only with the default family and "write", reads, and
 // tries what a read-only DB refuses.
 void ShowReadOnly(const std::string& path, const rocksdb::Options& options) {
@@ -211,6 +315,7 @@ int main(int argc, char** argv) {
   delete checkpoint;
 
   ShowStorageInfo(db);
+  ShowBackups(db, handles, path, options);
   CloseDb(db, &handles);
   ShowReadOnly(path, options);
 

@@ -223,6 +223,25 @@ def check_checkpoint(g, db, model):
             "scan of the checkpoint's %s differs from the model" % family)
 
 
+def check_backup(g, db, model):
+    # Two backups; the newest restores as a DB with every family's data.
+    g.run("backup", [db, "backup", "--backup_dir=golden.backups"])
+    g.run("backup", [db, "put", "after", "the first backup"])
+    g.run("backup", [db, "backup", "--backup_dir=golden.backups",
+                     "--num_threads=2"])
+    g.run("backup", ["--db=golden.restored", "restore",
+                     "--backup_dir=golden.backups"])
+    expected = {"default": dict(model["default"]), "cf2": model["cf2"]}
+    expected["default"][b"after"] = b"the first backup"
+    for family in ("default", "cf2"):
+        out = g.run("backup", ["--db=golden.restored",
+                               "--column_family=" + family, "--hex", "scan"])
+        g.failures.check(
+            out == model_scan(sorted(expected[family].items()), True, True),
+            "scan of the restored %s differs from the model" % family)
+    g.run("backup", [db, "delete", "after"])
+
+
 def write_or_compare(transcripts, update, failures):
     for section, text in sorted(transcripts.items()):
         path = os.path.join(GOLDEN_DIR, section + ".txt")
@@ -254,6 +273,7 @@ def golden(args):
     model = build_golden_db(g, db)
     check_against_model(g, db, model)
     check_checkpoint(g, db, model)
+    check_backup(g, db, model)
     check_sizes_and_properties(g, db, model)
     # Reopened, the DB still holds the same: recovery and tables agree.
     out = g.run("sizes", [db, "--hex", "scan"])

@@ -178,6 +178,8 @@ ExecResult RunCompact(Invocation* inv);
 ExecResult RunGetProperty(Invocation* inv);
 ExecResult RunRepair(Invocation* inv);
 ExecResult RunCheckpoint(Invocation* inv);
+ExecResult RunBackup(Invocation* inv);
+ExecResult RunRestore(Invocation* inv);
 // file_commands.cc
 ExecResult RunInternalDump(Invocation* inv);
 ExecResult RunManifestDump(Invocation* inv);

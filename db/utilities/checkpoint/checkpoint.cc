@@ -27,19 +27,6 @@ std::string ParentDir(const std::string& path) {
   return path.substr(0, slash);
 }
 
-// Removes dir and the files in it, as far as possible.
-void RemoveDirAndFiles(Env* env, const std::string& dir) {
-  std::vector<std::string> children;
-  if (env->GetChildren(dir, &children).ok()) {
-    for (const std::string& child : children) {
-      Status ignored = env->RemoveFile(dir + "/" + child);
-      (void)ignored;
-    }
-  }
-  Status ignored = env->RemoveDir(dir);
-  (void)ignored;
-}
-
 class CheckpointImpl : public Checkpoint {
  public:
   explicit CheckpointImpl(DB* db) : db_(db) {}

@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "strata/db.h"
 #include "test/db/db_test_util.h"
+#include "test/db/utilities/family_writers.h"
 #include "test/util/temp_dir.h"
 
 namespace strata {
@@ -24,12 +25,6 @@ namespace {
 // ("default" spelt out: kDefaultColumnFamilyName may not be constructed
 // yet when this is.)
 const std::vector<std::string> kFamilies = {"default", "lock", "write"};
-
-std::string CheckpointKey(int writer, int i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "w%d-%06d", writer, i);
-  return buf;
-}
 
 // Counts LinkFile calls; with refuse_links, fails them as a file system
 // without hard links does.
@@ -364,32 +359,7 @@ TEST_P(CheckpointWhileWritingTest, HoldsExactlyTheWritesUpToItsSequence) {
   const SequenceNumber start = db_->GetLatestSequenceNumber();
 
   constexpr int kWriters = 4, kReaders = 2, kCheckpoints = 3;
-  std::atomic<bool> stop{false};
-  std::atomic<int> failures{0};
-  std::vector<std::thread> threads;
-  for (int w = 0; w < kWriters; w++) {
-    threads.emplace_back([&, w] {
-      const std::string value(100, static_cast<char>('a' + w));
-      for (int i = 0; !stop.load(); i++) {
-        if (!PutAll(db_.get(), handles_, CheckpointKey(w, i), value).ok()) {
-          failures++;
-          return;
-        }
-      }
-    });
-  }
-  for (int r = 0; r < kReaders; r++) {
-    threads.emplace_back([&] {
-      std::unique_ptr<Iterator> it;
-      while (!stop.load()) {
-        it.reset(db_->NewIterator(ReadOptions(), handles_[1]));
-        for (it->SeekToFirst(); it->Valid(); it->Next()) {
-        }
-        if (!it->status().ok()) failures++;
-      }
-    });
-  }
-
+  test::FamilyWriters load(db_.get(), handles_, kWriters, kReaders);
   std::vector<SequenceNumber> sequences(kCheckpoints);
   for (int c = 0; c < kCheckpoints; c++) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -397,9 +367,7 @@ TEST_P(CheckpointWhileWritingTest, HoldsExactlyTheWritesUpToItsSequence) {
                                log_size_for_flush, &sequences[c])
                     .ok());
   }
-  stop = true;
-  for (std::thread& t : threads) t.join();
-  ASSERT_EQ(0, failures.load());
+  ASSERT_EQ(0, load.Stop());
 
   options_.create_if_missing = false;
   for (int c = 0; c < kCheckpoints; c++) {
@@ -407,26 +375,7 @@ TEST_P(CheckpointWhileWritingTest, HoldsExactlyTheWritesUpToItsSequence) {
     std::unique_ptr<DB> cdb;
     std::vector<ColumnFamilyHandle*> ch;
     ASSERT_TRUE(OpenDB(dir_.File("copy" + std::to_string(c)), &cdb, &ch).ok());
-    uint64_t batches = 0;
-    for (int w = 0; w < kWriters; w++) {
-      // Writer w's keys in each family: 0..n-1 with no gap, the same n in
-      // every family (a batch is all or nothing).
-      std::vector<int> counts;
-      for (ColumnFamilyHandle* h : ch) {
-        std::unique_ptr<Iterator> it(cdb->NewIterator(ReadOptions(), h));
-        int n = 0;
-        const std::string prefix = "w" + std::to_string(w) + "-";
-        for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-             it->Next()) {
-          ASSERT_EQ(CheckpointKey(w, n), it->key().ToString());
-          n++;
-        }
-        ASSERT_TRUE(it->status().ok());
-        counts.push_back(n);
-      }
-      for (int n : counts) ASSERT_EQ(counts[0], n) << "writer " << w;
-      batches += counts[0];
-    }
+    const uint64_t batches = test::CountWriterBatches(cdb.get(), ch, kWriters);
     // Each batch took one sequence number per family.
     EXPECT_EQ(sequences[c] - start, batches * kFamilies.size());
     // The MANIFEST may record a later number (a flush's edit takes the
