@@ -420,6 +420,13 @@ strata_add_test(db_operations_test SOURCES
   test/db/db_test_util.cc
 )
 
+# Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
+# DB::IngestExternalFile(s).
+strata_add_test(db_ingest_test SOURCES
+  test/db/external_sst_file_test.cc
+  test/db/db_test_util.cc
+)
+
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
