@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/version_edit.h"
@@ -406,6 +407,67 @@ TEST_F(ExternalSstFileTest, FamiliesIngestTogetherOrNotAtAll) {
   EXPECT_EQ("NOT_FOUND", holder_.Get(test::Key(15)));
   ASSERT_TRUE(db()->DestroyColumnFamilyHandle(cf).ok());
 }
+
+// Ingestions while writers run, in each write mode: no write is lost, the
+// ingested keys overwrite what the writers wrote before, and a writer's
+// key written after an ingestion returned wins over the file.
+class IngestWhileWritingTest : public ExternalSstFileTest,
+                               public ::testing::WithParamInterface<int> {};
+
+TEST_P(IngestWhileWritingTest, NoWriteIsLostAndTheNewestWins) {
+  holder_.options().enable_pipelined_write = GetParam() == 1;
+  holder_.options().unordered_write = GetParam() == 2;
+  holder_.options().write_buffer_size = 64 << 10;  // flushes meanwhile
+  ASSERT_TRUE(holder_.Reopen().ok());
+  constexpr int kWriters = 3, kPerWriter = 400, kFiles = 6, kSpan = 3000;
+  // Per key: its Put started / returned.
+  std::vector<std::atomic<bool>> started(kSpan), done(kSpan);
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; w++) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < kPerWriter; i++) {
+        const int k = w * 1000 + i;
+        started[k] = true;
+        if (!holder_.Put(test::Key(k), "w").ok()) failed = true;
+        done[k] = true;
+      }
+    });
+  }
+  // Per key a file holds: "file" if the Put returned before the ingestion
+  // began, "w" if it started after the ingestion returned.
+  std::map<int, std::string> expected;
+  for (int f = 0; f < kFiles; f++) {
+    const int first = (f % kWriters) * 1000 + f * 60;
+    const std::vector<int> keys = Range(first, first + 30);
+    const std::string path =
+        WriteFile("f" + std::to_string(f) + ".sst", keys, "file");
+    std::vector<bool> before;
+    for (int k : keys) before.push_back(done[k]);
+    ASSERT_TRUE(
+        db()->IngestExternalFile({path}, IngestExternalFileOptions()).ok());
+    for (size_t i = 0; i < keys.size(); i++) {
+      if (before[i]) expected[keys[i]] = "file";
+      if (!started[keys[i]]) expected[keys[i]] = "w";
+    }
+  }
+  for (std::thread& t : writers) t.join();
+  ASSERT_FALSE(failed.load());
+  const std::map<std::string, std::string> all = holder_.Contents();
+  for (int w = 0; w < kWriters; w++) {
+    for (int i = 0; i < kPerWriter; i++) {
+      ASSERT_EQ(1u, all.count(test::Key(w * 1000 + i))) << w << " " << i;
+    }
+  }
+  for (const auto& e : expected) {
+    EXPECT_EQ(e.second, all.at(test::Key(e.first))) << e.first;
+  }
+  ASSERT_TRUE(holder_.Reopen().ok());
+  EXPECT_EQ(all, holder_.Contents());
+}
+
+INSTANTIATE_TEST_SUITE_P(WriteModes, IngestWhileWritingTest,
+                         ::testing::Values(0, 1, 2));
 
 // ---- The MANIFEST field ----------------------------------------------------
 
