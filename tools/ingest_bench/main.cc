@@ -58,8 +58,7 @@ void Value(uint64_t n, char out[8]) {
 }
 
 double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -139,11 +138,12 @@ bool RunIngest(const std::string& dir, uint64_t num, int files) {
   const double total = Seconds(start);
   const auto read_start = std::chrono::steady_clock::now();
   const int64_t read = ReadBack(db.get(), num);
-  std::printf(
-      "ingest: %" PRIu64 " keys, %d files written in parallel in %.2f s, "
-      "ingested at %.2f s total (%.0f keys/s); read back %" PRId64
-      " keys in %.2f s\n",
-      num, files, written, total, num / total, read, Seconds(read_start));
+  std::printf("ingest: %" PRIu64
+              " keys, %d files written in parallel in %.2f s, "
+              "ingested at %.2f s total (%.0f keys/s); read back %" PRId64
+              " keys in %.2f s\n",
+              num, files, written, total, num / total, read,
+              Seconds(read_start));
   return read == static_cast<int64_t>(num);
 }
 
@@ -174,10 +174,10 @@ bool RunPut(const std::string& dir, uint64_t num, int batch_keys) {
   const double total = Seconds(start);
   const auto read_start = std::chrono::steady_clock::now();
   const int64_t read = ReadBack(db.get(), num);
-  std::printf(
-      "put: %" PRIu64 " keys in sorted batches of %d, WAL off, flushed "
-      "in %.2f s (%.0f keys/s); read back %" PRId64 " keys in %.2f s\n",
-      num, batch_keys, total, num / total, read, Seconds(read_start));
+  std::printf("put: %" PRIu64
+              " keys in sorted batches of %d, WAL off, flushed "
+              "in %.2f s (%.0f keys/s); read back %" PRId64 " keys in %.2f s\n",
+              num, batch_keys, total, num / total, read, Seconds(read_start));
   return read == static_cast<int64_t>(num);
 }
 
