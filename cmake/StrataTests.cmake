@@ -544,6 +544,7 @@ add_executable(c_api_test
   test/c/c_api_db_test.c
   test/c/c_api_extensions_test.c
   test/c/c_api_families_test.c
+  test/c/c_api_ingest_test.c
   test/c/c_api_metadata_test.c
   test/c/c_api_repair_test.c
   test/c/c_api_test.c

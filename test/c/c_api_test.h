@@ -72,5 +72,6 @@ void TestLiveFiles(void);      /* c_api_metadata_test.c */
 void TestRepair(void);         /* c_api_repair_test.c */
 void TestCheckpoint(void);     /* c_api_utilities_test.c */
 void TestReadOnly(void);       /* c_api_utilities_test.c */
+void TestIngest(void);         /* c_api_ingest_test.c */
 
 #endif /* STRATA_TEST_C_C_API_TEST_H_ */
