@@ -82,6 +82,9 @@ Status ReadExternalFile(const Options& options,
   file->external_path = external_path;
   uint64_t size = 0;
   Status s = env->GetFileSize(external_path, &size);
+  // A missing file is an I/O error here, as in RocksDB: NotFound would
+  // read as a missing key.
+  if (s.IsNotFound()) return Status::IOError(external_path, s.ToString());
   if (!s.ok()) return s;
   std::unique_ptr<RandomAccessFile> raw;
   s = env->NewRandomAccessFile(external_path, &raw, EnvOptions(options));

@@ -325,7 +325,7 @@ TEST_F(ExternalSstFileTest, OtherComparatorsAndOtherTablesAreRefused) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_TRUE(db()->IngestExternalFile({files_.File("missing.sst")},
                                        IngestExternalFileOptions())
-                  .IsNotFound());
+                  .IsIOError());
   EXPECT_EQ(1, Tables());
 }
 
