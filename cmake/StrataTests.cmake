@@ -434,6 +434,13 @@ strata_add_test(db_backup_test SOURCES
   test/db/utilities/family_writers.cc
 )
 
+# Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
+# DB::IngestExternalFile(s).
+strata_add_test(db_ingest_test SOURCES
+  test/db/external_sst_file_test.cc
+  test/db/db_test_util.cc
+)
+
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
@@ -551,6 +558,7 @@ add_executable(c_api_test
   test/c/c_api_db_test.c
   test/c/c_api_extensions_test.c
   test/c/c_api_families_test.c
+  test/c/c_api_ingest_test.c
   test/c/c_api_metadata_test.c
   test/c/c_api_repair_test.c
   test/c/c_api_test.c

@@ -28,6 +28,13 @@ if(NOT TARGET strata_testing OR NOT WIN32)
   install(TARGETS db_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
+# ingest_bench (tools/ingest_bench): bulk loading through SstFileWriter +
+# IngestExternalFile against Put (docs/benchmarks.md, "Bulk loading").
+# Public API only; not run by ctest.
+add_executable(ingest_bench tools/ingest_bench/main.cc)
+target_link_libraries(ingest_bench PRIVATE strata)
+strata_warnings(ingest_bench)
+
 # db_stress (tools/db_stress): random concurrent operations checked against
 # an expected state that survives crashes; tools/db_crashtest.py kills and
 # restarts it. The fault-injection Env (test/util) simulates power loss.

@@ -63,7 +63,8 @@ InternalIterator* CompactionJob::NewInputIterator() const {
         which == 0 ? compaction_->level() : compaction_->output_level();
     if (level == 0) {
       for (const FileMetaData* f : files) {
-        children.push_back(cache->NewIterator(ro, f->number, f->file_size));
+        children.push_back(cache->NewIterator(ro, f->number, f->file_size,
+                                              nullptr, f->global_seqno));
       }
     } else {
       children.push_back(NewLevelIterator(ro, cache, icmp, &files));
@@ -80,11 +81,13 @@ Status CompactionJob::AddInputTombstones(RangeDelAggregator* aggregator) const {
     for (const FileMetaData* f : compaction_->inputs(which)) {
       Status added;
       Status s = options_.build.table_cache->WithTable(
-          f->number, f->file_size, [&](TableReader* reader) {
+          f->number, f->file_size,
+          [&](TableReader* reader) {
             std::unique_ptr<InternalIterator> t(
                 reader->NewRangeTombstoneIterator(ro));
             added = aggregator->AddTombstones(t.get());
-          });
+          },
+          f->global_seqno);
       if (s.ok()) s = added;
       if (!s.ok()) return s;
     }

@@ -92,6 +92,7 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   using DB::GetMapProperty;
   using DB::GetOptions;
   using DB::GetProperty;
+  using DB::IngestExternalFile;
   using DB::Merge;
   using DB::MultiGet;
   using DB::NewIterator;
@@ -163,6 +164,12 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Options GetOptions(ColumnFamilyHandle* column_family) const override;
   DBOptions GetDBOptions() const override;
   // Live files: db/db_impl_live_files.cc.
+  Status IngestExternalFile(ColumnFamilyHandle* column_family,
+                            const std::vector<std::string>& external_files,
+                            const IngestExternalFileOptions& options) override
+      LOCKS_EXCLUDED(mutex_);
+  Status IngestExternalFiles(const std::vector<IngestExternalFileArg>& args)
+      override LOCKS_EXCLUDED(mutex_);
   Status DisableFileDeletions() override LOCKS_EXCLUDED(mutex_);
   Status EnableFileDeletions(bool force) override LOCKS_EXCLUDED(mutex_);
   Status GetLiveFiles(std::vector<std::string>& files,
@@ -455,6 +462,16 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // one. Failures are logged, never returned. Releases mutex_ meanwhile.
   void DeleteObsoleteFiles() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
+  // Ingestion (db/db_impl_ingest.cc). A call's checked files wait in
+  // ingest_jobs_ for the next group's PrepareGroup, where no write is
+  // being applied: RunIngestJobs flushes what they overlap, picks levels
+  // and sequence numbers and installs them.
+  struct IngestJob;
+  void RunIngestJobs() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status RunIngestJob(IngestJob* job) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status FlushForIngest(IngestJob* job) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status InstallIngest(IngestJob* job) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
   // ---- db_impl_write.cc ----
   Status PrepareGroup(WriteThread::WriteGroup* group) override;
   SequenceNumber AllocateSequence(uint64_t count) override;
@@ -599,6 +616,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // compactions from starting.
   int manual_compactions_ GUARDED_BY(mutex_) = 0;
   int exclusive_manual_compactions_ GUARDED_BY(mutex_) = 0;
+  std::deque<IngestJob*> ingest_jobs_ GUARDED_BY(mutex_);
+  // An ingestion is writing its MANIFEST record: no compaction is picked
+  // meanwhile, as its outputs could overlap the new files' level.
+  int ingestions_installing_ GUARDED_BY(mutex_) = 0;
   // Set by Close: running compactions stop early.
   std::atomic<bool> shutting_down_{false};
 

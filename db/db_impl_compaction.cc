@@ -36,7 +36,7 @@ ColumnFamilyData* DBImpl::FamilyNeedingCompaction() const {
 void DBImpl::MaybeScheduleCompaction() {
   mutex_.AssertHeld();
   if (read_only_ || closing_ || error_handler_.IsBGWorkStopped() ||
-      exclusive_manual_compactions_ > 0) {
+      exclusive_manual_compactions_ > 0 || ingestions_installing_ > 0) {
     return;
   }
   // A compaction scheduled but not yet picking counts as taking the
@@ -55,7 +55,7 @@ void DBImpl::BGWorkCompaction(void* db) {
 void DBImpl::BackgroundCompaction() {
   MutexLock l(&mutex_);
   if (!closing_ && !error_handler_.IsBGWorkStopped() &&
-      exclusive_manual_compactions_ == 0) {
+      exclusive_manual_compactions_ == 0 && ingestions_installing_ == 0) {
     std::unique_ptr<Compaction> c;
     Status s;
     // The first family with work its picker can take now.
@@ -202,6 +202,10 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
     if (error_handler_.IsBGWorkStopped()) return error_handler_.GetBGError();
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
     if (cfd->dropped()) return Status::ColumnFamilyDropped(cfd->name());
+    if (ingestions_installing_ > 0) {
+      bg_cv_.Wait();  // its files may land in this range
+      continue;
+    }
     Version* base = cfd->current();
     base->Ref();
     const LevelFilesView view = LevelFilesViewOf(*base);

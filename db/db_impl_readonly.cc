@@ -150,6 +150,17 @@ Status DBImplReadOnly::SyncWAL() { return Refused("SyncWAL"); }
 
 Status DBImplReadOnly::Resume() { return Refused("Resume"); }
 
+Status DBImplReadOnly::IngestExternalFile(ColumnFamilyHandle*,
+                                          const std::vector<std::string>&,
+                                          const IngestExternalFileOptions&) {
+  return Refused("IngestExternalFile");
+}
+
+Status DBImplReadOnly::IngestExternalFiles(
+    const std::vector<IngestExternalFileArg>&) {
+  return Refused("IngestExternalFiles");
+}
+
 Status DBImplReadOnly::Flush(const FlushOptions&, ColumnFamilyHandle*) {
   return Refused("Flush");
 }

@@ -24,6 +24,7 @@ class DBImplReadOnly final : public DBImpl {
   using DB::Delete;
   using DB::DeleteRange;
   using DB::Flush;
+  using DB::IngestExternalFile;
   using DB::Merge;
   using DB::Put;
   using DB::SetOptions;
@@ -58,6 +59,11 @@ class DBImplReadOnly final : public DBImpl {
   Status SetOptions(
       ColumnFamilyHandle* column_family,
       const std::unordered_map<std::string, std::string>& new_options) override;
+  Status IngestExternalFile(ColumnFamilyHandle* column_family,
+                            const std::vector<std::string>& external_files,
+                            const IngestExternalFileOptions& options) override;
+  Status IngestExternalFiles(
+      const std::vector<IngestExternalFileArg>& args) override;
   Status DisableFileDeletions() override;
   Status EnableFileDeletions(bool force) override;
   // The files as they are: nothing is flushed first.

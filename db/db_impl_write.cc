@@ -154,6 +154,13 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   MutexLock l(&mutex_);
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
+  if (!ingest_jobs_.empty()) {
+    // Ingestions run here, before this group's numbers are allocated:
+    // every write before them is applied, none after them has begun.
+    RunIngestJobs();
+    if (closing_) return Status::ShutdownInProgress("the DB is closing");
+    if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
+  }
   if (routes_stale_) {
     // A family was created or dropped: no insert may use the old routes.
     WaitForMemTableWrites();

@@ -31,6 +31,11 @@ struct FileMetaData {
   uint64_t num_deletions = 0;
   uint64_t num_range_deletions = 0;
   bool counts_known = false;
+  // An ingested external file (SstFileWriter) whose entries, written at
+  // sequence number 0, read as this number (0: as written). Recorded in
+  // the MANIFEST (docs/formats/manifest.md, tag 8); the file is never
+  // changed. Then smallest_seqno == largest_seqno == global_seqno.
+  SequenceNumber global_seqno = 0;
 
   // Versions holding the file; the file is obsolete at 0.
   int refs = 0;

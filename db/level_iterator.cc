@@ -139,8 +139,8 @@ class LevelIterator final : public InternalIterator {
     if (file_ != nullptr && index_ == i && file_->status().ok()) return;
     index_ = i;
     const FileMetaData* f = files_[i];
-    file_.reset(
-        table_cache_->NewIterator(read_options_, f->number, f->file_size));
+    file_.reset(table_cache_->NewIterator(
+        read_options_, f->number, f->file_size, nullptr, f->global_seqno));
     if (confined_) file_->SetSeekConfinedToPrefix(true);
   }
 

@@ -7,6 +7,7 @@
 #include "db/filename.h"
 #include "env/file_reader.h"
 #include "strata/table.h"
+#include "table/global_seqno_reader.h"
 #include "util/coding.h"
 #include "util/mutexlock.h"
 
@@ -156,32 +157,44 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
 InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
                                           uint64_t file_number,
                                           uint64_t file_size,
-                                          TableReader** table_reader) {
+                                          TableReader** table_reader,
+                                          SequenceNumber global_seqno) {
   if (table_reader != nullptr) *table_reader = nullptr;
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return NewErrorInternalIterator(s);
   TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
   if (table_reader != nullptr) *table_reader = table;
-  return new PinnedTableIterator(table->NewIterator(read_options), cache_.get(),
-                                 handle);
+  InternalIterator* iter = table->NewIterator(read_options);
+  if (global_seqno != 0) {
+    iter = NewGlobalSeqnoIterator(iter, global_seqno,
+                                  options_.reader_options.icmp);
+  }
+  return new PinnedTableIterator(iter, cache_.get(), handle);
 }
 
 Status TableCache::Get(const ReadOptions& read_options, uint64_t file_number,
                        uint64_t file_size, const Slice& internal_key, void* arg,
-                       GetEntryFunction handle_entry) {
+                       GetEntryFunction handle_entry,
+                       SequenceNumber global_seqno) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return s;
   TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
-  s = table->Get(read_options, internal_key, arg, handle_entry);
+  if (global_seqno != 0) {
+    GlobalSeqnoReader view(table, global_seqno, options_.reader_options.icmp);
+    s = view.Get(read_options, internal_key, arg, handle_entry);
+  } else {
+    s = table->Get(read_options, internal_key, arg, handle_entry);
+  }
   cache_->Release(handle);
   return s;
 }
 
 void TableCache::MultiGet(const ReadOptions& read_options, uint64_t file_number,
                           uint64_t file_size, TableLookup* const* lookups,
-                          size_t n, GetEntryFunction handle_entry) {
+                          size_t n, GetEntryFunction handle_entry,
+                          SequenceNumber global_seqno) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) {
@@ -193,16 +206,28 @@ void TableCache::MultiGet(const ReadOptions& read_options, uint64_t file_number,
     return;
   }
   TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
-  table->MultiGet(read_options, lookups, n, handle_entry);
+  if (global_seqno != 0) {
+    GlobalSeqnoReader view(table, global_seqno, options_.reader_options.icmp);
+    view.MultiGet(read_options, lookups, n, handle_entry);
+  } else {
+    table->MultiGet(read_options, lookups, n, handle_entry);
+  }
   cache_->Release(handle);
 }
 
 Status TableCache::WithTable(uint64_t file_number, uint64_t file_size,
-                             const std::function<void(TableReader*)>& fn) {
+                             const std::function<void(TableReader*)>& fn,
+                             SequenceNumber global_seqno) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return s;
-  fn(static_cast<TableReader*>(cache_->Value(handle)));
+  TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
+  if (global_seqno != 0) {
+    GlobalSeqnoReader view(table, global_seqno, options_.reader_options.icmp);
+    fn(&view);
+  } else {
+    fn(table);
+  }
   cache_->Release(handle);
   return Status::OK();
 }

@@ -22,6 +22,7 @@
 #include "strata/env.h"
 #include "strata/options.h"
 #include "strata/status.h"
+#include "strata/types.h"
 #include "table/internal_iterator.h"
 #include "table/table_reader.h"
 
@@ -54,28 +55,33 @@ class TableCache {
   TableCache& operator=(const TableCache&) = delete;
   ~TableCache();
 
+  // global_seqno (below): FileMetaData::global_seqno, the number an
+  // ingested external table's entries read as (0: as written).
+
   // An iterator over table file_number (file_size bytes); it keeps the
   // table open until deleted. If table_reader is non-null, *table_reader
-  // is set to the reader (valid while the iterator lives). An error opening
-  // the table yields an error iterator.
+  // is set to the reader (valid while the iterator lives; its own keys,
+  // not renumbered). An error opening the table yields an error iterator.
   InternalIterator* NewIterator(const ReadOptions& read_options,
                                 uint64_t file_number, uint64_t file_size,
-                                TableReader** table_reader = nullptr);
+                                TableReader** table_reader = nullptr,
+                                SequenceNumber global_seqno = 0);
 
   // TableReader::Get on table file_number.
   Status Get(const ReadOptions& read_options, uint64_t file_number,
              uint64_t file_size, const Slice& internal_key, void* arg,
-             GetEntryFunction handle_entry);
+             GetEntryFunction handle_entry, SequenceNumber global_seqno = 0);
 
   // TableReader::MultiGet on table file_number; an error opening the table
   // goes to every lookup not done.
   void MultiGet(const ReadOptions& read_options, uint64_t file_number,
                 uint64_t file_size, TableLookup* const* lookups, size_t n,
-                GetEntryFunction handle_entry);
+                GetEntryFunction handle_entry, SequenceNumber global_seqno = 0);
 
   // Runs fn on the open reader of file_number (opening it if needed).
   Status WithTable(uint64_t file_number, uint64_t file_size,
-                   const std::function<void(TableReader*)>& fn);
+                   const std::function<void(TableReader*)>& fn,
+                   SequenceNumber global_seqno = 0);
 
   // Forgets the reader of a table being deleted.
   void Evict(uint64_t file_number);

@@ -54,12 +54,14 @@ Status AddTableTombstones(const ReadOptions& read_options,
                           TableCache* table_cache, const FileMetaData& f,
                           RangeDelAggregator* aggregator) {
   Status added;
-  Status s =
-      table_cache->WithTable(f.number, f.file_size, [&](TableReader* reader) {
+  Status s = table_cache->WithTable(
+      f.number, f.file_size,
+      [&](TableReader* reader) {
         std::unique_ptr<InternalIterator> t(
             reader->NewRangeTombstoneIterator(read_options));
         added = aggregator->AddTombstones(t.get());
-      });
+      },
+      f.global_seqno);
   return s.ok() ? added : s;
 }
 
@@ -200,8 +202,8 @@ void Version::AddIterators(const ReadOptions& read_options,
                            TableCache* table_cache,
                            std::vector<InternalIterator*>* iters) const {
   for (const FileMetaData* f : files_[0]) {
-    iters->push_back(
-        table_cache->NewIterator(read_options, f->number, f->file_size));
+    iters->push_back(table_cache->NewIterator(
+        read_options, f->number, f->file_size, nullptr, f->global_seqno));
   }
   for (size_t level = 1; level < files_.size(); level++) {
     if (files_[level].empty()) continue;
@@ -218,7 +220,7 @@ Status Version::Get(const ReadOptions& read_options, const Slice& internal_key,
   GetState state{arg, handle_entry};
   auto search = [&](const FileMetaData* f) {
     return table_cache->Get(read_options, f->number, f->file_size, internal_key,
-                            &state, &ForwardEntry);
+                            &state, &ForwardEntry, f->global_seqno);
   };
 
   for (const FileMetaData* f : files_[0]) {
@@ -259,7 +261,7 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
     }
     if (batch.empty()) return;
     table_cache->MultiGet(read_options, f->number, f->file_size, batch.data(),
-                          batch.size(), handle_entry);
+                          batch.size(), handle_entry, f->global_seqno);
   };
   // The first lookup at or after position from whose user key is >= key
   // (> key with after).

@@ -20,6 +20,8 @@ namespace strata {
 //   kNewFile         varint32 level, varint64 number, varint64 size,
 //                    lp-string smallest, lp-string largest,
 //                    varint64 smallest_seqno, varint64 largest_seqno
+//   kNewFileGlobalSeqno varint64 number, varint64 global seqno (right
+//                    after the new-file field of that number)
 //   kColumnFamily    varint32 family id (absent: the default family, 0)
 //   kColumnFamilyAdd lp-string name
 //   kColumnFamilyDrop (no payload)
@@ -39,6 +41,9 @@ enum Tag : uint32_t {
   kCompactPointer = 5,
   kDeletedFile = 6,
   kNewFile = 7,
+  // Not ignorable: an older strata would read an ingested file's entries
+  // at sequence number 0, below the data they overwrite.
+  kNewFileGlobalSeqno = 8,
   kColumnFamily = 200,
   kColumnFamilyAdd = 201,
   kColumnFamilyDrop = 202,
@@ -170,6 +175,11 @@ void VersionEdit::EncodeTo(std::string* dst) const {
       PutVarint64(&counts, f.num_range_deletions);
       PutVarint32(dst, kNewFileCounts);
       PutLengthPrefixedSlice(dst, counts);
+    }
+    if (f.global_seqno != 0) {
+      PutVarint32(dst, kNewFileGlobalSeqno);
+      PutVarint64(dst, f.number);
+      PutVarint64(dst, f.global_seqno);
     }
   }
 }
@@ -303,6 +313,18 @@ Status VersionEdit::DecodeFields(Slice* in, bool* next_edit) {
           return BadField("new file: smallest sequence above largest");
         }
         new_files_.emplace_back(level, std::move(f));
+        break;
+      }
+      case kNewFileGlobalSeqno: {
+        uint64_t number;
+        SequenceNumber seqno;
+        if (!GetVarint64(&input, &number) || !GetSequence(&input, &seqno)) {
+          return BadField("new file global seqno");
+        }
+        if (new_files_.empty() || new_files_.back().second.number != number) {
+          return BadField("global seqno of a file the edit does not add");
+        }
+        new_files_.back().second.global_seqno = seqno;
         break;
       }
       case kNewFileCounts: {

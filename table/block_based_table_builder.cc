@@ -38,6 +38,7 @@ BlockBasedTableBuilder::BlockBasedTableBuilder(
   props_.compression_name = CompressionTypeName(options.compression);
   props_.column_family_id = options.column_family_id;
   props_.column_family_name = options.column_family_name;
+  props_.external_sst_file_version = options.external_sst_file_version;
 }
 
 BlockBasedTableBuilder::~BlockBasedTableBuilder() {

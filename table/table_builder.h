@@ -36,6 +36,9 @@ struct TableBuilderOptions {
   // (kUnknownColumnFamilyId: none named).
   uint64_t column_family_id = kUnknownColumnFamilyId;
   std::string column_family_name;
+  // Recorded in the properties: SstFileWriter's format version (0: a
+  // table the DB writes).
+  uint64_t external_sst_file_version = 0;
 };
 
 class TableBuilder {

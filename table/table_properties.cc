@@ -48,6 +48,8 @@ constexpr NumberProperty kNumberProperties[] = {
     {"strata.format.version", &TableProperties::format_version},
     {"strata.whole.key.filtering", &TableProperties::whole_key_filtering},
     {"strata.column.family.id", &TableProperties::column_family_id},
+    {"strata.external.sst.file.version",
+     &TableProperties::external_sst_file_version},
 };
 
 constexpr StringProperty kStringProperties[] = {
@@ -81,6 +83,11 @@ void EncodeTableProperties(const TableProperties& props, std::string* out) {
   // A block needs its keys sorted.
   std::map<std::string, std::string> sorted;
   for (const NumberProperty& p : kNumberProperties) {
+    // Tables the DB writes stay as they were before external files.
+    if (p.field == &TableProperties::external_sst_file_version &&
+        props.external_sst_file_version == 0) {
+      continue;
+    }
     std::string value;
     PutVarint64(&value, props.*p.field);
     sorted[p.name] = std::move(value);

@@ -19,6 +19,9 @@ namespace strata {
 // family was recorded read back with it too.
 constexpr uint64_t kUnknownColumnFamilyId = 0x7fffffff;
 
+// The version SstFileWriter records (RocksDB's current one is 2 as well).
+constexpr uint64_t kExternalSstFileVersion = 2;
+
 struct TableProperties {
   uint64_t num_entries = 0;
   uint64_t num_deletions = 0;  // deletion and single-deletion entries
@@ -38,6 +41,10 @@ struct TableProperties {
   // The family that wrote the table (flush, compaction): what RepairDB
   // files it under.
   uint64_t column_family_id = kUnknownColumnFamilyId;
+  // Written by SstFileWriter: the external file format's version
+  // (kExternalSstFileVersion), its entries all at sequence number 0; 0:
+  // a table the DB wrote. Encoded only when set.
+  uint64_t external_sst_file_version = 0;
   std::string comparator_name;
   std::string compression_name;       // CompressionTypeName
   std::string filter_policy_name;     // empty: no filter

@@ -937,8 +937,9 @@ STRATA_EXPORT void strata_free(void* ptr);
 } /* extern "C" */
 #endif
 
-/* Live files and table metadata, and the utilities, in headers of their
-   own. */
+/* Live files and table metadata, the utilities, and bulk loading, in
+   headers of their own. */
+#include "strata/c_ingest.h"
 #include "strata/c_metadata.h"
 #include "strata/c_utilities.h"
 

@@ -66,6 +66,16 @@ class STRATA_EXPORT ColumnFamilyHandle {
 };
 
 // A range of user keys: [start, limit).
+// One family's files of DB::IngestExternalFiles.
+struct STRATA_EXPORT IngestExternalFileArg {
+  ColumnFamilyHandle* column_family = nullptr;
+  std::vector<std::string> external_files;
+  IngestExternalFileOptions options;
+  // strata keeps no whole-file checksums: both are ignored.
+  std::vector<std::string> files_checksums;
+  std::vector<std::string> files_checksum_func_names;
+};
+
 struct STRATA_EXPORT Range {
   Slice start;
   Slice limit;
@@ -412,6 +422,29 @@ class STRATA_EXPORT DB {
   virtual void GetColumnFamilyMetaData(ColumnFamilyMetaData* metadata) {
     GetColumnFamilyMetaData(DefaultColumnFamily(), metadata);
   }
+  // Adds the tables in external_files (written by SstFileWriter) to the
+  // family, all in one MANIFEST record (docs/operations.md, "Bulk
+  // ingestion"). Each file goes to the lowest level where it overlaps
+  // nothing; a file overlapping the memtables waits for their flush; a
+  // file overlapping data (or needed to stay out of older snapshots) gets
+  // one sequence number above every write before it. Every file is read
+  // through first: a damaged file, one from another comparator, or files
+  // of one call that overlap each other are refused before anything
+  // changes.
+  virtual Status IngestExternalFile(
+      ColumnFamilyHandle* column_family,
+      const std::vector<std::string>& external_files,
+      const IngestExternalFileOptions& options) = 0;
+  virtual Status IngestExternalFile(
+      const std::vector<std::string>& external_files,
+      const IngestExternalFileOptions& options) {
+    return IngestExternalFile(DefaultColumnFamily(), external_files, options);
+  }
+  // IngestExternalFile for several families at once, atomically: one
+  // MANIFEST record adds every family's files, or none is added.
+  virtual Status IngestExternalFiles(
+      const std::vector<IngestExternalFileArg>& args) = 0;
+
   // The id written in the DB's IDENTITY file when it was created.
   virtual Status GetDbIdentity(std::string& identity) const = 0;
 

@@ -96,6 +96,9 @@ class STRATA_EXPORT Env {
   // Background thread pools. Work in HIGH runs before LOW and BOTTOM work
   // only in the sense that each has its own threads.
   enum Priority { BOTTOM, LOW, HIGH, TOTAL };
+  // The priority of a file's I/O (RocksDB's; strata's files take no
+  // notice of it).
+  enum IOPriority { IO_LOW = 0, IO_MID, IO_HIGH, IO_USER, IO_TOTAL };
 
   Env() = default;
   Env(const Env&) = delete;

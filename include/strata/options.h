@@ -459,6 +459,38 @@ struct STRATA_EXPORT LiveFilesStorageInfoOptions {
   uint64_t wal_size_for_flush = 0;
 };
 
+// DB::IngestExternalFile (docs/operations.md, "Bulk ingestion").
+struct STRATA_EXPORT IngestExternalFileOptions {
+  // Hard-link the files into the DB instead of copying them; the caller's
+  // names stay and share the data (see failed_move_fall_back_to_copy).
+  bool move_files = false;
+  // With move_files: copy a file the file system will not link.
+  bool failed_move_fall_back_to_copy = true;
+  // Snapshots taken before the ingestion do not see the ingested keys
+  // (they then get a global sequence number).
+  bool snapshot_consistency = true;
+  // A file whose keys overlap data in the DB may be given a sequence
+  // number above it; false: such an ingestion is InvalidArgument.
+  bool allow_global_seqno = true;
+  // A file overlapping the memtables may wait for them to be flushed;
+  // false: such an ingestion is InvalidArgument.
+  bool allow_blocking_flush = true;
+  // Put the files below every existing key (needs allow_ingest_behind);
+  // strata does not support it: NotSupported.
+  bool ingest_behind = false;
+  // RocksDB writes the global sequence number into the file; strata
+  // records it in the MANIFEST either way (the file is never changed).
+  bool write_global_seqno = true;
+  // strata always reads every file through, checksums included, before
+  // it changes anything; the two fields are accepted and ignored.
+  bool verify_checksums_before_ingest = false;
+  size_t verify_checksums_readahead_size = 0;
+  // strata keeps no whole-file checksums: ignored.
+  bool verify_file_checksum = true;
+  // Refuse with TryAgain a file that cannot go to the bottommost level.
+  bool fail_if_not_bottommost_level = false;
+};
+
 // How GetApproximateSizes counts (flags may be or-ed).
 enum class SizeApproximationFlags : uint8_t {
   NONE = 0,

@@ -99,6 +99,7 @@ int main(void) {
   TestCheckpoint();
   TestReadOnly();
   TestBackup();
+  TestIngest();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

@@ -73,5 +73,6 @@ void TestRepair(void);         /* c_api_repair_test.c */
 void TestCheckpoint(void);     /* c_api_utilities_test.c */
 void TestReadOnly(void);       /* c_api_utilities_test.c */
 void TestBackup(void);         /* c_api_utilities_test.c */
+void TestIngest(void);         /* c_api_ingest_test.c */
 
 #endif /* STRATA_TEST_C_C_API_TEST_H_ */

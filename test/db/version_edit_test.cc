@@ -266,7 +266,7 @@ TEST(VersionEditTest, IgnorableTagsAreSkippedOthersAreCorruption) {
   }
 
   // Unknown tags without the bit: Corruption naming the tag.
-  for (uint32_t tag : {0u, 8u, 100u, 0x1fffu, 0x4000u}) {
+  for (uint32_t tag : {0u, 9u, 100u, 0x1fffu, 0x4000u}) {
     std::string bytes = Encode(base);
     PutVarint32(&bytes, tag);
     PutLengthPrefixedSlice(&bytes, "x");

@@ -104,15 +104,17 @@ Status AddTableIterators(const std::string& db_path, ColumnFamilyData* cfd,
     for (const FileMetaData* f : v->files(level)) {
       // The point iterator pins the table, so its tombstone iterator
       // stays valid as long as both live.
-      children->push_back(
-          cfd->table_cache()->NewIterator(ro, f->number, f->file_size));
+      children->push_back(cfd->table_cache()->NewIterator(
+          ro, f->number, f->file_size, nullptr, f->global_seqno));
       Status s = children->back()->status();
       if (s.ok()) {
         s = cfd->table_cache()->WithTable(
-            f->number, f->file_size, [&](TableReader* reader) {
+            f->number, f->file_size,
+            [&](TableReader* reader) {
               InternalIterator* t = reader->NewRangeTombstoneIterator(ro);
               if (t != nullptr) children->push_back(t);
-            });
+            },
+            f->global_seqno);
       }
       if (!s.ok()) {
         return Status::Corruption(TableFileName(db_path, f->number),
