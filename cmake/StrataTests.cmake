@@ -432,6 +432,14 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_wal_switch_test.cc
 )
 
+# EventListener callbacks, CompactFiles and kCompactionStyleNone
+# (docs/operations.md, "Listeners" and "CompactFiles").
+strata_add_test(db_listener_test SOURCES
+  test/db/db_compact_files_test.cc
+  test/db/db_listener_test.cc
+  test/db/db_test_util.cc
+)
+
 # Point reads: values pinned in the block cache (PinnableSlice), and the
 # batched MultiGet against single Gets.
 strata_add_test(db_read_test SOURCES

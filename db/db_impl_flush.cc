@@ -79,13 +79,15 @@ void DBImpl::BackgroundFlush() {
       DeleteObsoleteFiles();
       MaybeScheduleCompaction();  // L0 grew
     }
+    ReportStallChanges();
   }
   flush_scheduled_ = false;
   MaybeScheduleFlush();  // memtables retired while this one ran
   bg_cv_.SignalAll();
 }
 
-Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
+Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds,
+                              FlushReason reason) {
   mutex_.AssertHeld();
   // What each family flushes: its immutable memtables now, oldest first
   // (newer ones may join meanwhile), kept by a ref on their list version.
@@ -95,12 +97,14 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     std::vector<MemTable*> mems;
     VersionEdit edit;
     uint64_t number = 0;
+    FlushJobInfo info{};
   };
   std::vector<Job> jobs;
   for (ColumnFamilyData* cfd : cfds) {
     if (cfd->imm.NumNotFlushed() == 0) continue;
     Job job;
     job.cfd = cfd;
+    job.info.flush_reason = reason;
     job.imm = cfd->imm.current();
     job.mems.assign(job.imm->memtables().rbegin(), job.imm->memtables().rend());
     cfd->Ref();
@@ -110,7 +114,10 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
   const uint64_t start = env_->NowMicros();
   Status s;
   for (Job& job : jobs) {
-    if (s.ok()) s = WriteLevel0Table(job.cfd, job.mems, &job.edit, &job.number);
+    if (s.ok()) {
+      s = WriteLevel0Table(job.cfd, job.mems, &job.edit, &job.number,
+                           &job.info);
+    }
     job.edit.SetLogNumber(job.cfd->imm_next_logs[job.mems.size() - 1]);
   }
   std::vector<ColumnFamilyData*> group;
@@ -158,10 +165,21 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
         std::max(versions_->LastSequence(), last_allocated_.load()));
     s = versions_->LogAndApply(group, edits, &mutex_);
   }
+  std::vector<FlushJobInfo> completed;
   for (Job& job : jobs) {
     pending_outputs_.erase(job.number);
     ColumnFamilyData* cfd = job.cfd;
     if (s.ok() && !cfd->dropped()) {
+      for (const auto& added : job.edit.new_files()) {
+        FlushJobInfo info = job.info;
+        info.smallest_seqno = added.second.smallest_seqno;
+        info.largest_seqno = added.second.largest_seqno;
+        std::string why;
+        const WriteStallCondition c = FamilyStall(cfd, false, &why);
+        info.triggered_writes_slowdown = c == WriteStallCondition::kDelayed;
+        info.triggered_writes_stop = c == WriteStallCondition::kStopped;
+        completed.push_back(info);
+      }
       cfd->imm.RemoveOldest(job.mems.size());
       cfd->charges.Drop(write_buffer_manager_, job.mems.size());
       cfd->imm_next_logs.erase(cfd->imm_next_logs.begin(),
@@ -192,12 +210,14 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
   }
   // A family dropped during the flush is no failure of the DB.
   if (s.IsColumnFamilyDropped()) s = Status::OK();
+  NotifyFlushCompleted(completed);
   return s;
 }
 
 Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
                                 const std::vector<MemTable*>& mems,
-                                VersionEdit* edit, uint64_t* number) {
+                                VersionEdit* edit, uint64_t* number,
+                                FlushJobInfo* info) {
   mutex_.AssertHeld();
   FileMetaData meta;
   // Numbered and pending in one critical section: DeleteObsoleteFiles
@@ -205,7 +225,23 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
   meta.number = versions_->NewFileNumber();
   pending_outputs_.insert(meta.number);
   *number = meta.number;
+  const int job_id = NewJobId();
+  if (info != nullptr) {
+    info->cf_id = cfd->id();
+    info->cf_name = cfd->name();
+    info->file_path = TableFileName(dbname_, meta.number);
+    info->file_number = meta.number;
+    info->thread_id = env_->GetThreadID();
+    info->job_id = job_id;
+  }
+  TableFileCreationInfo created;
+  static_cast<TableFileCreationBriefInfo&>(created) =
+      NewTableFileInfo(cfd, meta.number, job_id,
+                       info != nullptr ? TableFileCreationReason::kFlush
+                                       : TableFileCreationReason::kRecovery);
   mutex_.Unlock();
+  if (info != nullptr) NotifyFlushBegin(*info);
+  NotifyTableFileCreationStarted(created);
 
   std::vector<InternalIterator*> points;
   std::vector<InternalIterator*> tombstones;
@@ -227,6 +263,11 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
     s = SyncDBDirectory(env_, dbname_);
     if (!s.ok()) env_->RemoveFile(TableFileName(dbname_, meta.number));
   }
+  // An empty result leaves no file, which RocksDB reports as "(nil)".
+  if (s.ok() && meta.file_size == 0) created.file_path = "(nil)";
+  created.file_size = s.ok() ? meta.file_size : 0;
+  created.status = s;
+  NotifyTableFileCreated(created);
 
   mutex_.Lock();
   if (s.ok() && meta.file_size > 0) edit->AddFile(0, meta);
@@ -245,23 +286,19 @@ Status DBImpl::WaitForWriteRoom(
   const uint64_t start = env_->NowMicros();
   bool stalled = false;
   Status s;
+  // Flushes and compactions ending meanwhile count these memtables as
+  // full when they report the stall state (ReportStallChanges).
+  stall_switching_ = &switching;
   for (;;) {
     // The worst condition over the families decides.
     WriteStallCondition c = WriteStallCondition::kNormal;
     std::string reason;
     for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-      const Options& o = cfd->options();
-      WriteStallInputs in;
       const bool full =
           std::find(switching.begin(), switching.end(), cfd) != switching.end();
-      in.num_unflushed_memtables = cfd->imm.NumNotFlushed() + (full ? 1 : 0);
-      in.max_write_buffer_number = o.max_write_buffer_number;
-      in.num_l0_files = cfd->current()->NumFiles(0);
-      in.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
-      in.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
-      in.disable_auto_compactions = o.disable_auto_compactions;
       std::string why;
-      const WriteStallCondition fc = ComputeWriteStall(in, &why);
+      const WriteStallCondition fc = FamilyStall(cfd, full, &why);
+      RecordStall(cfd, fc);
       if (fc == WriteStallCondition::kStopped ||
           (fc == WriteStallCondition::kDelayed &&
            c == WriteStallCondition::kNormal)) {
@@ -302,6 +339,7 @@ Status DBImpl::WaitForWriteRoom(
       break;
     }
   }
+  stall_switching_ = nullptr;
   if (stalled) {
     const uint64_t micros = env_->NowMicros() - start;
     default_cfd_->internal_stats.AddStallMicros(micros);
