@@ -4,13 +4,14 @@
 //   db_impl_close.cc  Close, DestroyDB
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
 //   db_impl_wal.cc    WAL files: creating, retiring at a switch, syncing
-//   db_impl_flush.cc  memtable flushes, Flush, write stalls
+//   db_impl_flush.cc  memtable flushes, Flush
+//   db_impl_stall.cc  write stalls: waiting for room, the per-family stall
+//                     states the listeners are told of
 //   db_impl_budget.cc the memtable budget (WriteBufferManager) and
 //                     max_total_wal_size: which memtables to retire, and
 //                     the manager's stalls
 //   db_impl_files.cc  deleting obsolete files
-//   db_impl_listeners.cc  calling the EventListeners (outside mutex_),
-//                     and the write stall states they are told of
+//   db_impl_listeners.cc  calling the EventListeners (outside mutex_)
 //   db_impl_compact_files.cc  CompactFiles
 //   db_impl_compaction.cc  compactions, CompactRange
 //   db_impl_families.cc  column families: create, drop, handles, routes
@@ -393,13 +394,6 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
                           const std::vector<MemTable*>& mems, VersionEdit* edit,
                           uint64_t* number, FlushJobInfo* info)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // Waits (or, for no_slowdown groups, fails with Incomplete) while the
-  // memtable or L0 rule of the write stalls stops or delays writes in
-  // any family; switching: the families whose active memtable is to be
-  // retired.
-  Status WaitForWriteRoom(WriteThread::WriteGroup* group,
-                          const std::vector<ColumnFamilyData*>& switching)
-      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Asks the next write group to retire the active memtables of cfds and
   // waits for that group (and, with options.wait, for the flushes).
   Status FlushFamilies(const FlushOptions& options,
@@ -496,6 +490,15 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   TableFileCreationBriefInfo NewTableFileInfo(
       const ColumnFamilyData* cfd, uint64_t number, int job_id,
       TableFileCreationReason reason) const;
+
+  // ---- db_impl_stall.cc ----
+  // Waits (or, for no_slowdown groups, fails with Incomplete) while the
+  // memtable or L0 rule of the write stalls stops or delays writes in
+  // any family; switching: the families whose active memtable is to be
+  // retired.
+  Status WaitForWriteRoom(WriteThread::WriteGroup* group,
+                          const std::vector<ColumnFamilyData*>& switching)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // The write stall condition of cfd now (*why: the rule that holds);
   // full: its active memtable waits to be retired.
   WriteStallCondition FamilyStall(const ColumnFamilyData* cfd, bool full,

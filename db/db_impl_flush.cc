@@ -1,6 +1,5 @@
 // DBImpl: flushes — immutable memtables written as level-0 tables on the
-// HIGH pool — Flush(), and the memtable rule of the write stalls
-// (docs/architecture.md, "The engine").
+// HIGH pool — and Flush() (docs/architecture.md, "The engine").
 //
 // One flush runs at a time, for the family whose memtables hold the
 // oldest WAL (with atomic_flush, for every family with memtables
@@ -276,77 +275,6 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
 
 BuildTableOptions DBImpl::NewTableOptions(const ColumnFamilyData* cfd) const {
   return TableOptionsFor(env_, dbname_, *cfd);
-}
-
-Status DBImpl::WaitForWriteRoom(
-    WriteThread::WriteGroup* group,
-    const std::vector<ColumnFamilyData*>& switching) {
-  mutex_.AssertHeld();
-  Statistics* stats = options_.statistics.get();
-  const uint64_t start = env_->NowMicros();
-  bool stalled = false;
-  Status s;
-  // Flushes and compactions ending meanwhile count these memtables as
-  // full when they report the stall state (ReportStallChanges).
-  stall_switching_ = &switching;
-  for (;;) {
-    // The worst condition over the families decides.
-    WriteStallCondition c = WriteStallCondition::kNormal;
-    std::string reason;
-    for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-      const bool full =
-          std::find(switching.begin(), switching.end(), cfd) != switching.end();
-      std::string why;
-      const WriteStallCondition fc = FamilyStall(cfd, full, &why);
-      RecordStall(cfd, fc);
-      if (fc == WriteStallCondition::kStopped ||
-          (fc == WriteStallCondition::kDelayed &&
-           c == WriteStallCondition::kNormal)) {
-        c = fc;
-        reason = cfd->id() == 0 ? why : cfd->name() + ": " + why;
-      }
-    }
-    write_controller_.SetCondition(c);
-    if (c == WriteStallCondition::kNormal) break;
-    if (group->no_slowdown()) {
-      s = Status::Incomplete("write stall: ", reason);
-      break;
-    }
-    stalled = true;
-    if (closing_) {
-      // No compaction starts once the DB is closing: the stall would
-      // never end, and Close waits for this group.
-      s = Status::ShutdownInProgress("the DB is closing");
-      break;
-    }
-    if (c == WriteStallCondition::kStopped) {
-      if (write_stop_wait_callback_) write_stop_wait_callback_();
-      bg_cv_.Wait();
-    } else {
-      uint64_t bytes = 0;
-      for (WriteThread::Writer* w : *group) {
-        if (w->batch != nullptr) bytes += w->batch->GetDataSize();
-      }
-      const uint64_t delay =
-          write_controller_.GetDelay(env_->NowMicros(), bytes);
-      mutex_.Unlock();
-      env_->SleepForMicroseconds(static_cast<int>(delay));
-      mutex_.Lock();
-      break;  // paid for; the next group asks again
-    }
-    if (error_handler_.IsDBStopped()) {
-      s = error_handler_.GetBGError();
-      break;
-    }
-  }
-  stall_switching_ = nullptr;
-  if (stalled) {
-    const uint64_t micros = env_->NowMicros() - start;
-    default_cfd_->internal_stats.AddStallMicros(micros);
-    RecordTick(stats, STALL_MICROS, micros);
-    if (stats != nullptr) stats->recordInHistogram(WRITE_STALL, micros);
-  }
-  return s;
 }
 
 Status DBImpl::Flush(const FlushOptions& options,

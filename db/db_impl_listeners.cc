@@ -1,22 +1,11 @@
 // DBImpl: calling the EventListeners (strata/listener.h,
-// docs/operations.md "Listeners"), and the write stall states they are
-// told of.
+// docs/operations.md "Listeners"); the stall changes they are told of are
+// db_impl_stall.cc's.
 //
 // Every callback runs without mutex_: a Notify* that is entered with it
 // held releases it for the calls and takes it back, so its callers are
 // places that already tolerate a release (the flush and compaction steps
 // that release it to do their I/O).
-//
-// Write stall changes are recorded under mutex_ where the condition is
-// computed — by a write group leader in WaitForWriteRoom, and after each
-// flush or compaction — and queued. They are delivered only by the
-// threads of flushes and compactions (background or CompactFiles /
-// CompactRange callers), never by a writer: a listener may write from
-// OnStallConditionsChanged, which would deadlock on the write thread a
-// leader holds. One thread delivers at a time, draining the queue, so the
-// changes arrive in the order they happened.
-
-#include <algorithm>
 
 #include "db/compaction.h"
 #include "db/db_impl.h"
@@ -118,57 +107,6 @@ TableFileCreationBriefInfo DBImpl::NewTableFileInfo(
   info.job_id = job_id;
   info.reason = reason;
   return info;
-}
-
-WriteStallCondition DBImpl::FamilyStall(const ColumnFamilyData* cfd, bool full,
-                                        std::string* why) const {
-  const Options& o = cfd->options();
-  WriteStallInputs in;
-  in.num_unflushed_memtables = cfd->imm.NumNotFlushed() + (full ? 1 : 0);
-  in.max_write_buffer_number = o.max_write_buffer_number;
-  in.num_l0_files = cfd->current()->NumFiles(0);
-  in.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
-  in.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
-  in.disable_auto_compactions = o.disable_auto_compactions;
-  return ComputeWriteStall(in, why);
-}
-
-void DBImpl::RecordStall(const ColumnFamilyData* cfd, WriteStallCondition c) {
-  auto it =
-      stall_conditions_.emplace(cfd->id(), WriteStallCondition::kNormal).first;
-  if (it->second == c) return;
-  if (!options_.listeners.empty()) {
-    WriteStallInfo info;
-    info.cf_name = cfd->name();
-    info.condition.cur = c;
-    info.condition.prev = it->second;
-    stall_changes_.push_back(info);
-  }
-  it->second = c;
-}
-
-void DBImpl::ReportStallChanges() {
-  mutex_.AssertHeld();
-  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-    const bool full =
-        stall_switching_ != nullptr &&
-        std::find(stall_switching_->begin(), stall_switching_->end(), cfd) !=
-            stall_switching_->end();
-    std::string why;
-    RecordStall(cfd, FamilyStall(cfd, full, &why));
-  }
-  if (delivering_stall_changes_) return;  // that thread delivers these too
-  delivering_stall_changes_ = true;
-  while (!stall_changes_.empty()) {
-    const WriteStallInfo info = stall_changes_.front();
-    stall_changes_.pop_front();
-    mutex_.Unlock();
-    for (const auto& listener : options_.listeners) {
-      listener->OnStallConditionsChanged(info);
-    }
-    mutex_.Lock();
-  }
-  delivering_stall_changes_ = false;
 }
 
 }  // namespace strata
