@@ -857,9 +857,9 @@ enum {
 STRATA_EXPORT void strata_options_set_compression(strata_options_t*, int);
 STRATA_EXPORT int strata_options_get_compression(strata_options_t*);
 
-// Options::compaction_style; RocksDB's C API names the first three (a
-// program may pass 3 for kCompactionStyleNone). Universal and FIFO make
-// strata_open fail (NotSupported).
+/* Options::compaction_style; RocksDB's C API names the first three (a
+   program may pass 3 for kCompactionStyleNone). Universal and FIFO make
+   strata_open fail (NotSupported). */
 enum {
   strata_level_compaction = 0,
   strata_universal_compaction = 1,
