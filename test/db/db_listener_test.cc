@@ -388,5 +388,47 @@ TEST_F(DBListenerErrorTest, SuppressedErrorLetsTheDBGoOn) {
   EXPECT_FALSE(listener_->flush_completed.empty());
 }
 
+// A compaction's failure reaches the listener (kCompaction) on the
+// thread of the CompactFiles call; suppressed, writes go on.
+TEST_F(DBListenerErrorTest, CompactionErrorSuppressedOrNot) {
+  h_.options().disable_auto_compactions = true;
+  for (bool suppress : {false, true}) {
+    SCOPED_TRACE(suppress ? "suppressed" : "not suppressed");
+    listener_->on_background_error = [suppress](Status* error) {
+      if (suppress) *error = Status::OK();
+    };
+    if (suppress) {
+      ASSERT_TRUE(h_.Destroy().ok());  // the first run's DB
+    }
+    ASSERT_TRUE(h_.Open().ok());
+    for (int t = 0; t < 2; t++) {
+      ASSERT_TRUE(h_.Put("k", std::to_string(t)).ok());
+      ASSERT_TRUE(h_.db()->Flush(FlushOptions()).ok());
+    }
+    std::vector<LiveFileMetaData> files;
+    h_.db()->GetLiveFilesMetaData(&files);
+    std::vector<std::string> names;
+    for (const LiveFileMetaData& f : files) names.push_back(f.name);
+    ASSERT_EQ(2u, names.size());
+    fault_.FailAll(test::IOKind::kWrite, Status::IOError("injected"));
+    const Status s = h_.db()->CompactFiles(CompactionOptions(), names, 1);
+    fault_.ClearFailures();
+    EXPECT_TRUE(s.IsIOError()) << s.ToString();
+    EXPECT_EQ(suppress, h_.Put("after", "x").ok());
+    EXPECT_EQ("1", h_.Get("k"));
+    {
+      std::lock_guard<std::mutex> l(listener_->mu_);
+      ASSERT_EQ(1u, listener_->errors.size());
+      EXPECT_EQ(BackgroundErrorReason::kCompaction, listener_->errors[0].first);
+      ASSERT_EQ(1u, listener_->compaction_completed.size());
+      EXPECT_TRUE(listener_->compaction_completed[0].status.IsIOError());
+      EXPECT_TRUE(listener_->compaction_completed[0].output_files.empty());
+      listener_->errors.clear();
+      listener_->compaction_completed.clear();
+    }
+    h_.Close();
+  }
+}
+
 }  // namespace
 }  // namespace strata
