@@ -71,8 +71,9 @@ enum class CompactionReason : int {
 };
 
 // What a flush was started for (RocksDB's values). strata reports
-// kWriteBufferFull for flushes of memtables the write path retired,
-// kManualFlush for DB::Flush and kShutDown for Close's.
+// kShutDown for Close's flush, kErrorRecovery for DB::Resume's, and
+// kOthers for every other (it does not yet tell a full memtable's flush
+// from a requested one).
 enum class FlushReason : int {
   kOthers = 0x00,
   kGetLiveFiles = 0x01,
@@ -182,11 +183,12 @@ struct STRATA_EXPORT FlushJobInfo {
   // The thread running the flush (Env::GetThreadID()).
   uint64_t thread_id;
   int job_id;
-  // The write stall state of the family after the flush: it slows writes
-  // down / stops them.
+  // The write stall state of the family once the table is installed: it
+  // slows writes down / stops them. false in OnFlushBegin.
   bool triggered_writes_slowdown;
   bool triggered_writes_stop;
-  // The oldest and newest sequence number in the flushed memtables.
+  // The oldest and newest sequence number in the table; 0 in
+  // OnFlushBegin (known once the table is written).
   SequenceNumber smallest_seqno;
   SequenceNumber largest_seqno;
   FlushReason flush_reason;
@@ -273,8 +275,9 @@ class STRATA_EXPORT EventListener {
   virtual void OnCompactionCompleted(DB* /*db*/,
                                      const CompactionJobInfo& /*ci*/) {}
 
-  // A flush or compaction is about to create a table file, and has
-  // finished writing it (or failed to: info.status).
+  // A flush, a compaction or the replay of a WAL at open is about to
+  // create a table file, and has finished writing it (or failed to:
+  // info.status).
   virtual void OnTableFileCreationStarted(
       const TableFileCreationBriefInfo& /*info*/) {}
   virtual void OnTableFileCreated(const TableFileCreationInfo& /*info*/) {}
