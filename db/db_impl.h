@@ -451,10 +451,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // mutex_ meanwhile. The caller deletes the obsolete inputs
   // (DeleteObsoleteFiles) once it has released base, which keeps them
   // live.
-  // Calls the listeners' OnCompactionBegin/Completed (and fills *info
-  // with what OnCompactionCompleted got, if not null).
+  // Calls the listeners' OnCompactionBegin/Completed unless !notify
+  // (CompactFiles: RocksDB 7.8 does not call them for it), and fills
+  // *info with what OnCompactionCompleted gets, if not null.
   Status RunCompaction(ColumnFamilyData* cfd, Compaction* c,
-                       CompactionJobInfo* info = nullptr)
+                       CompactionJobInfo* info = nullptr, bool notify = true)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // RunCompaction's work: runs c (or moves its file) and installs the
   // result. *outputs: the numbers of the files it added.

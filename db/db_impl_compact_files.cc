@@ -234,7 +234,7 @@ Status DBImpl::CompactFiles(const CompactionOptions& compact_options,
   if (s.ok()) {
     manual_compactions_++;  // WaitForBackgroundWork waits for it
     c->MarkFilesBeingCompacted(true);
-    s = RunCompaction(cfd, c.get(), &info);
+    s = RunCompaction(cfd, c.get(), &info, /*notify=*/false);
     manual_compactions_--;
   }
   base->Unref();

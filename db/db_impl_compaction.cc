@@ -106,10 +106,10 @@ void DBImpl::CompactionDone() {
 }
 
 Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c,
-                             CompactionJobInfo* result) {
+                             CompactionJobInfo* result, bool notify) {
   mutex_.AssertHeld();
   CompactionJobInfo info = NewCompactionJobInfo(cfd, *c, NewJobId());
-  NotifyCompaction(info, /*completed=*/false);
+  if (notify) NotifyCompaction(info, /*completed=*/false);
   std::vector<uint64_t> outputs;
   info.status = InstallCompaction(cfd, c, info.job_id, &outputs);
   if (info.status.ok()) {
@@ -118,7 +118,7 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c,
       info.output_file_infos.push_back({c->output_level(), number, 0});
     }
   }
-  NotifyCompaction(info, /*completed=*/true);
+  if (notify) NotifyCompaction(info, /*completed=*/true);
   if (result != nullptr) *result = info;
   return info.status;
 }
@@ -285,6 +285,9 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options,
   }
   s = FlushFamilies(FlushOptions(), {cfd});
   if (!s.ok()) return s;
+  // As RocksDB 7.8: under kCompactionStyleNone the flush is all
+  // CompactRange does (CompactFiles compacts).
+  if (cfd->options().compaction_style == kCompactionStyleNone) return s;
 
   MutexLock l(&mutex_);
   if (closing_) return Status::ShutdownInProgress("the DB is closing");

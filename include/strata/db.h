@@ -349,8 +349,9 @@ class STRATA_EXPORT DB {
   // InvalidArgument: no file, an unknown file, output_level outside
   // [0, num_levels - 1], an input below output_level, output_path_id
   // other than -1 or 0. Aborted: an input is being compacted.
-  // output_file_names: the outputs' full paths; compaction_job_info: what
-  // OnCompactionCompleted gets.
+  // output_file_names: the outputs' full paths; compaction_job_info: the
+  // compaction's report (the listeners get no OnCompactionBegin/Completed
+  // for it, as in RocksDB 7.8).
   virtual Status CompactFiles(
       const CompactionOptions& compact_options,
       ColumnFamilyHandle* column_family,

@@ -45,8 +45,9 @@ enum class TableFileCreationReason {
 };
 
 // What a compaction was started for. strata's automatic compactions
-// report the two leveled reasons, CompactRange and CompactFiles
-// kManualCompaction; the other values are RocksDB's and never reported.
+// report the two leveled reasons, CompactRange kManualCompaction (and
+// CompactFiles' compaction_job_info); the other values are RocksDB's and
+// never reported.
 enum class CompactionReason : int {
   kUnknown = 0,
   kLevelL0FilesNum,
@@ -270,7 +271,8 @@ class STRATA_EXPORT EventListener {
   virtual void OnTableFileDeleted(const TableFileDeletionInfo& /*info*/) {}
 
   // Before a compaction reads its inputs, and after it has been
-  // installed (or failed: ci.status).
+  // installed (or failed: ci.status). Not called for DB::CompactFiles, as
+  // in RocksDB 7.8.
   virtual void OnCompactionBegin(DB* /*db*/, const CompactionJobInfo& /*ci*/) {}
   virtual void OnCompactionCompleted(DB* /*db*/,
                                      const CompactionJobInfo& /*ci*/) {}

@@ -52,7 +52,7 @@ enum CompactionStyle : char {
   kCompactionStyleUniversal = 0x1,
   kCompactionStyleFIFO = 0x2,
   // No automatic compaction: the application compacts with
-  // DB::CompactFiles (or CompactRange).
+  // DB::CompactFiles (CompactRange only flushes, as in RocksDB 7.8).
   kCompactionStyleNone = 0x3,
 };
 
@@ -356,9 +356,10 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   bool disable_auto_compactions = false;
 
   // kCompactionStyleLevel, or kCompactionStyleNone: no automatic
-  // compactions, as with disable_auto_compactions, except that the L0
-  // triggers still slow down and stop writes (as in RocksDB) until the
-  // application compacts L0 (DB::CompactFiles). Universal and FIFO are
+  // compactions and CompactRange only flushes; unlike with
+  // disable_auto_compactions the L0 triggers still slow down and stop
+  // writes (as in RocksDB) until the application compacts L0
+  // (DB::CompactFiles). Universal and FIFO are
   // NotSupported at DB::Open.
   CompactionStyle compaction_style = kCompactionStyleLevel;
 
