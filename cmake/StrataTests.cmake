@@ -453,6 +453,14 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_wal_switch_test.cc
 )
 
+# EventListener callbacks, CompactFiles and kCompactionStyleNone
+# (docs/operations.md, "Listeners" and "CompactFiles").
+strata_add_test(db_listener_test SOURCES
+  test/db/db_compact_files_test.cc
+  test/db/db_listener_test.cc
+  test/db/db_test_util.cc
+)
+
 # Point reads: values pinned in the block cache (PinnableSlice), and the
 # batched MultiGet against single Gets.
 strata_add_test(db_read_test SOURCES
@@ -655,6 +663,12 @@ set(_api_compat_ops_expected
     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_operations.expected)
 strata_api_compat_compare(api_compat_operations
   PROGRAMS api_compat_operations EXPECTED ${_api_compat_ops_expected})
+# Listeners, CompactFiles and kCompactionStyleNone: compared likewise.
+strata_api_compat(api_compat_listeners rocksdb_listeners)
+set(_api_compat_listeners_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_listeners.expected)
+strata_api_compat_compare(api_compat_listeners
+  PROGRAMS api_compat_listeners EXPECTED ${_api_compat_listeners_expected})
 # The C API: its output is compared with RocksDB 7.8.3's, recorded.
 strata_api_compat(api_compat_c rocksdb_c_program)
 set(_api_compat_c_expected
@@ -675,10 +689,14 @@ if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_operations_vs_rocksdb
     PROGRAMS api_compat_operations api_compat_operations_rocksdb
     EXPECTED ${_api_compat_ops_expected})
+  strata_api_compat_compare(api_compat_listeners_vs_rocksdb
+    PROGRAMS api_compat_listeners api_compat_listeners_rocksdb
+    EXPECTED ${_api_compat_listeners_expected})
 elseif(STRATA_ROCKSDB_INCLUDE_DIR)
   # Headers of another RocksDB (or no library): the programs at least
   # still compile against them as they are.
-  foreach(_source rocksdb_program rocksdb_column_families rocksdb_operations)
+  foreach(_source rocksdb_program rocksdb_column_families rocksdb_operations
+          rocksdb_listeners)
     add_test(NAME api_compat_${_source}_headers
              COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
                      -I${STRATA_ROCKSDB_INCLUDE_DIR}

@@ -22,24 +22,34 @@ LevelFilesView LevelFilesViewOf(const Version& version) {
 Compaction::Compaction(const LevelFilesView& view, CompactionSpec spec)
     : icmp_(view.icmp), spec_(std::move(spec)) {
   assert(icmp_ != nullptr);
-  assert(spec_.output_level > spec_.level || spec_.output_level == 0);
+  assert(spec_.output_level >= spec_.level);
   for (int level = spec_.output_level + 1; level < view.num_levels(); level++) {
     lower_levels_.push_back(view.files[level]);
   }
 }
 
+std::vector<LevelInputs> Compaction::AllInputs() const {
+  std::vector<LevelInputs> all;
+  if (!spec_.inputs[0].empty()) all.push_back({spec_.level, spec_.inputs[0]});
+  all.insert(all.end(), spec_.middle_inputs.begin(), spec_.middle_inputs.end());
+  if (!spec_.inputs[1].empty()) {
+    all.push_back({spec_.output_level, spec_.inputs[1]});
+  }
+  return all;
+}
+
 uint64_t Compaction::TotalInputBytes() const {
   uint64_t total = 0;
-  for (const auto& files : spec_.inputs) {
-    for (const FileMetaData* f : files) total += f->file_size;
+  for (const LevelInputs& in : AllInputs()) {
+    for (const FileMetaData* f : in.files) total += f->file_size;
   }
   return total;
 }
 
 void Compaction::GetRange(InternalKey* smallest, InternalKey* largest) const {
   bool first = true;
-  for (const auto& files : spec_.inputs) {
-    for (const FileMetaData* f : files) {
+  for (const LevelInputs& in : AllInputs()) {
+    for (const FileMetaData* f : in.files) {
       if (first ||
           icmp_->Compare(f->smallest.Encode(), smallest->Encode()) < 0) {
         *smallest = f->smallest;
@@ -54,7 +64,10 @@ void Compaction::GetRange(InternalKey* smallest, InternalKey* largest) const {
 }
 
 bool Compaction::IsTrivialMove() const {
-  if (spec_.inputs[0].size() != 1 || !spec_.inputs[1].empty()) return false;
+  if (spec_.rewrite || !spec_.middle_inputs.empty() ||
+      spec_.inputs[0].size() != 1 || !spec_.inputs[1].empty()) {
+    return false;
+  }
   if (spec_.input_compression != spec_.output_compression) return false;
   uint64_t grandparent_bytes = 0;
   for (const FileMetaData* f : spec_.grandparents) {
@@ -118,8 +131,8 @@ bool Compaction::IsBaseLevelForKey(const Slice& user_key) const {
 }
 
 void Compaction::MarkFilesBeingCompacted(bool being_compacted) {
-  for (auto& files : spec_.inputs) {
-    for (FileMetaData* f : files) {
+  for (const LevelInputs& in : AllInputs()) {
+    for (FileMetaData* f : in.files) {
       assert(f->being_compacted != being_compacted);
       f->being_compacted = being_compacted;
     }
@@ -128,10 +141,9 @@ void Compaction::MarkFilesBeingCompacted(bool being_compacted) {
 
 void Compaction::AddInputDeletions(
     std::vector<CompactionInputFile>* deletions) const {
-  const int levels[2] = {spec_.level, spec_.output_level};
-  for (int which = 0; which < 2; which++) {
-    for (const FileMetaData* f : spec_.inputs[which]) {
-      deletions->push_back(CompactionInputFile{levels[which], f->number});
+  for (const LevelInputs& in : AllInputs()) {
+    for (const FileMetaData* f : in.files) {
+      deletions->push_back(CompactionInputFile{in.level, f->number});
     }
   }
 }
@@ -159,6 +171,10 @@ std::string Compaction::Summary() const {
                     std::to_string(spec_.inputs[1].size()) + " files (" +
                     std::to_string(TotalInputBytes()) + " bytes) ";
   AppendNumbers(spec_.inputs[0], &out);
+  for (const LevelInputs& in : spec_.middle_inputs) {
+    out.append(" + L" + std::to_string(in.level) + " ");
+    AppendNumbers(in.files, &out);
+  }
   out.append(" + ");
   AppendNumbers(spec_.inputs[1], &out);
   out.append(", " + std::to_string(spec_.grandparents.size()) +

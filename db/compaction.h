@@ -7,6 +7,8 @@
 // Invariants (the picker keeps them; compaction_picker_test checks them):
 // - inputs(0) is a run of whole files of `level`, inputs(1) of
 //   `output_level`, each sorted by smallest key (L0 inputs newest first);
+//   a compaction of DB::CompactFiles may also have inputs of the levels
+//   between (middle_inputs), and may have output_level == level;
 // - the inputs are clean-cut: no user key of an input also appears in a
 //   file of the same level outside the inputs, so no version of a key is
 //   left behind above or beside the output;
@@ -59,6 +61,12 @@ struct CompactionInputFile {
   uint64_t number;
 };
 
+// The inputs a compaction takes from one level.
+struct LevelInputs {
+  int level;
+  std::vector<FileMetaData*> files;
+};
+
 // What the picker fills in to build a Compaction.
 struct CompactionSpec {
   int level = 0;
@@ -75,6 +83,12 @@ struct CompactionSpec {
   uint64_t max_compaction_bytes = 0;
   double score = 0;  // the level's score when picked; 0 for manual
   bool manual = false;
+  // DB::CompactFiles only: the inputs of the levels strictly between
+  // level and output_level, by level (each a clean run of its level),
+  // and no trivial move (the files are always rewritten, as RocksDB's
+  // CompactFiles does).
+  std::vector<LevelInputs> middle_inputs;
+  bool rewrite = false;
 };
 
 class Compaction {
@@ -94,6 +108,12 @@ class Compaction {
   const std::vector<FileMetaData*>& grandparents() const {
     return spec_.grandparents;
   }
+  const std::vector<LevelInputs>& middle_inputs() const {
+    return spec_.middle_inputs;
+  }
+  // Every input level with inputs, top down: level, the middle levels,
+  // output_level.
+  std::vector<LevelInputs> AllInputs() const;
   uint64_t max_output_file_size() const { return spec_.max_output_file_size; }
   CompressionType output_compression() const {
     return spec_.output_compression;

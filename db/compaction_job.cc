@@ -39,6 +39,15 @@ class CompactionJob::Output {
   std::unique_ptr<TableFileBuilder> builder_;
 };
 
+const std::vector<FileMetaData*>& CompactionJob::InputsOfLevel(
+    int level) const {
+  for (const LevelInputs& in : compaction_->middle_inputs()) {
+    if (in.level == level) return in.files;
+  }
+  return level == compaction_->level() ? compaction_->inputs(0)
+                                       : compaction_->inputs(1);
+}
+
 CompactionJob::CompactionJob(const CompactionJobOptions& options,
                              Compaction* compaction,
                              std::vector<SequenceNumber> snapshots,
@@ -56,18 +65,17 @@ InternalIterator* CompactionJob::NewInputIterator() const {
   TableCache* cache = options_.build.table_cache;
   const InternalKeyComparator* icmp = options_.build.builder_options.icmp;
   std::vector<InternalIterator*> children;
-  for (int which = 0; which < 2; which++) {
-    const std::vector<FileMetaData*>& files = compaction_->inputs(which);
-    if (files.empty()) continue;
-    const int level =
-        which == 0 ? compaction_->level() : compaction_->output_level();
-    if (level == 0) {
-      for (const FileMetaData* f : files) {
+  for (const LevelInputs& in : compaction_->AllInputs()) {
+    if (in.level == 0) {
+      for (const FileMetaData* f : in.files) {
         children.push_back(cache->NewIterator(ro, f->number, f->file_size,
                                               nullptr, f->global_seqno));
       }
     } else {
-      children.push_back(NewLevelIterator(ro, cache, icmp, &files));
+      // The level iterator keeps a pointer to the list: the compaction's
+      // own, which outlives the iterator.
+      children.push_back(
+          NewLevelIterator(ro, cache, icmp, &InputsOfLevel(in.level)));
     }
   }
   return NewMergingIterator(icmp, std::move(children));
@@ -77,8 +85,8 @@ Status CompactionJob::AddInputTombstones(RangeDelAggregator* aggregator) const {
   ReadOptions ro;
   ro.verify_checksums = true;
   ro.fill_cache = false;
-  for (int which = 0; which < 2; which++) {
-    for (const FileMetaData* f : compaction_->inputs(which)) {
+  for (const LevelInputs& in : compaction_->AllInputs()) {
+    for (const FileMetaData* f : in.files) {
       Status added;
       Status s = options_.build.table_cache->WithTable(
           f->number, f->file_size,
@@ -97,18 +105,16 @@ Status CompactionJob::AddInputTombstones(RangeDelAggregator* aggregator) const {
 
 Status CompactionJob::Run() {
   const uint64_t start = options_.build.env->NowMicros();
-  for (int which = 0; which < 2; which++) {
+  for (const LevelInputs& in : compaction_->AllInputs()) {
     uint64_t bytes = 0;
-    for (const FileMetaData* f : compaction_->inputs(which)) {
-      bytes += f->file_size;
-    }
-    const int files = static_cast<int>(compaction_->inputs(which).size());
-    if (which == 0) {
-      stats_.bytes_read_level = bytes;
-      stats_.files_in_level = files;
+    for (const FileMetaData* f : in.files) bytes += f->file_size;
+    const int files = static_cast<int>(in.files.size());
+    if (in.level != compaction_->output_level()) {
+      stats_.bytes_read_level += bytes;
+      stats_.files_in_level += files;
     } else {
-      stats_.bytes_read_output_level = bytes;
-      stats_.files_in_output_level = files;
+      stats_.bytes_read_output_level += bytes;
+      stats_.files_in_output_level += files;
     }
   }
 
@@ -165,7 +171,10 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
       // A user key's versions stay in one file.
       if (cut_pending && ucmp->Compare(user_key, last_user_key) != 0) {
         s = FinishOutput(output.get(), *tombstones, &user_key);
-        if (!s.ok()) break;
+        if (!s.ok()) {
+          output.reset();  // reported failed by FinishOutput; deleted here
+          break;
+        }
         output.reset();
         cut_pending = false;
         compaction_->OutputCut();
@@ -174,6 +183,7 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
     if (output == nullptr) {
       const uint64_t number = options_.new_file_number();
       file_numbers_.push_back(number);
+      if (options_.output_started) options_.output_started(number);
       // The first output takes every tombstone before its first key.
       output = std::make_unique<Output>(options_.build, number,
                                         outputs_.empty() ? nullptr : &user_key);
@@ -185,6 +195,9 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
     last_user_key.assign(user_key.data(), user_key.size());
   }
   if (s.ok()) s = iter.status();
+  if (!s.ok() && output != nullptr && options_.output_finished) {
+    options_.output_finished(output->meta()->number, 0, s);
+  }
   records_ = iter.stats();
   stats_.records_in = records_.num_input_records;
   stats_.records_dropped =
@@ -196,8 +209,12 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
     // Only range tombstones survive: they still hide data below.
     const uint64_t number = options_.new_file_number();
     file_numbers_.push_back(number);
+    if (options_.output_started) options_.output_started(number);
     output = std::make_unique<Output>(options_.build, number, nullptr);
     s = output->builder()->Open();
+    if (!s.ok() && options_.output_finished) {
+      options_.output_finished(number, 0, s);
+    }
     if (!s.ok()) return s;
   }
   if (output != nullptr) s = FinishOutput(output.get(), *tombstones, nullptr);
@@ -217,6 +234,10 @@ Status CompactionJob::FinishOutput(Output* output,
   TEST_KILL_POINT("Compaction::FinishOutput");
   s = output->builder()->Finish();
   if (s.ok()) outputs_.push_back(*output->meta());
+  if (options_.output_finished) {
+    options_.output_finished(output->meta()->number,
+                             s.ok() ? output->meta()->file_size : 0, s);
+  }
   return s;
 }
 

@@ -53,6 +53,12 @@ struct CompactionJobOptions {
   // A fresh file number, registered as a pending output so the DB does not
   // delete the file as obsolete meanwhile. Called from Run.
   std::function<uint64_t()> new_file_number;
+  // Told of each output file as Run starts it and when it is finished
+  // (or failed: the file is then deleted); may be empty. Called without
+  // the DB mutex, from Run.
+  std::function<void(uint64_t number)> output_started;
+  std::function<void(uint64_t number, uint64_t size, const Status& s)>
+      output_finished;
   // Set when the DB is closing: Run stops with ShutdownInProgress.
   const std::atomic<bool>* shutting_down = nullptr;
 };
@@ -86,6 +92,8 @@ class CompactionJob {
  private:
   class Output;
 
+  // The compaction's own list of its inputs in level (L1+).
+  const std::vector<FileMetaData*>& InputsOfLevel(int level) const;
   // Builds the merged iterator over every input file.
   InternalIterator* NewInputIterator() const;
   // Adds every input file's range tombstones to *aggregator.

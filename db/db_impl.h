@@ -4,11 +4,15 @@
 //   db_impl_close.cc  Close, DestroyDB
 //   db_impl_write.cc  Write and the write thread's CommitEnv (WAL, memtable)
 //   db_impl_wal.cc    WAL files: creating, retiring at a switch, syncing
-//   db_impl_flush.cc  memtable flushes, Flush, write stalls
+//   db_impl_flush.cc  memtable flushes, Flush
+//   db_impl_stall.cc  write stalls: waiting for room, the per-family stall
+//                     states the listeners are told of
 //   db_impl_budget.cc the memtable budget (WriteBufferManager) and
 //                     max_total_wal_size: which memtables to retire, and
 //                     the manager's stalls
 //   db_impl_files.cc  deleting obsolete files
+//   db_impl_listeners.cc  calling the EventListeners (outside mutex_)
+//   db_impl_compact_files.cc  CompactFiles
 //   db_impl_compaction.cc  compactions, CompactRange
 //   db_impl_families.cc  column families: create, drop, handles, routes
 //   db_impl_read.cc   Get, MultiGet, iterators, snapshots, properties
@@ -147,6 +151,14 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
                       std::map<std::string, std::string>* value) override;
   Status SyncWAL() override;
   Status Resume() override;
+  using DB::CompactFiles;
+  Status CompactFiles(
+      const CompactionOptions& compact_options,
+      ColumnFamilyHandle* column_family,
+      const std::vector<std::string>& input_file_names, const int output_level,
+      const int output_path_id = -1,
+      std::vector<std::string>* const output_file_names = nullptr,
+      CompactionJobInfo* compaction_job_info = nullptr) override;
   Status Flush(const FlushOptions& options,
                ColumnFamilyHandle* column_family) override;
   Status Flush(
@@ -372,7 +384,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // the oldest WAL each family still needs, and drops them. Families
   // whose memtables are empty move their log number to the current WAL
   // in the same record.
-  Status FlushMemTables(const std::vector<ColumnFamilyData*>& cfds)
+  // reason: what the listeners are told.
+  Status FlushMemTables(const std::vector<ColumnFamilyData*>& cfds,
+                        FlushReason reason = FlushReason::kOthers)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // How flushes and compactions of cfd write tables.
   BuildTableOptions NewTableOptions(const ColumnFamilyData* cfd) const;
@@ -380,15 +394,12 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // unless empty. *number is the file's number, in pending_outputs_ (the
   // caller erases it once the edit is applied or abandoned). Releases
   // mutex_ meanwhile.
+  // Calls the listeners' OnFlushBegin and the table file callbacks; *info
+  // is what OnFlushCompleted is to get. info null: the flush of a WAL
+  // replay at open (the table callbacks only, reason kRecovery).
   Status WriteLevel0Table(ColumnFamilyData* cfd,
                           const std::vector<MemTable*>& mems, VersionEdit* edit,
-                          uint64_t* number) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // Waits (or, for no_slowdown groups, fails with Incomplete) while the
-  // memtable or L0 rule of the write stalls stops or delays writes in
-  // any family; switching: the families whose active memtable is to be
-  // retired.
-  Status WaitForWriteRoom(WriteThread::WriteGroup* group,
-                          const std::vector<ColumnFamilyData*>& switching)
+                          uint64_t* number, FlushJobInfo* info)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Asks the next write group to retire the active memtables of cfds and
   // waits for that group (and, with options.wait, for the flushes).
@@ -447,13 +458,75 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // mutex_ meanwhile. The caller deletes the obsolete inputs
   // (DeleteObsoleteFiles) once it has released base, which keeps them
   // live.
-  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c)
+  // Calls the listeners' OnCompactionBegin/Completed unless !notify
+  // (CompactFiles: RocksDB 7.8 does not call them for it), and fills
+  // *info with what OnCompactionCompleted gets, if not null.
+  Status RunCompaction(ColumnFamilyData* cfd, Compaction* c,
+                       CompactionJobInfo* info = nullptr, bool notify = true)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // RunCompaction's work: runs c (or moves its file) and installs the
+  // result. *outputs: the numbers of the files it added.
+  Status InstallCompaction(ColumnFamilyData* cfd, Compaction* c, int job_id,
+                           std::vector<uint64_t>* outputs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // One level of CompactRange: every step of level's files in [begin,
   // end] into the next level. *output_level: where they went (-1: no
   // file of level was in the range).
   Status CompactLevelRange(ColumnFamilyData* cfd, int level, const Slice* begin,
                            const Slice* end, int* output_level)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // ---- db_impl_listeners.cc ----
+  // Each Notify* calls every listener's callback; those taking mutex_
+  // release it meanwhile (a listener may call into the DB).
+  int NewJobId() { return next_job_id_.fetch_add(1) + 1; }
+  void NotifyFlushBegin(const FlushJobInfo& info) LOCKS_EXCLUDED(mutex_);
+  void NotifyFlushCompleted(const std::vector<FlushJobInfo>& infos)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  void NotifyTableFileCreationStarted(const TableFileCreationBriefInfo& info)
+      LOCKS_EXCLUDED(mutex_);
+  void NotifyTableFileCreated(const TableFileCreationInfo& info)
+      LOCKS_EXCLUDED(mutex_);
+  void NotifyTableFileDeleted(const std::string& path, const Status& s)
+      LOCKS_EXCLUDED(mutex_);
+  void NotifyCompaction(const CompactionJobInfo& info, bool completed)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // What OnCompactionBegin gets for c of cfd (job_id: the compaction's).
+  CompactionJobInfo NewCompactionJobInfo(const ColumnFamilyData* cfd,
+                                         const Compaction& c, int job_id) const;
+  // The path and brief creation info of table number of cfd.
+  TableFileCreationBriefInfo NewTableFileInfo(
+      const ColumnFamilyData* cfd, uint64_t number, int job_id,
+      TableFileCreationReason reason) const;
+
+  // ---- db_impl_stall.cc ----
+  // Waits (or, for no_slowdown groups, fails with Incomplete) while the
+  // memtable or L0 rule of the write stalls stops or delays writes in
+  // any family; switching: the families whose active memtable is to be
+  // retired.
+  Status WaitForWriteRoom(WriteThread::WriteGroup* group,
+                          const std::vector<ColumnFamilyData*>& switching)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The write stall condition of cfd now (*why: the rule that holds);
+  // full: its active memtable waits to be retired.
+  WriteStallCondition FamilyStall(const ColumnFamilyData* cfd, bool full,
+                                  std::string* why) const
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Queues a WriteStallInfo if cfd's condition differs from the last one
+  // recorded for it.
+  void RecordStall(const ColumnFamilyData* cfd, WriteStallCondition c)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Records every family's condition (counting the memtables a waiting
+  // leader is about to retire) and delivers the queued changes.
+  void ReportStallChanges() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // ---- db_impl_compact_files.cc ----
+  // The compaction CompactFiles runs: the named files of cfd grown as
+  // RocksDB grows them (db.h), or null and the reason.
+  Status PickCompactFiles(ColumnFamilyData* cfd,
+                          const CompactionOptions& options,
+                          const std::vector<std::string>& names,
+                          int output_level, std::unique_ptr<Compaction>* c)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_files.cc ----
@@ -471,6 +544,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status RunIngestJob(IngestJob* job) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status FlushForIngest(IngestJob* job) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status InstallIngest(IngestJob* job) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Tells the listeners of an ingestion that succeeded; on the caller's
+  // thread, without mutex_.
+  void NotifyIngested(const IngestJob& job) LOCKS_EXCLUDED(mutex_);
 
   // ---- db_impl_write.cc ----
   Status PrepareGroup(WriteThread::WriteGroup* group) override;
@@ -602,6 +678,18 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // A disableWAL write went into a memtable: Close flushes.
   bool has_unlogged_writes_ GUARDED_BY(mutex_) = false;
   WriteController write_controller_ GUARDED_BY(mutex_);
+  // The write stall condition last recorded per family id, the changes
+  // not yet delivered to the listeners (oldest first), and whether a
+  // thread is delivering them (one at a time, so they arrive in order).
+  std::map<uint32_t, WriteStallCondition> stall_conditions_ GUARDED_BY(mutex_);
+  std::deque<WriteStallInfo> stall_changes_ GUARDED_BY(mutex_);
+  bool delivering_stall_changes_ GUARDED_BY(mutex_) = false;
+  // While a leader waits in WaitForWriteRoom: the families whose active
+  // memtables it is to retire (they count as full).
+  const std::vector<ColumnFamilyData*>* stall_switching_ GUARDED_BY(mutex_) =
+      nullptr;
+  // The last job id given to a flush or compaction.
+  std::atomic<int> next_job_id_{0};
   // Signalled when a background flush or compaction finishes.
   port::CondVar bg_cv_;
   // Table files being written by a flush or compaction (not yet in a

@@ -71,7 +71,7 @@ Status DBImpl::CloseImpl(bool force) {
       if (!waiting.empty()) {
         s = WriteStopStatus();
         if (s.ok() && !active.empty()) s = SwitchMemTables(active);
-        if (s.ok()) s = FlushMemTables(waiting);
+        if (s.ok()) s = FlushMemTables(waiting, FlushReason::kShutDown);
         if (s.ok()) DeleteObsoleteFiles();
         if (!s.ok()) SetBackgroundError(s, BackgroundErrorReason::kFlush);
       }

@@ -13,6 +13,7 @@
 
 #include "db/compaction_job.h"
 #include "db/db_impl.h"
+#include "db/filename.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 
@@ -25,7 +26,6 @@ int DBImpl::MaxCompactions() const {
 
 ColumnFamilyData* DBImpl::FamilyNeedingCompaction() const {
   for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-    if (cfd->options().disable_auto_compactions) continue;
     if (cfd->picker().NeedsCompaction(LevelFilesViewOf(*cfd->current()))) {
       return cfd;
     }
@@ -62,7 +62,6 @@ void DBImpl::BackgroundCompaction() {
     ColumnFamilyData* cfd = nullptr;
     Version* base = nullptr;
     for (ColumnFamilyData* f : versions_->column_families()->All()) {
-      if (f->options().disable_auto_compactions) continue;
       c = f->picker().PickCompaction(LevelFilesViewOf(*f->current()));
       if (c != nullptr) {
         cfd = f;
@@ -87,6 +86,7 @@ void DBImpl::BackgroundCompaction() {
     }
     // With base released, the inputs are in no live version any more.
     if (c != nullptr && s.ok()) DeleteObsoleteFiles();
+    if (c != nullptr) ReportStallChanges();
     bg_compactions_scheduled_--;
     // The result may need another. (With nothing picked, the inputs are
     // busy: the compaction holding them schedules when it finishes.)
@@ -105,7 +105,26 @@ void DBImpl::CompactionDone() {
   bg_cv_.SignalAll();
 }
 
-Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
+Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c,
+                             CompactionJobInfo* result, bool notify) {
+  mutex_.AssertHeld();
+  CompactionJobInfo info = NewCompactionJobInfo(cfd, *c, NewJobId());
+  if (notify) NotifyCompaction(info, /*completed=*/false);
+  std::vector<uint64_t> outputs;
+  info.status = InstallCompaction(cfd, c, info.job_id, &outputs);
+  if (info.status.ok()) {
+    for (uint64_t number : outputs) {
+      info.output_files.push_back(TableFileName(dbname_, number));
+      info.output_file_infos.push_back({c->output_level(), number, 0});
+    }
+  }
+  if (notify) NotifyCompaction(info, /*completed=*/true);
+  if (result != nullptr) *result = info;
+  return info.status;
+}
+
+Status DBImpl::InstallCompaction(ColumnFamilyData* cfd, Compaction* c,
+                                 int job_id, std::vector<uint64_t>* outputs) {
   mutex_.AssertHeld();
   STRATA_LOG_INFO(info_log_, "compacting %s", c->Summary().c_str());
   VersionEdit edit;
@@ -118,6 +137,7 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
     c->MarkFilesBeingCompacted(false);
     CompactionDone();
     if (s.ok()) {
+      outputs->push_back(f->number);
       LevelCompactionStats stats;
       stats.bytes_moved = f->file_size;
       stats.count = 1;
@@ -142,6 +162,22 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
     pending_outputs_.insert(number);
     return number;
   };
+  if (!options_.listeners.empty()) {
+    options.output_started = [this, cfd, job_id](uint64_t number) {
+      NotifyTableFileCreationStarted(NewTableFileInfo(
+          cfd, number, job_id, TableFileCreationReason::kCompaction));
+    };
+    options.output_finished = [this, cfd, job_id](uint64_t number,
+                                                  uint64_t size,
+                                                  const Status& status) {
+      TableFileCreationInfo created;
+      static_cast<TableFileCreationBriefInfo&>(created) = NewTableFileInfo(
+          cfd, number, job_id, TableFileCreationReason::kCompaction);
+      created.file_size = size;
+      created.status = status;
+      NotifyTableFileCreated(created);
+    };
+  }
   // Versions a reader may still see: every snapshot, and the published
   // sequence (writes allocated but not yet published stay apart).
   std::vector<SequenceNumber> snapshots = snapshots_.Sequences();
@@ -155,6 +191,7 @@ Status DBImpl::RunCompaction(ColumnFamilyData* cfd, Compaction* c) {
   mutex_.Lock();
 
   if (s.ok()) {
+    for (const FileMetaData& f : job.outputs()) outputs->push_back(f.number);
     job.AddToEdit(&edit);
     // A failed LogAndApply may still have put the edit in the MANIFEST
     // CURRENT names: the outputs stay. The next successful one writes a
@@ -223,6 +260,7 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
     }
     base->Unref();
     if (c != nullptr && s.ok()) DeleteObsoleteFiles();
+    if (c != nullptr) ReportStallChanges();
     if (!s.ok()) {
       if (!s.IsShutdownInProgress() && !s.IsColumnFamilyDropped()) {
         SetBackgroundError(s, BackgroundErrorReason::kCompaction);
@@ -251,6 +289,9 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options,
   }
   s = FlushFamilies(FlushOptions(), {cfd});
   if (!s.ok()) return s;
+  // As RocksDB 7.8: under kCompactionStyleNone the flush is all
+  // CompactRange does (CompactFiles compacts).
+  if (cfd->options().compaction_style == kCompactionStyleNone) return s;
 
   MutexLock l(&mutex_);
   if (closing_) return Status::ShutdownInProgress("the DB is closing");

@@ -82,6 +82,9 @@ void DBImpl::DeleteObsoleteFiles() {
       STRATA_LOG_WARN(info_log_, "cannot delete obsolete file %s: %s",
                       child.c_str(), del.ToString().c_str());
     }
+    if (type == FileType::kTableFile) {
+      NotifyTableFileDeleted(dbname_ + "/" + child, del);
+    }
   }
   mutex_.Lock();
   for (ColumnFamilyData* cfd : families) cfd->Unref();

@@ -1,6 +1,5 @@
 // DBImpl: flushes — immutable memtables written as level-0 tables on the
-// HIGH pool — Flush(), and the memtable rule of the write stalls
-// (docs/architecture.md, "The engine").
+// HIGH pool — and Flush() (docs/architecture.md, "The engine").
 //
 // One flush runs at a time, for the family whose memtables hold the
 // oldest WAL (with atomic_flush, for every family with memtables
@@ -79,13 +78,15 @@ void DBImpl::BackgroundFlush() {
       DeleteObsoleteFiles();
       MaybeScheduleCompaction();  // L0 grew
     }
+    ReportStallChanges();
   }
   flush_scheduled_ = false;
   MaybeScheduleFlush();  // memtables retired while this one ran
   bg_cv_.SignalAll();
 }
 
-Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
+Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds,
+                              FlushReason reason) {
   mutex_.AssertHeld();
   // What each family flushes: its immutable memtables now, oldest first
   // (newer ones may join meanwhile), kept by a ref on their list version.
@@ -95,12 +96,14 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
     std::vector<MemTable*> mems;
     VersionEdit edit;
     uint64_t number = 0;
+    FlushJobInfo info{};
   };
   std::vector<Job> jobs;
   for (ColumnFamilyData* cfd : cfds) {
     if (cfd->imm.NumNotFlushed() == 0) continue;
     Job job;
     job.cfd = cfd;
+    job.info.flush_reason = reason;
     job.imm = cfd->imm.current();
     job.mems.assign(job.imm->memtables().rbegin(), job.imm->memtables().rend());
     cfd->Ref();
@@ -110,7 +113,10 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
   const uint64_t start = env_->NowMicros();
   Status s;
   for (Job& job : jobs) {
-    if (s.ok()) s = WriteLevel0Table(job.cfd, job.mems, &job.edit, &job.number);
+    if (s.ok()) {
+      s = WriteLevel0Table(job.cfd, job.mems, &job.edit, &job.number,
+                           &job.info);
+    }
     job.edit.SetLogNumber(job.cfd->imm_next_logs[job.mems.size() - 1]);
   }
   std::vector<ColumnFamilyData*> group;
@@ -158,10 +164,21 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
         std::max(versions_->LastSequence(), last_allocated_.load()));
     s = versions_->LogAndApply(group, edits, &mutex_);
   }
+  std::vector<FlushJobInfo> completed;
   for (Job& job : jobs) {
     pending_outputs_.erase(job.number);
     ColumnFamilyData* cfd = job.cfd;
     if (s.ok() && !cfd->dropped()) {
+      for (const auto& added : job.edit.new_files()) {
+        FlushJobInfo info = job.info;
+        info.smallest_seqno = added.second.smallest_seqno;
+        info.largest_seqno = added.second.largest_seqno;
+        std::string why;
+        const WriteStallCondition c = FamilyStall(cfd, false, &why);
+        info.triggered_writes_slowdown = c == WriteStallCondition::kDelayed;
+        info.triggered_writes_stop = c == WriteStallCondition::kStopped;
+        completed.push_back(info);
+      }
       cfd->imm.RemoveOldest(job.mems.size());
       cfd->charges.Drop(write_buffer_manager_, job.mems.size());
       cfd->imm_next_logs.erase(cfd->imm_next_logs.begin(),
@@ -192,12 +209,14 @@ Status DBImpl::FlushMemTables(const std::vector<ColumnFamilyData*>& cfds) {
   }
   // A family dropped during the flush is no failure of the DB.
   if (s.IsColumnFamilyDropped()) s = Status::OK();
+  NotifyFlushCompleted(completed);
   return s;
 }
 
 Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
                                 const std::vector<MemTable*>& mems,
-                                VersionEdit* edit, uint64_t* number) {
+                                VersionEdit* edit, uint64_t* number,
+                                FlushJobInfo* info) {
   mutex_.AssertHeld();
   FileMetaData meta;
   // Numbered and pending in one critical section: DeleteObsoleteFiles
@@ -205,7 +224,23 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
   meta.number = versions_->NewFileNumber();
   pending_outputs_.insert(meta.number);
   *number = meta.number;
+  const int job_id = NewJobId();
+  if (info != nullptr) {
+    info->cf_id = cfd->id();
+    info->cf_name = cfd->name();
+    info->file_path = TableFileName(dbname_, meta.number);
+    info->file_number = meta.number;
+    info->thread_id = env_->GetThreadID();
+    info->job_id = job_id;
+  }
+  TableFileCreationInfo created;
+  static_cast<TableFileCreationBriefInfo&>(created) =
+      NewTableFileInfo(cfd, meta.number, job_id,
+                       info != nullptr ? TableFileCreationReason::kFlush
+                                       : TableFileCreationReason::kRecovery);
   mutex_.Unlock();
+  if (info != nullptr) NotifyFlushBegin(*info);
+  NotifyTableFileCreationStarted(created);
 
   std::vector<InternalIterator*> points;
   std::vector<InternalIterator*> tombstones;
@@ -227,6 +262,11 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
     s = SyncDBDirectory(env_, dbname_);
     if (!s.ok()) env_->RemoveFile(TableFileName(dbname_, meta.number));
   }
+  // An empty result leaves no file, which RocksDB reports as "(nil)".
+  if (s.ok() && meta.file_size == 0) created.file_path = "(nil)";
+  created.file_size = s.ok() ? meta.file_size : 0;
+  created.status = s;
+  NotifyTableFileCreated(created);
 
   mutex_.Lock();
   if (s.ok() && meta.file_size > 0) edit->AddFile(0, meta);
@@ -235,80 +275,6 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
 
 BuildTableOptions DBImpl::NewTableOptions(const ColumnFamilyData* cfd) const {
   return TableOptionsFor(env_, dbname_, *cfd);
-}
-
-Status DBImpl::WaitForWriteRoom(
-    WriteThread::WriteGroup* group,
-    const std::vector<ColumnFamilyData*>& switching) {
-  mutex_.AssertHeld();
-  Statistics* stats = options_.statistics.get();
-  const uint64_t start = env_->NowMicros();
-  bool stalled = false;
-  Status s;
-  for (;;) {
-    // The worst condition over the families decides.
-    WriteStallCondition c = WriteStallCondition::kNormal;
-    std::string reason;
-    for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-      const Options& o = cfd->options();
-      WriteStallInputs in;
-      const bool full =
-          std::find(switching.begin(), switching.end(), cfd) != switching.end();
-      in.num_unflushed_memtables = cfd->imm.NumNotFlushed() + (full ? 1 : 0);
-      in.max_write_buffer_number = o.max_write_buffer_number;
-      in.num_l0_files = cfd->current()->NumFiles(0);
-      in.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
-      in.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
-      in.disable_auto_compactions = o.disable_auto_compactions;
-      std::string why;
-      const WriteStallCondition fc = ComputeWriteStall(in, &why);
-      if (fc == WriteStallCondition::kStopped ||
-          (fc == WriteStallCondition::kDelayed &&
-           c == WriteStallCondition::kNormal)) {
-        c = fc;
-        reason = cfd->id() == 0 ? why : cfd->name() + ": " + why;
-      }
-    }
-    write_controller_.SetCondition(c);
-    if (c == WriteStallCondition::kNormal) break;
-    if (group->no_slowdown()) {
-      s = Status::Incomplete("write stall: ", reason);
-      break;
-    }
-    stalled = true;
-    if (closing_) {
-      // No compaction starts once the DB is closing: the stall would
-      // never end, and Close waits for this group.
-      s = Status::ShutdownInProgress("the DB is closing");
-      break;
-    }
-    if (c == WriteStallCondition::kStopped) {
-      if (write_stop_wait_callback_) write_stop_wait_callback_();
-      bg_cv_.Wait();
-    } else {
-      uint64_t bytes = 0;
-      for (WriteThread::Writer* w : *group) {
-        if (w->batch != nullptr) bytes += w->batch->GetDataSize();
-      }
-      const uint64_t delay =
-          write_controller_.GetDelay(env_->NowMicros(), bytes);
-      mutex_.Unlock();
-      env_->SleepForMicroseconds(static_cast<int>(delay));
-      mutex_.Lock();
-      break;  // paid for; the next group asks again
-    }
-    if (error_handler_.IsDBStopped()) {
-      s = error_handler_.GetBGError();
-      break;
-    }
-  }
-  if (stalled) {
-    const uint64_t micros = env_->NowMicros() - start;
-    default_cfd_->internal_stats.AddStallMicros(micros);
-    RecordTick(stats, STALL_MICROS, micros);
-    if (stats != nullptr) stats->recordInHistogram(WRITE_STALL, micros);
-  }
-  return s;
 }
 
 Status DBImpl::Flush(const FlushOptions& options,

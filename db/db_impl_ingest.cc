@@ -23,6 +23,7 @@
 #include "db/external_file_ingest.h"
 #include "db/filename.h"
 #include "memtable/memtable.h"
+#include "strata/listener.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 
@@ -139,9 +140,25 @@ Status DBImpl::IngestExternalFiles(
       }
     }
   }
+  if (s.ok()) NotifyIngested(job);
   MutexLock l(&mutex_);
   for (uint64_t number : numbers) pending_outputs_.erase(number);
   return s;
+}
+
+void DBImpl::NotifyIngested(const IngestJob& job) {
+  for (const IngestJob::Family& family : job.families) {
+    for (const IngestedFile& file : family.files) {
+      ExternalFileIngestionInfo info;
+      info.cf_name = family.cfd->name();
+      info.external_file_path = file.external_path;
+      info.internal_file_path = file.internal_path;
+      info.global_seqno = file.meta.global_seqno;
+      for (const auto& listener : options_.listeners) {
+        listener->OnExternalFileIngested(this, info);
+      }
+    }
+  }
 }
 
 void DBImpl::RunIngestJobs() {

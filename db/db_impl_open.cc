@@ -289,7 +289,7 @@ Status DBImpl::Recover(
     if (cfd->mem->num_entries() > 0) {
       cfd->mem->MarkImmutable();  // replayed in full: no write follows
       uint64_t table = 0;
-      s = WriteLevel0Table(cfd, {cfd->mem}, &edits[i], &table);
+      s = WriteLevel0Table(cfd, {cfd->mem}, &edits[i], &table, nullptr);
       tables.push_back(table);
     }
     edits[i].SetLogNumber(log_number);

@@ -146,6 +146,23 @@ Status DBImpl::ValidateOptions(const Options& options) {
     return Status::InvalidArgument(
         "unordered_write requires allow_concurrent_memtable_write");
   }
+  switch (options.compaction_style) {
+    case kCompactionStyleLevel:
+    case kCompactionStyleNone:
+      break;
+    case kCompactionStyleUniversal:
+      return Status::NotSupported(
+          "Options::compaction_style: kCompactionStyleUniversal (strata "
+          "compacts by level, or not at all with kCompactionStyleNone)");
+    case kCompactionStyleFIFO:
+      return Status::NotSupported(
+          "Options::compaction_style: kCompactionStyleFIFO (strata "
+          "compacts by level, or not at all with kCompactionStyleNone)");
+    default:
+      return Status::InvalidArgument(
+          "Options::compaction_style: unknown value ",
+          std::to_string(static_cast<int>(options.compaction_style)));
+  }
   switch (options.wal_recovery_mode) {
     case WALRecoveryMode::kTolerateCorruptedTailRecords:
     case WALRecoveryMode::kAbsoluteConsistency:

@@ -33,11 +33,25 @@
 namespace strata {
 
 void DBImpl::SetBackgroundError(const Status& s, BackgroundErrorReason reason) {
+  Status error = s;
+  if (!options_.listeners.empty()) {
+    // The listeners may change the error, or suppress it (OK).
+    mutex_.Unlock();
+    for (const auto& listener : options_.listeners) {
+      listener->OnBackgroundError(reason, &error);
+    }
+    mutex_.Lock();
+    if (error.ok()) {
+      STRATA_LOG_WARN(info_log_, "a listener suppressed background error %s",
+                      s.ToString().c_str());
+      return;
+    }
+  }
   const bool was_stopped = error_handler_.IsDBStopped();
-  if (!error_handler_.SetBGError(s, reason)) return;
-  const Status& error = error_handler_.GetBGError();
+  if (!error_handler_.SetBGError(error, reason)) return;
   STRATA_LOG_ERROR(info_log_, "background error (severity %d): %s",
-                   static_cast<int>(error.severity()), s.ToString().c_str());
+                   static_cast<int>(error_handler_.GetBGError().severity()),
+                   error.ToString().c_str());
   if (!was_stopped && error_handler_.IsDBStopped() &&
       write_buffer_manager_ != nullptr) {
     // No flush will free the immutable memtables now: nobody may stall
@@ -141,7 +155,7 @@ Status DBImpl::RetryInterruptedWork() {
   // After a switch, even with nothing to flush: the flush's edit moves
   // every family's log number to the new WAL.
   if (waiting.empty() && !switch_wal) return Status::OK();
-  Status s = FlushMemTables(waiting);
+  Status s = FlushMemTables(waiting, FlushReason::kErrorRecovery);
   if (s.ok()) DeleteObsoleteFiles();
   return s;
 }

@@ -435,10 +435,12 @@ Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds,
     // power loss took (db_impl_wal.cc).
     MutexLock l(&log_mutex_);
     s = RetireLog(std::move(new_log), wal_failed, &finished_size);
-    if (!s.ok()) {
-      SetBackgroundError(s, BackgroundErrorReason::kWriteCallback);
-      return s;
-    }
+  }
+  if (!s.ok()) {
+    // Not under log_mutex_: the listeners are called without mutex_,
+    // which is taken before log_mutex_.
+    SetBackgroundError(s, BackgroundErrorReason::kWriteCallback);
+    return s;
   }
   live_logs_.back().size = finished_size;
   finished_log_bytes_ += finished_size;

@@ -48,18 +48,10 @@
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "strata/env.h"
+#include "strata/listener.h"  // BackgroundErrorReason
 #include "strata/status.h"
 
 namespace strata {
-
-// What was running when a background error happened; RocksDB's names
-// (its listener.h), for the OnBackgroundError callback to come.
-enum class BackgroundErrorReason {
-  kFlush,
-  kCompaction,
-  kWriteCallback,  // a WAL write, sync, or switch to a new WAL
-  kMemTable,       // inserting a batch already in the WAL
-};
 
 class ErrorHandler {
  public:

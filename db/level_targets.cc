@@ -46,7 +46,9 @@ CompactionPickerOptions CompactionPickerOptions::FromOptions(
   o.target_file_size_base = cf.target_file_size_base;
   o.target_file_size_multiplier = cf.target_file_size_multiplier;
   o.max_compaction_bytes = cf.max_compaction_bytes;
-  o.disable_auto_compactions = cf.disable_auto_compactions;
+  // kCompactionStyleNone leaves every compaction to the application.
+  o.disable_auto_compactions = cf.disable_auto_compactions ||
+                               cf.compaction_style == kCompactionStyleNone;
   o.compression = cf.compression;
   o.compression_per_level = cf.compression_per_level;
   return o.Sanitized();

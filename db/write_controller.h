@@ -19,9 +19,9 @@
 #include <cstdint>
 #include <string>
 
-namespace strata {
+#include "strata/listener.h"  // WriteStallCondition
 
-enum class WriteStallCondition { kNormal, kDelayed, kStopped };
+namespace strata {
 
 struct WriteStallInputs {
   int num_unflushed_memtables = 0;  // active full ones and immutable ones

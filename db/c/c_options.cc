@@ -162,6 +162,7 @@ STRATA_C_FIELD(options, memtable_prefix_bloom_size_ratio,
                memtable_prefix_bloom_size_ratio, double, double)
 STRATA_C_FIELD(options, wal_recovery_mode, wal_recovery_mode, int, int)
 STRATA_C_FIELD(options, compression, compression, int, int)
+STRATA_C_FIELD(options, compaction_style, compaction_style, int, int)
 
 void strata_options_set_memtable_whole_key_filtering(strata_options_t* opt,
                                                      unsigned char v) {

@@ -856,6 +856,17 @@ enum {
 };
 STRATA_EXPORT void strata_options_set_compression(strata_options_t*, int);
 STRATA_EXPORT int strata_options_get_compression(strata_options_t*);
+
+/* Options::compaction_style; RocksDB's C API names the first three (a
+   program may pass 3 for kCompactionStyleNone). Universal and FIFO make
+   strata_open fail (NotSupported). */
+enum {
+  strata_level_compaction = 0,
+  strata_universal_compaction = 1,
+  strata_fifo_compaction = 2
+};
+STRATA_EXPORT void strata_options_set_compaction_style(strata_options_t*, int);
+STRATA_EXPORT int strata_options_get_compaction_style(strata_options_t*);
 STRATA_EXPORT void strata_options_set_compression_per_level(
     strata_options_t* opt, const int* level_values, size_t num_levels);
 

@@ -19,6 +19,7 @@
 #include "strata/env.h"
 #include "strata/export.h"
 #include "strata/iterator.h"
+#include "strata/listener.h"
 #include "strata/metadata.h"
 #include "strata/options.h"
 #include "strata/slice.h"
@@ -346,6 +347,37 @@ class STRATA_EXPORT DB {
   virtual Status CompactRange(const CompactRangeOptions& options,
                               const Slice* begin, const Slice* end) {
     return CompactRange(options, DefaultColumnFamily(), begin, end);
+  }
+
+  // Compacts the named table files of the family into output_level, on
+  // the calling thread (docs/operations.md, "CompactFiles"). Names are
+  // as GetLiveFilesMetaData gives them ("/000012.sst"), with or without
+  // the leading '/', or full paths. The inputs grow as RocksDB's do so
+  // that no level is left with overlapping files: in L1+ to a clean cut
+  // of the level, in L0 to every older L0 file, and in each level down to
+  // output_level to the files overlapping the inputs' key range.
+  // InvalidArgument: no file, an unknown file, output_level outside
+  // [0, num_levels - 1], an input below output_level, output_path_id
+  // other than -1 or 0. Aborted: an input is being compacted.
+  // output_file_names: the outputs' full paths; compaction_job_info: the
+  // compaction's report (the listeners get no OnCompactionBegin/Completed
+  // for it, as in RocksDB 7.8).
+  virtual Status CompactFiles(
+      const CompactionOptions& compact_options,
+      ColumnFamilyHandle* column_family,
+      const std::vector<std::string>& input_file_names, const int output_level,
+      const int output_path_id = -1,
+      std::vector<std::string>* const output_file_names = nullptr,
+      CompactionJobInfo* compaction_job_info = nullptr) = 0;
+  virtual Status CompactFiles(
+      const CompactionOptions& compact_options,
+      const std::vector<std::string>& input_file_names, const int output_level,
+      const int output_path_id = -1,
+      std::vector<std::string>* const output_file_names = nullptr,
+      CompactionJobInfo* compaction_job_info = nullptr) {
+    return CompactFiles(compact_options, DefaultColumnFamily(),
+                        input_file_names, output_level, output_path_id,
+                        output_file_names, compaction_job_info);
   }
 
   // sizes[i] = the approximate bytes the family's keys in

@@ -28,6 +28,7 @@ namespace strata {
 
 class Cache;
 class Comparator;
+class EventListener;
 class MergeOperator;
 class Slice;
 class SliceTransform;
@@ -40,6 +41,19 @@ enum CompressionType : unsigned char {
   kNoCompression = 0x0,
   kSnappyCompression = 0x1,
   kZlibCompression = 0x2,
+};
+
+// How a column family's files are compacted (docs/compaction.md).
+// Universal and FIFO are RocksDB's and refused at DB::Open (NotSupported).
+enum CompactionStyle : char {
+  // Leveled compaction: each level's files do not overlap, and a level
+  // past its target size is compacted into the next.
+  kCompactionStyleLevel = 0x0,
+  kCompactionStyleUniversal = 0x1,
+  kCompactionStyleFIFO = 0x2,
+  // No automatic compaction: the application compacts with
+  // DB::CompactFiles (CompactRange only flushes, as in RocksDB 7.8).
+  kCompactionStyleNone = 0x3,
 };
 
 // What recovery does with a damaged WAL (docs/formats/wal.md). Also what
@@ -172,6 +186,10 @@ struct STRATA_EXPORT DBOptions {
 
   // Background flushes and compactions running at once.
   int max_background_jobs = 2;
+
+  // Told of flushes, compactions, table files created and deleted, write
+  // stall changes and background errors (strata/listener.h). Empty: none.
+  std::vector<std::shared_ptr<EventListener>> listeners;
 
   // Recovery without reopening (docs/reliability.md): after a background
   // error that a retry may clear -- no space, or an I/O error its Env
@@ -337,6 +355,14 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // No automatic compactions (manual CompactRange still works).
   bool disable_auto_compactions = false;
 
+  // kCompactionStyleLevel, or kCompactionStyleNone: no automatic
+  // compactions and CompactRange only flushes; unlike with
+  // disable_auto_compactions the L0 triggers still slow down and stop
+  // writes (as in RocksDB) until the application compacts L0
+  // (DB::CompactFiles). Universal and FIFO are
+  // NotSupported at DB::Open.
+  CompactionStyle compaction_style = kCompactionStyleLevel;
+
   // The format of table files. Default: NewBlockBasedTableFactory() with
   // default BlockBasedTableOptions (strata/table.h).
   std::shared_ptr<TableFactory> table_factory;
@@ -447,6 +473,23 @@ struct STRATA_EXPORT CompactRangeOptions {
   // finish first), so the range ends fully compacted. RocksDB's default
   // is false.
   bool exclusive_manual_compaction = true;
+};
+
+// DB::CompactFiles.
+struct STRATA_EXPORT CompactionOptions {
+  // What the output files are compressed with; a codec this build lacks
+  // makes CompactFiles fail with NotSupported.
+  CompressionType compression;
+  // Output files are cut once they reach this many bytes (never between
+  // two entries of one user key); the default makes a single file.
+  uint64_t output_file_size_limit;
+  // Accepted and ignored: a compaction runs on one thread.
+  uint32_t max_subcompactions;
+
+  CompactionOptions()
+      : compression(kSnappyCompression),
+        output_file_size_limit(UINT64_MAX),
+        max_subcompactions(0) {}
 };
 
 // DB::GetLiveFilesStorageInfo.

@@ -62,6 +62,13 @@ void TestErrors(void) {
   strata_free(err);
   err = NULL;
   strata_options_set_wal_recovery_mode(options, strata_point_in_time_recovery);
+  strata_options_set_compaction_style(options, strata_universal_compaction);
+  db = strata_open(options, db_name, &err);
+  CHECK(db == NULL);
+  CHECK(err != NULL && strstr(err, "kCompactionStyleUniversal") != NULL);
+  strata_free(err);
+  err = NULL;
+  strata_options_set_compaction_style(options, strata_level_compaction);
   db = strata_open(options, db_name, &err);
   CHECK_NO_ERROR(err);
   strata_close(db);
@@ -98,6 +105,8 @@ void TestOptions(void) {
   CHECK_OPTION(max_open_files, 100);
   CHECK_OPTION(max_file_opening_threads, 4);
   CHECK_OPTION(max_total_wal_size, 123456);
+  CHECK(strata_options_get_compaction_style(o) == strata_level_compaction);
+  CHECK_OPTION(compaction_style, 3); /* kCompactionStyleNone */
   CHECK_OPTION(num_levels, 5);
   CHECK_OPTION(level0_file_num_compaction_trigger, 3);
   CHECK_OPTION(level0_slowdown_writes_trigger, 17);

@@ -75,15 +75,7 @@ class DBResumeTest : public testing::Test {
   // flush held at the gate, its table writes set to fail, and the flush
   // let go. Returns what a waiting Flush reports.
   Status FailFlush(const Status& failure) {
-    gate_.Open(false);
-    FlushOptions no_wait;
-    no_wait.wait = false;
-    EXPECT_TRUE(h_.db()->Flush(no_wait).ok());
-    gate_.AwaitWaiter();
-    fault_.FailAll(test::IOKind::kWrite, failure);
-    gate_.Open(true);
-    // A request without a batch writes no WAL record: it only waits.
-    return h_.db()->Flush(FlushOptions());
+    return test::FailNextFlush(h_.db(), &gate_, &fault_, failure);
   }
 
   // Writes fail with the background error; reads see everything.

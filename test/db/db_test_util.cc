@@ -7,6 +7,7 @@
 #include "db/write_batch_internal.h"
 #include "env/file_reader.h"
 #include "gtest/gtest.h"
+#include "test/util/fault_injection_env.h"
 
 namespace strata {
 namespace test {
@@ -24,6 +25,19 @@ Status DBHolder::Open() {
   Status s = DB::Open(options_, name_, &db);
   db_ = std::move(db);
   return s;
+}
+
+Status FailNextFlush(DB* db, TableGateEnv* gate, FaultInjectionEnv* fault,
+                     const Status& failure) {
+  gate->Open(false);
+  FlushOptions no_wait;
+  no_wait.wait = false;
+  EXPECT_TRUE(db->Flush(no_wait).ok());
+  gate->AwaitWaiter();
+  fault->FailAll(IOKind::kWrite, failure);
+  gate->Open(true);
+  // A request without a batch writes no WAL record: it only waits.
+  return db->Flush(FlushOptions());
 }
 
 Status TableGateEnv::NewWritableFile(const std::string& f,

@@ -73,6 +73,15 @@ class TableGateEnv : public EnvWrapper {
   int waiting_ = 0;
 };
 
+class FaultInjectionEnv;
+
+// Makes db's next flush fail with failure: the memtable is retired, the
+// flush held at gate, fault's writes set to fail, and the flush let go.
+// Returns what a waiting Flush reports (fault keeps failing writes until
+// its ClearFailures).
+Status FailNextFlush(DB* db, TableGateEnv* gate, FaultInjectionEnv* fault,
+                     const Status& failure);
+
 // "key000042": keys that sort as their numbers do.
 inline std::string Key(int i) {
   char buf[16];

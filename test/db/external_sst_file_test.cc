@@ -13,6 +13,7 @@
 #include "db/version_edit.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
+#include "strata/listener.h"
 #include "strata/sst_file_writer.h"
 #include "test/db/db_test_util.h"
 #include "test/util/temp_dir.h"
@@ -406,6 +407,57 @@ TEST_F(ExternalSstFileTest, FamiliesIngestTogetherOrNotAtAll) {
   EXPECT_EQ("default", holder_.Get(test::Key(5)));
   EXPECT_EQ("NOT_FOUND", holder_.Get(test::Key(15)));
   ASSERT_TRUE(db()->DestroyColumnFamilyHandle(cf).ok());
+}
+
+// Records what OnExternalFileIngested is told, and asks the DB a
+// question from inside the call (which would hang if the DB mutex were
+// held).
+class IngestListener : public EventListener {
+ public:
+  void OnExternalFileIngested(DB* db,
+                              const ExternalFileIngestionInfo& info) override {
+    std::string files;
+    EXPECT_TRUE(db->GetProperty("strata.num-files-at-level6", &files));
+    infos.push_back(info);
+  }
+  std::vector<ExternalFileIngestionInfo> infos;
+};
+
+TEST_F(ExternalSstFileTest, ListenersHearOfEachIngestedFile) {
+  auto listener = std::make_shared<IngestListener>();
+  holder_.options().listeners.push_back(listener);
+  ASSERT_TRUE(holder_.Reopen().ok());
+  ASSERT_TRUE(holder_.Put(test::Key(1), "old").ok());
+  ASSERT_TRUE(db()->Flush(FlushOptions()).ok());
+  const std::string a = WriteFile("a.sst", {1, 2}, "new");
+  const std::string b = WriteFile("b.sst", {20, 21}, "new");
+
+  // A refused call tells nothing.
+  const std::string overlapping = WriteFile("c.sst", {2, 20}, "new");
+  EXPECT_TRUE(db()->IngestExternalFile({a, overlapping},
+                                       IngestExternalFileOptions())
+                  .IsInvalidArgument());
+  EXPECT_TRUE(listener->infos.empty());
+
+  ASSERT_TRUE(
+      db()->IngestExternalFile({b, a}, IngestExternalFileOptions()).ok());
+  ASSERT_EQ(2u, listener->infos.size());
+  const SequenceNumber ingested = db()->GetLatestSequenceNumber();
+  EXPECT_EQ(2u, ingested);  // the Put was 1; the overlap with key 1 needs 2
+  bool saw_a = false, saw_b = false;
+  for (const ExternalFileIngestionInfo& info : listener->infos) {
+    EXPECT_EQ(kDefaultColumnFamilyName, info.cf_name);
+    EXPECT_TRUE(env_->FileExists(info.internal_file_path).ok())
+        << info.internal_file_path;
+    EXPECT_NE(info.external_file_path, info.internal_file_path);
+    if (info.external_file_path == a) {
+      saw_a = true;
+      EXPECT_EQ(ingested, info.global_seqno);  // over the flushed key 1
+    }
+    saw_b |= info.external_file_path == b;
+  }
+  EXPECT_TRUE(saw_a);
+  EXPECT_TRUE(saw_b);
 }
 
 // Ingestions while writers run, in each write mode: no write is lost, the
