@@ -228,9 +228,9 @@ Status CheckRecordedFamily(const ConfigOptions& config,
   if (config.IsCheckDisabled()) return Status::OK();
   const std::string given = options.comparator->Name();
   if (given != comparator_name) {
-    return Status::InvalidArgument("column family " + family + ": comparator " +
-                                       given +
-                                       " given, the OPTIONS file records ",
+    return Status::InvalidArgument(where + "column family " + family +
+                                       ": comparator " + given +
+                                       " given, the OPTIONS file records",
                                    comparator_name);
   }
   if (merge_operator_name.empty()) return Status::OK();
@@ -238,9 +238,9 @@ Status CheckRecordedFamily(const ConfigOptions& config,
                                 ? std::string("nullptr")
                                 : std::string(options.merge_operator->Name());
   if (merge != merge_operator_name) {
-    return Status::InvalidArgument("column family " + family +
+    return Status::InvalidArgument(where + "column family " + family +
                                        ": merge operator " + merge +
-                                       " given, the OPTIONS file records ",
+                                       " given, the OPTIONS file records",
                                    merge_operator_name);
   }
   return Status::OK();

@@ -98,6 +98,7 @@ int main(void) {
   TestRepair();
   TestCheckpoint();
   TestReadOnly();
+  TestLoadLatestOptions();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

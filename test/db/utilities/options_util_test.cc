@@ -320,6 +320,7 @@ TEST_F(OptionsDBTest, OpenWithAnotherComparatorIsRefused) {
   EXPECT_NE(std::string::npos,
             s.ToString().find("rocksdb.ReverseBytewiseComparator"));
   EXPECT_NE(std::string::npos, s.ToString().find("leveldb.BytewiseComparator"));
+  EXPECT_NE(std::string::npos, s.ToString().find("/OPTIONS-"));
   // A merge operator of another name is refused too; none given opens.
   ColumnFamilyOptions merging = reverse;
   merging.merge_operator = MergeOperators::CreateStringAppendOperator();
