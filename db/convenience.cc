@@ -82,20 +82,26 @@ Status SplitOptions(const ConfigOptions& config, const std::string& opts_str,
   return Status::OK();
 }
 
-// Options of both kinds: each name goes to the table that has it.
+// Options of both kinds: each name goes to the table that has it (a DB
+// option, or one RocksDB has there, to the DB's; any other to the
+// family's, which reports the unknown ones).
 Status SetFlattened(const ConfigOptions& config,
                     const std::unordered_map<std::string, std::string>& map,
                     Options* options) {
-  ConfigOptions strict = config;
-  strict.ignore_unknown_options = false;
   for (const auto& entry : map) {
-    Status s = SetOptionField(DBOptionFields(), OptionSection::kDB, strict, "",
-                              entry.first, entry.second,
-                              static_cast<DBOptions*>(options));
-    if (s.ok()) continue;
-    s = SetOptionField(ColumnFamilyOptionFields(), OptionSection::kColumnFamily,
-                       config, "", entry.first, entry.second,
-                       static_cast<ColumnFamilyOptions*>(options));
+    const std::string& name = entry.first;
+    bool db_option = IsIgnoredOption(OptionSection::kDB, name);
+    for (const OptionField<DBOptions>& field : DBOptionFields()) {
+      db_option = db_option || field.name == name;
+    }
+    Status s = db_option
+                   ? SetOptionField(DBOptionFields(), OptionSection::kDB,
+                                    config, "", name, entry.second,
+                                    static_cast<DBOptions*>(options))
+                   : SetOptionField(ColumnFamilyOptionFields(),
+                                    OptionSection::kColumnFamily, config, "",
+                                    name, entry.second,
+                                    static_cast<ColumnFamilyOptions*>(options));
     if (!s.ok()) return s;
   }
   return Status::OK();

@@ -470,6 +470,8 @@ TEST(ConvenienceTest, OptionsFromStrings) {
   EXPECT_EQ(kNoCompression, changed.compression);
   s = GetOptionsFromString(base, "max_open_files=x", &changed);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos,
+            s.ToString().find("bad value for max_open_files: x"));
   EXPECT_EQ(42, changed.max_open_files);  // unchanged on error
 
   ColumnFamilyOptions cf;
