@@ -441,6 +441,24 @@ strata_add_test(db_ingest_test SOURCES
   test/db/db_test_util.cc
 )
 
+# The OPTIONS file (docs/formats/options_file.md) and options from
+# strings. RocksDB's own OPTIONS file, test/data/options/, is compiled in
+# (nothing to find at run time, under Wine either).
+set(_options_fixture_file
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/data/options/rocksdb_7_8_3_OPTIONS)
+file(READ ${_options_fixture_file} _options_fixture)
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/options_fixture/options_util_fixture.h
+     CONTENT "// Generated from test/data/options/rocksdb_7_8_3_OPTIONS.
+static const char kRocksDBOptionsFixture[] = R\"fixture(@_options_fixture@)fixture\";
+" @ONLY)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${_options_fixture_file})
+strata_add_test(options_util_test SOURCES
+  test/db/utilities/options_util_test.cc
+)
+target_include_directories(options_util_test PRIVATE
+                           ${CMAKE_BINARY_DIR}/options_fixture)
+
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
@@ -568,6 +586,7 @@ add_executable(c_api_test
   test/c/c_api_families_test.c
   test/c/c_api_ingest_test.c
   test/c/c_api_metadata_test.c
+  test/c/c_api_options_util_test.c
   test/c/c_api_repair_test.c
   test/c/c_api_test.c
   test/c/c_api_utilities_test.c
@@ -669,6 +688,12 @@ set(_api_compat_listeners_expected
     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_listeners.expected)
 strata_api_compat_compare(api_compat_listeners
   PROGRAMS api_compat_listeners EXPECTED ${_api_compat_listeners_expected})
+# The OPTIONS file: written and read back, compared likewise.
+strata_api_compat(api_compat_options_file rocksdb_options_file)
+set(_api_compat_options_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_options_file.expected)
+strata_api_compat_compare(api_compat_options_file
+  PROGRAMS api_compat_options_file EXPECTED ${_api_compat_options_expected})
 # The C API: its output is compared with RocksDB 7.8.3's, recorded.
 strata_api_compat(api_compat_c rocksdb_c_program)
 set(_api_compat_c_expected
@@ -692,11 +717,29 @@ if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_listeners_vs_rocksdb
     PROGRAMS api_compat_listeners api_compat_listeners_rocksdb
     EXPECTED ${_api_compat_listeners_expected})
+  strata_api_compat_compare(api_compat_options_file_vs_rocksdb
+    PROGRAMS api_compat_options_file api_compat_options_file_rocksdb
+    EXPECTED ${_api_compat_options_expected})
+  # Each engine reads the OPTIONS file of a DB the other made.
+  foreach(_pair "strata;api_compat_options_file;api_compat_options_file_rocksdb"
+                "rocksdb;api_compat_options_file_rocksdb;api_compat_options_file")
+    list(GET _pair 0 _writer_name)
+    list(GET _pair 1 _writer)
+    list(GET _pair 2 _reader)
+    set(_test api_compat_options_file_written_by_${_writer_name})
+    add_test(NAME ${_test}
+      COMMAND ${CMAKE_COMMAND}
+        -DWRITER=$<TARGET_FILE:${_writer}> -DREADER=$<TARGET_FILE:${_reader}>
+        -DEXPECTED=${_api_compat_options_expected}
+        -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR} -DNAME=${_test}
+        -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/OptionsFileCross.cmake)
+    set_tests_properties(${_test} PROPERTIES LABELS "unit" TIMEOUT 300)
+  endforeach()
 elseif(STRATA_ROCKSDB_INCLUDE_DIR)
   # Headers of another RocksDB (or no library): the programs at least
   # still compile against them as they are.
   foreach(_source rocksdb_program rocksdb_column_families rocksdb_operations
-          rocksdb_listeners)
+          rocksdb_listeners rocksdb_options_file)
     add_test(NAME api_compat_${_source}_headers
              COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
                      -I${STRATA_ROCKSDB_INCLUDE_DIR}

@@ -290,7 +290,18 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   uint64_t NewFileNumber() EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     return versions_->NewFileNumber();
   }
-  std::string OptionsFileContents() const;
+
+  // ---- db_impl_options_file.cc ----
+  // Writes a new OPTIONS file of the options in force (every family's),
+  // keeping the newest two (docs/formats/options_file.md).
+  Status PersistOptions() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // InvalidArgument when a family in column_families is recorded in the
+  // newest OPTIONS file with another comparator or merge operator. A
+  // damaged or missing file checks nothing (the MANIFEST still names the
+  // comparators): it is logged, and the open writes a new one.
+  Status CheckRecordedOptions(
+      const std::vector<ColumnFamilyDescriptor>& column_families)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_wal_recovery.cc ----
   // Replays the WALs logs (sorted) per options_.wal_recovery_mode

@@ -10,11 +10,10 @@
 // that raced with the drop of its family is dropped with the family.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <string>
 
 #include "db/db_impl.h"
+#include "db/options_fields.h"
 #include "db/write_batch_internal.h"
 #include "memtable/memtable.h"
 #include "util/logging.h"
@@ -184,8 +183,10 @@ Status DBImpl::CreateColumnFamily(const ColumnFamilyOptions& options,
   }
   ColumnFamilyData* cfd = nullptr;
   s = CreateFamily(column_family_name, options, &cfd);
-  if (s.ok()) *handle = NewHandle(cfd);
-  return s;
+  if (!s.ok()) return s;
+  *handle = NewHandle(cfd);
+  // The family exists whatever the OPTIONS file write does.
+  return PersistOptions();
 }
 
 Status DBImpl::DropColumnFamily(ColumnFamilyHandle* column_family) {
@@ -216,13 +217,14 @@ Status DBImpl::DropColumnFamily(ColumnFamilyHandle* column_family) {
     bg_cv_.SignalAll();
     STRATA_LOG_INFO(info_log_, "dropped column family %s (id %u)",
                     cfd->name().c_str(), cfd->id());
+    s = PersistOptions();
   }
   // The routes let go of the family before this returns, so its data goes
   // with its last handle and reader. (The drop is durable either way.)
   RefreshRoutes();
   MutexLock l(&mutex_);
   if (opened_ && !closing_) DeleteObsoleteFiles();
-  return Status::OK();
+  return s;
 }
 
 Status DBImpl::DestroyColumnFamilyHandle(ColumnFamilyHandle* column_family) {
@@ -349,63 +351,29 @@ Status DBImpl::SetOptions(
   }
   MutexLock l(&mutex_);
   Options changed = cfd->options();
+  ConfigOptions config;
+  config.mutable_options_only = true;
+  config.input_strings_escaped = false;
   for (const auto& entry : new_options) {
-    const std::string& name = entry.first;
-    const std::string& text = entry.second;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long number = std::strtoull(text.c_str(), &end, 10);
-    const bool is_number =
-        !text.empty() && text[0] != '-' && *end == '\0' && errno == 0;
-    const bool is_bool =
-        text == "true" || text == "false" || text == "1" || text == "0";
-    const bool flag = text == "true" || text == "1";
-    auto int_value = [&](int* field) {
-      if (!is_number || number > 0x7fffffffull) return false;
-      *field = static_cast<int>(number);
-      return true;
-    };
-    auto u64_value = [&](uint64_t* field) {
-      if (!is_number) return false;
-      *field = number;
-      return true;
-    };
-    bool ok;
-    if (name == "write_buffer_size") {
-      ok = is_number && number > 0;
-      if (ok) changed.write_buffer_size = static_cast<size_t>(number);
-    } else if (name == "max_write_buffer_number") {
-      ok = int_value(&changed.max_write_buffer_number) &&
-           changed.max_write_buffer_number >= 1;
-    } else if (name == "disable_auto_compactions") {
-      ok = is_bool;
-      if (ok) changed.disable_auto_compactions = flag;
-    } else if (name == "level0_file_num_compaction_trigger") {
-      ok = int_value(&changed.level0_file_num_compaction_trigger);
-    } else if (name == "level0_slowdown_writes_trigger") {
-      ok = int_value(&changed.level0_slowdown_writes_trigger);
-    } else if (name == "level0_stop_writes_trigger") {
-      ok = int_value(&changed.level0_stop_writes_trigger);
-    } else if (name == "target_file_size_base") {
-      ok = u64_value(&changed.target_file_size_base) && number > 0;
-    } else if (name == "target_file_size_multiplier") {
-      ok = int_value(&changed.target_file_size_multiplier) && number > 0;
-    } else if (name == "max_bytes_for_level_base") {
-      ok = u64_value(&changed.max_bytes_for_level_base) && number > 0;
-    } else if (name == "max_bytes_for_level_multiplier") {
-      const double v = std::strtod(text.c_str(), &end);
-      ok = !text.empty() && *end == '\0' && v >= 1;
-      if (ok) changed.max_bytes_for_level_multiplier = v;
-    } else if (name == "max_compaction_bytes") {
-      ok = u64_value(&changed.max_compaction_bytes);
-    } else {
-      return Status::InvalidArgument(
-          "SetOptions: not an option strata can change while open: ", name);
-    }
-    if (!ok) {
-      return Status::InvalidArgument("SetOptions: bad value for " + name + ": ",
-                                     text);
-    }
+    s = SetOptionField(ColumnFamilyOptionFields(), OptionSection::kColumnFamily,
+                       config, "SetOptions: ", entry.first, entry.second,
+                       static_cast<ColumnFamilyOptions*>(&changed));
+    if (!s.ok()) return s;
+  }
+  // Values the option tables take but no DB runs with.
+  const char* bad = nullptr;
+  if (changed.write_buffer_size == 0) bad = "write_buffer_size";
+  if (changed.max_write_buffer_number < 1) bad = "max_write_buffer_number";
+  if (changed.target_file_size_base == 0) bad = "target_file_size_base";
+  if (changed.target_file_size_multiplier < 1) {
+    bad = "target_file_size_multiplier";
+  }
+  if (changed.max_bytes_for_level_base == 0) bad = "max_bytes_for_level_base";
+  if (!(changed.max_bytes_for_level_multiplier >= 1)) {
+    bad = "max_bytes_for_level_multiplier";
+  }
+  if (bad != nullptr) {
+    return Status::InvalidArgument("SetOptions: bad value for ", bad);
   }
   cfd->SetMutableOptions(SanitizeOptions(changed));
   STRATA_LOG_INFO(info_log_, "SetOptions on column family %s",
@@ -413,7 +381,9 @@ Status DBImpl::SetOptions(
   // New triggers may start a compaction or end a stall.
   MaybeScheduleCompaction();
   bg_cv_.SignalAll();
-  return Status::OK();
+  // The options are in force whatever the file write does; its failure
+  // is reported (RocksDB's fail_if_options_file_error).
+  return PersistOptions();
 }
 
 Options DBImpl::GetOptions(ColumnFamilyHandle* column_family) const {

@@ -9,6 +9,7 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/options_file.h"
 #include "db/wal_scan.h"
 #include "util/mutexlock.h"
 
@@ -153,23 +154,7 @@ Status DBImpl::FlushAllFamilies() {
 }
 
 Status DBImpl::NewestOptionsFile(uint64_t* number, bool* found) const {
-  // It is written once, at creation, and never replaced while the DB is
-  // open.
-  std::vector<std::string> children;
-  Status s = env_->GetChildren(dbname_, &children);
-  if (!s.ok()) return s;
-  *number = 0;
-  *found = false;
-  for (const std::string& child : children) {
-    uint64_t n;
-    FileType type;
-    if (ParseFileName(child, &n, &type) && type == kOptionsFile &&
-        (!*found || n > *number)) {
-      *number = n;
-      *found = true;
-    }
-  }
-  return Status::OK();
+  return FindNewestOptionsFile(env_, dbname_, number, found);
 }
 
 Status DBImpl::GetLiveFiles(std::vector<std::string>& files,

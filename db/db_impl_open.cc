@@ -228,6 +228,9 @@ Status DBImpl::Recover(
                                    ": exists (error_if_exists is true)");
   }
 
+  s = CheckRecordedOptions(column_families);
+  if (!s.ok()) return s;
+
   std::map<std::string, Options> family_options;
   for (const ColumnFamilyDescriptor& d : column_families) {
     if (d.name != kDefaultColumnFamilyName) {
@@ -309,7 +312,7 @@ Status DBImpl::Recover(
   }
   RebuildRoutes();
   DeleteObsoleteFiles();
-  return Status::OK();
+  return PersistOptions();
 }
 
 std::shared_ptr<Logger> DBImpl::NewInfoLog(Env* env,
@@ -358,26 +361,14 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
   return Status::OK();
 }
 
-std::string DBImpl::OptionsFileContents() const {
-  std::string result = "# strata options (docs/formats/files.md)\n";
-  result += "comparator=";
-  result += default_cfd_->user_comparator()->Name();
-  result += "\n";
-  return result;
-}
-
 Status DBImpl::CreateNew() {
   // A VersionSet of its own numbers the new files; the DB's set then
-  // recovers what it wrote, as for any open. OPTIONS and IDENTITY first,
-  // CURRENT last: CURRENT marks a complete DB, so a crash before it
-  // leaves a directory the next open creates the DB in again.
+  // recovers what it wrote, as for any open. IDENTITY first, CURRENT
+  // last: CURRENT marks a complete DB, so a crash before it leaves a
+  // directory the next open creates the DB in again. (The OPTIONS file
+  // is written once the open has succeeded, as at every open.)
   VersionSet creator(dbname_, env_, VersionSetOptionsFor(options_), options_);
-  const uint64_t options_number = creator.NewFileNumber();
-  Status s = WriteFileAtomically(env_, dbname_, creator.NewFileNumber(),
-                                 OptionsFileName(dbname_, options_number),
-                                 OptionsFileContents());
-  if (!s.ok()) return s;
-  s = WriteIdentity(creator.NewFileNumber());
+  Status s = WriteIdentity(creator.NewFileNumber());
   if (!s.ok()) return s;
   // The first edit writes MANIFEST (a snapshot naming the comparator)
   // and CURRENT.

@@ -1,9 +1,9 @@
 // The small files and the names a DB open parses: CURRENT (the name of
 // the MANIFEST, its newline, its length), and the names of the files in
 // the DB directory (ParseFileName: WALs to recover, obsolete tables,
-// MANIFESTs, OPTIONS-<n>, IDENTITY, temporary files). strata writes
-// OPTIONS and IDENTITY but never reads them back, so their contents are
-// not parsed; their names are.
+// MANIFESTs, OPTIONS-<n>, IDENTITY, temporary files). The extra files are
+// empty: an OPTIONS file's contents have options_file_fuzzer, and an
+// empty one must not stop the open (it checks nothing).
 //
 // Input: the new contents of CURRENT, then a '\0' and the names of extra
 // (empty) files to put in the directory of a fresh DB, '\0'-separated.

@@ -247,6 +247,18 @@ int Main(int argc, char** argv) {
     }
     seeds.Add(names);
   }
+  {
+    Seeds seeds(root, "options_file_fuzzer");
+    std::vector<std::string> children;
+    Check(env->GetChildren(dbname, &children), "list " + dbname);
+    for (const std::string& child : children) {
+      if (child.rfind("OPTIONS-", 0) == 0) {
+        const std::string text = ReadFile(dbname + "/" + child);
+        seeds.Add(std::string(1, '\x00') + text);
+        seeds.Add(std::string(1, '\x03') + text);
+      }
+    }
+  }
   return 0;
 }
 

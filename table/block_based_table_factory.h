@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "strata/table.h"
 
@@ -20,6 +21,10 @@ class BlockBasedTableFactory : public TableFactory {
   explicit BlockBasedTableFactory(const BlockBasedTableOptions& table_options);
 
   const char* Name() const override { return "BlockBasedTable"; }
+
+  const void* GetOptionsPtr(const std::string& name) const override {
+    return name == BlockBasedTableOptions::kName() ? &table_options_ : nullptr;
+  }
 
   Status NewTableReader(const TableReaderOptions& options,
                         std::unique_ptr<RandomAccessFileReader> file,

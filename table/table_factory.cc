@@ -7,6 +7,10 @@
 namespace strata {
 
 TableFactory::~TableFactory() = default;
+
+const void* TableFactory::GetOptionsPtr(const std::string& /*name*/) const {
+  return nullptr;
+}
 TableBuilder::~TableBuilder() = default;
 
 }  // namespace strata

@@ -1,8 +1,10 @@
 /* strata's C API, continued: operating a DB — read-only instances,
-   checkpoints and backups (RocksDB 7.8's rocksdb_open_for_read_only*,
-   rocksdb_checkpoint_*, rocksdb_backup_engine_* and rocksdb_restore_*
-   calls, with the strata_ prefix). strata/c.h includes this header;
-   include that one. The conventions are c.h's. */
+   checkpoints, backups and the OPTIONS file (RocksDB 7.8's
+   rocksdb_open_for_read_only*, rocksdb_checkpoint_*,
+   rocksdb_backup_engine_*, rocksdb_restore_* and
+   rocksdb_load_latest_options* calls, with the strata_ prefix).
+   strata/c.h includes this header; include that one. The
+   conventions are c.h's. */
 
 #ifndef STRATA_INCLUDE_C_UTILITIES_H_
 #define STRATA_INCLUDE_C_UTILITIES_H_
@@ -164,6 +166,25 @@ strata_backup_engine_options_get_share_files_with_checksum_naming(
     strata_backup_engine_options_t* options);
 STRATA_EXPORT void strata_backup_engine_options_destroy(
     strata_backup_engine_options_t* options);
+
+/* ---- The OPTIONS file (strata/utilities/options_util.h) ---- */
+
+/* The options of the newest OPTIONS file in db_path (env NULL: the
+   default Env; cache, if not NULL, the block cache of every family's
+   tables): *db_options the DB's, and per family its name and options
+   (each holding the DB's options too). Free all with
+   strata_load_latest_options_destroy. On error *errptr is set and the
+   outputs are NULL. (RocksDB's ignore_unknown_options is a bool; an
+   unsigned char keeps this header C89.) */
+STRATA_EXPORT void strata_load_latest_options(
+    const char* db_path, strata_env_t* env,
+    unsigned char ignore_unknown_options, strata_cache_t* cache,
+    strata_options_t** db_options, size_t* num_column_families,
+    char*** column_family_names, strata_options_t*** column_family_options,
+    char** errptr);
+STRATA_EXPORT void strata_load_latest_options_destroy(
+    strata_options_t* db_options, char** list_column_family_names,
+    strata_options_t** list_column_family_options, size_t len);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "strata/export.h"
 #include "strata/status.h"
@@ -27,6 +28,9 @@ struct TableBuilderOptions;
 struct TableReaderOptions;
 
 struct STRATA_EXPORT BlockBasedTableOptions {
+  // The name TableFactory::GetOptions<BlockBasedTableOptions>() looks up.
+  static const char* kName() { return "BlockTableOptions"; }
+
   // Index and filter blocks live in block_cache (charged, evictable, at
   // high priority when cache_index_and_filter_blocks_with_high_priority)
   // rather than in the table reader for as long as it is open.
@@ -60,6 +64,28 @@ class STRATA_EXPORT TableFactory {
   virtual ~TableFactory();
 
   virtual const char* Name() const = 0;
+
+  // The factory's options of type T (T::kName() names them), or null when
+  // it has none of that type: GetOptions<BlockBasedTableOptions>() of a
+  // block-based factory gives the options it builds tables with.
+  template <typename T>
+  const T* GetOptions() const {
+    return GetOptions<T>(T::kName());
+  }
+  template <typename T>
+  T* GetOptions() {
+    return GetOptions<T>(T::kName());
+  }
+  template <typename T>
+  const T* GetOptions(const std::string& name) const {
+    return static_cast<const T*>(GetOptionsPtr(name));
+  }
+  template <typename T>
+  T* GetOptions(const std::string& name) {
+    return static_cast<T*>(const_cast<void*>(GetOptionsPtr(name)));
+  }
+  // The options named name, or null; what GetOptions<T>() casts.
+  virtual const void* GetOptionsPtr(const std::string& name) const;
 
   // For the engine (table/table_reader.h, table/table_builder.h).
   // Opens the table of `file` (file_size bytes): reads and checks its

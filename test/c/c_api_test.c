@@ -100,6 +100,7 @@ int main(void) {
   TestReadOnly();
   TestBackup();
   TestIngest();
+  TestLoadLatestOptions();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

@@ -60,19 +60,20 @@ void CheckGetCf(strata_t* db, const strata_readoptions_t* ro,
                 const char* expected);
 
 /* The tests, by file. */
-void TestErrors(void);         /* c_api_db_test.c */
-void TestOptions(void);        /* c_api_db_test.c */
-void TestReadsAndWrites(void); /* c_api_db_test.c */
-void TestWriteBatch(void);     /* c_api_batch_test.c */
-void TestColumnFamilies(void); /* c_api_families_test.c */
-void TestCallbacks(void);      /* c_api_extensions_test.c */
-void TestTableOptions(void);   /* c_api_extensions_test.c */
-void TestEnvAndPrefixes(void); /* c_api_extensions_test.c */
-void TestLiveFiles(void);      /* c_api_metadata_test.c */
-void TestRepair(void);         /* c_api_repair_test.c */
-void TestCheckpoint(void);     /* c_api_utilities_test.c */
-void TestReadOnly(void);       /* c_api_utilities_test.c */
-void TestBackup(void);         /* c_api_utilities_test.c */
-void TestIngest(void);         /* c_api_ingest_test.c */
+void TestErrors(void);            /* c_api_db_test.c */
+void TestOptions(void);           /* c_api_db_test.c */
+void TestReadsAndWrites(void);    /* c_api_db_test.c */
+void TestWriteBatch(void);        /* c_api_batch_test.c */
+void TestColumnFamilies(void);    /* c_api_families_test.c */
+void TestCallbacks(void);         /* c_api_extensions_test.c */
+void TestTableOptions(void);      /* c_api_extensions_test.c */
+void TestEnvAndPrefixes(void);    /* c_api_extensions_test.c */
+void TestLiveFiles(void);         /* c_api_metadata_test.c */
+void TestRepair(void);            /* c_api_repair_test.c */
+void TestCheckpoint(void);        /* c_api_utilities_test.c */
+void TestReadOnly(void);          /* c_api_utilities_test.c */
+void TestBackup(void);            /* c_api_utilities_test.c */
+void TestIngest(void);            /* c_api_ingest_test.c */
+void TestLoadLatestOptions(void); /* c_api_options_util_test.c */
 
 #endif /* STRATA_TEST_C_C_API_TEST_H_ */

@@ -155,12 +155,35 @@ def errors(args):
     rc, out, _ = ldb.run(["--db=db", "scan"])
     failures.check(rc == 0 and out == b"a : b\n",
                    "the DB after the errors: " + show(out))
-    # --try_load_options finds no OPTIONS file and opens with defaults.
+    # --try_load_options loads the DB's OPTIONS file (on by default).
     for flag in ("--try_load_options", "--try_load_options=false",
                  "--ignore_unknown_options"):
         rc, out, err = ldb.run(["--db=db", flag, "get", "a"])
         failures.check(rc == 0 and out == b"b\n",
                        "get with %s: %d %s" % (flag, rc, show(err)))
+    # An option no engine knows in it fails the command naming the file
+    # and line, unless ignored or not loaded.
+    # (Each open writes a new OPTIONS file: the newest is damaged anew.)
+    db_dir = os.path.join(args.work, "db")
+
+    def damage_options():
+        newest = max(f for f in os.listdir(db_dir) if f.startswith("OPTIONS-"))
+        with open(os.path.join(db_dir, newest), "a") as f:
+            f.write("  no_such_option=1\n")
+        return newest
+
+    newest = damage_options()
+    rc, out, err = ldb.run(["--db=db", "get", "a"])
+    failures.check(rc == 1 and re.search(
+        (r"Failed: loading the OPTIONS file: .*%s:\d+: unknown option: "
+         r"no_such_option" % newest).encode(), err) is not None,
+                   "get with a damaged OPTIONS file: %d %s" % (rc, show(err)))
+    for flag in ("--try_load_options=false", "--ignore_unknown_options"):
+        damage_options()
+        rc, out, err = ldb.run(["--db=db", flag, "get", "a"])
+        failures.check(rc == 0 and out == b"b\n",
+                       "get with %s and a damaged OPTIONS file: %d %s" %
+                       (flag, rc, show(err)))
     rc, out, _ = ldb.run(["--help"])
     failures.check(rc == 0 and b"Data Access Commands:" in out,
                    "ldb --help: exit %d" % rc)

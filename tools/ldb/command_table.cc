@@ -145,9 +145,8 @@ std::string UsageText() {
       "  --column_family=<string> : name of the column family to operate "
       "on. default: default column family\n"
       "  --create_if_missing : create the DB if it does not exist\n"
-      "  --try_load_options : load the options from the DB's OPTIONS file; "
-      "strata's records only the comparator, so the DB opens with default "
-      "options\n"
+      "  --try_load_options : load the options from the DB's OPTIONS file "
+      "(on unless =false); a DB without one opens with default options\n"
       "  --ignore_unknown_options : ignore unknown options when loading the "
       "OPTIONS file\n"
       "\n";

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "strata/utilities/options_util.h"
 #include "tools/ldb/command.h"
 #include "tools/ldb/format.h"
 
@@ -119,13 +120,24 @@ ExecResult ListFamilies(Invocation* inv, std::vector<std::string>* names) {
 ExecResult Invocation::OpenDb() {
   std::string path;
   LDB_RETURN_IF_FAILED(DbPath(&path));
-  // strata's OPTIONS file records only the comparator, which the MANIFEST
-  // checks anyway (docs/formats/files.md): --try_load_options has nothing
-  // to load, and the DB opens with default options, as RocksDB's ldb
-  // opens a DB whose OPTIONS file it cannot find.
+  // The DB's own options from its OPTIONS file, as RocksDB's ldb loads
+  // them; without one (a new DB, a directory that is no DB) the defaults.
   const std::string try_load = line_.Value("try_load_options", "true");
   if (!IsTrue(try_load) && try_load != "false" && try_load != "0") {
     return ExecResult::Failed("try_load_options has an invalid value");
+  }
+  std::vector<ColumnFamilyDescriptor> loaded;
+  if (IsTrue(try_load) && options_.env->FileExists(path).ok()) {
+    DBOptions db_options;
+    Status s = LoadLatestOptions(path, options_.env, &db_options, &loaded,
+                                 line_.Has("ignore_unknown_options"));
+    if (s.ok()) {
+      const bool create_if_missing = options_.create_if_missing;
+      *static_cast<DBOptions*>(&options_) = db_options;
+      options_.create_if_missing = create_if_missing;
+    } else if (!s.IsNotFound()) {
+      return ExecResult::Failed("loading the OPTIONS file: " + s.ToString());
+    }
   }
 
   std::vector<std::string> names;
@@ -149,7 +161,11 @@ ExecResult Invocation::OpenDb() {
 
   std::vector<ColumnFamilyDescriptor> descriptors;
   for (const std::string& name : names) {
-    descriptors.emplace_back(name, ColumnFamilyOptions(options_));
+    auto it = std::find_if(
+        loaded.begin(), loaded.end(),
+        [&name](const ColumnFamilyDescriptor& d) { return d.name == name; });
+    descriptors.emplace_back(
+        name, it != loaded.end() ? it->options : ColumnFamilyOptions(options_));
   }
   s = DB::Open(DBOptions(options_), path, descriptors, &handles_, &db_);
   if (!s.ok()) {
