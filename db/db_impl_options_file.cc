@@ -22,7 +22,8 @@ Status DBImpl::PersistOptions() {
   }
   const uint64_t number = NewFileNumber();
   Status s = WriteOptionsFile(env_, dbname_, number, NewFileNumber(),
-                              SerializeOptionsFile(options_, families));
+                              SerializeOptionsFile(options_, families),
+                              /*remove_older=*/file_deletions_disabled_ == 0);
   if (!s.ok()) {
     STRATA_LOG_ERROR(info_log_, "writing OPTIONS-%06llu: %s",
                      static_cast<unsigned long long>(number),

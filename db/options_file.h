@@ -61,10 +61,13 @@ Status CheckRecordedFamily(const ConfigOptions& config,
 Status FindNewestOptionsFile(Env* env, const std::string& dbname,
                              uint64_t* number, bool* found);
 
-// Writes OPTIONS-<number> atomically (through temp file temp_number), then
-// removes every older OPTIONS file but the newest one before it.
+// Writes OPTIONS-<number> atomically (through temp file temp_number), then,
+// with remove_older, removes every older OPTIONS file but the newest one
+// before it. (Without: file deletions are disabled, and a checkpoint or a
+// backup may be copying the one it listed.)
 Status WriteOptionsFile(Env* env, const std::string& dbname, uint64_t number,
-                        uint64_t temp_number, const std::string& contents);
+                        uint64_t temp_number, const std::string& contents,
+                        bool remove_older);
 
 }  // namespace strata
 

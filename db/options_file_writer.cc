@@ -67,10 +67,11 @@ Status FindNewestOptionsFile(Env* env, const std::string& dbname,
 }
 
 Status WriteOptionsFile(Env* env, const std::string& dbname, uint64_t number,
-                        uint64_t temp_number, const std::string& contents) {
+                        uint64_t temp_number, const std::string& contents,
+                        bool remove_older) {
   Status s = WriteFileAtomically(env, dbname, temp_number,
                                  OptionsFileName(dbname, number), contents);
-  if (!s.ok()) return s;
+  if (!s.ok() || !remove_older) return s;
   // RocksDB keeps the newest two: the previous one still describes the DB
   // should the new one be lost with the directory entry.
   std::vector<std::string> children;

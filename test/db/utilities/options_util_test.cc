@@ -311,6 +311,28 @@ TEST_F(OptionsDBTest, ChangesWriteNewFilesKeepingTwo) {
   EXPECT_EQ(now, OptionsFiles(&env_, dbname_));
 }
 
+// While file deletions are disabled (a checkpoint or a backup copying
+// the OPTIONS file it listed), no OPTIONS file is removed.
+TEST_F(OptionsDBTest, DisabledDeletionsKeepEveryOptionsFile) {
+  ASSERT_TRUE(Open({{"default", options_}}).ok());
+  const std::vector<uint64_t> listed = OptionsFiles(&env_, dbname_);
+  ASSERT_EQ(1u, listed.size());
+  ASSERT_TRUE(db_->DisableFileDeletions().ok());
+  for (const char* size : {"2097152", "3145728", "4194304"}) {
+    ASSERT_TRUE(
+        db_->SetOptions(handles_[0], {{"write_buffer_size", size}}).ok());
+  }
+  std::vector<uint64_t> now = OptionsFiles(&env_, dbname_);
+  ASSERT_EQ(4u, now.size());
+  EXPECT_EQ(listed[0], now[0]);
+  ASSERT_TRUE(db_->EnableFileDeletions(/*force=*/false).ok());
+  ASSERT_TRUE(
+      db_->SetOptions(handles_[0], {{"write_buffer_size", "1048576"}}).ok());
+  now = OptionsFiles(&env_, dbname_);
+  ASSERT_EQ(2u, now.size());
+  EXPECT_GT(now[0], listed[0]);
+}
+
 TEST_F(OptionsDBTest, OpenWithAnotherComparatorIsRefused) {
   ColumnFamilyOptions reverse;
   reverse.comparator = ReverseBytewiseComparator();
