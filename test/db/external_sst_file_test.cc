@@ -434,9 +434,9 @@ TEST_F(ExternalSstFileTest, ListenersHearOfEachIngestedFile) {
 
   // A refused call tells nothing.
   const std::string overlapping = WriteFile("c.sst", {2, 20}, "new");
-  EXPECT_TRUE(db()->IngestExternalFile({a, overlapping},
-                                       IngestExternalFileOptions())
-                  .IsInvalidArgument());
+  EXPECT_TRUE(
+      db()->IngestExternalFile({a, overlapping}, IngestExternalFileOptions())
+          .IsInvalidArgument());
   EXPECT_TRUE(listener->infos.empty());
 
   ASSERT_TRUE(
