@@ -141,8 +141,8 @@ int main(int argc, char** argv) {
     s = db->Get(rocksdb::ReadOptions(), key, &value);
     std::printf("get %s: %s %s\n", key, Code(s), value.c_str());
   }
-  Show("CompactRange", db->CompactRange(rocksdb::CompactRangeOptions(),
-                                        nullptr, nullptr));
+  Show("CompactRange",
+       db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr));
   Levels(db.get(), 0, &l0);
   Show("close", db->Close());
   return 0;
