@@ -28,6 +28,9 @@ Status DBImpl::PersistOptions() {
     STRATA_LOG_ERROR(info_log_, "writing OPTIONS-%06llu: %s",
                      static_cast<unsigned long long>(number),
                      s.ToString().c_str());
+    // RocksDB's default: the file is a record of the options, not needed
+    // to open the DB.
+    if (!options_.fail_if_options_file_error) return Status::OK();
   }
   return s;
 }

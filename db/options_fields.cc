@@ -153,6 +153,7 @@ const OptionTable<DBOptions>& DBOptionFields() {
       Field("db_write_buffer_size", &O::db_write_buffer_size),
       Field("allow_2pc", &O::allow_2pc),
       Field("paranoid_checks", &O::paranoid_checks),
+      Field("fail_if_options_file_error", &O::fail_if_options_file_error),
       Field("use_fsync", &O::use_fsync),
       Field("allow_mmap_reads", &O::allow_mmap_reads),
       Field("allow_mmap_writes", &O::allow_mmap_writes),

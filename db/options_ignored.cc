@@ -34,7 +34,6 @@ constexpr const char* kIgnoredDBOptions[] = {
     "dump_malloc_stats",
     "enable_thread_tracking",
     "enforce_single_del_contracts",
-    "fail_if_options_file_error",
     "file_checksum_gen_factory",
     "flush_verify_memtable_count",
     "info_log_level",

@@ -122,6 +122,11 @@ struct STRATA_EXPORT DBOptions {
   // recovery does with a damaged WAL is wal_recovery_mode's choice.
   bool paranoid_checks = true;
 
+  // Whether DB::Open, SetOptions, CreateColumnFamily and DropColumnFamily
+  // fail when the OPTIONS file cannot be written. When false the failure
+  // is logged and the call succeeds (the change is in force either way).
+  bool fail_if_options_file_error = false;
+
   // The Env for all file and thread work. Default: Env::Default().
   Env* env = Env::Default();
 

@@ -70,6 +70,7 @@ void SetEveryOption(DBOptions* db, ColumnFamilyOptions* cf,
   db->db_write_buffer_size = 12345678;
   db->allow_2pc = true;
   db->paranoid_checks = false;
+  db->fail_if_options_file_error = true;
   db->use_fsync = true;
   db->allow_mmap_reads = true;
   db->allow_mmap_writes = true;
@@ -302,13 +303,28 @@ TEST_F(OptionsDBTest, ChangesWriteNewFilesKeepingTwo) {
   now = OptionsFiles(&env_, dbname_);
   EXPECT_EQ(2u, now.size());  // the older ones removed
 
-  // A failed write is reported; the change stays in force.
+  // A failed write is logged, and the change stays in force (RocksDB's
+  // default); with fail_if_options_file_error it is also reported.
   env_.fail_temp = true;
   Status s = db_->SetOptions(handles_[0], {{"write_buffer_size", "3145728"}});
   env_.fail_temp = false;
-  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(3145728u, db_->GetOptions(handles_[0]).write_buffer_size);
   EXPECT_EQ(now, OptionsFiles(&env_, dbname_));
+
+  options_.fail_if_options_file_error = true;
+  ASSERT_TRUE(Open({{"default", options_}}).ok());
+  now = OptionsFiles(&env_, dbname_);
+  env_.fail_temp = true;
+  s = db_->SetOptions(handles_[0], {{"write_buffer_size", "4194304"}});
+  env_.fail_temp = false;
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ(4194304u, db_->GetOptions(handles_[0]).write_buffer_size);
+  EXPECT_EQ(now, OptionsFiles(&env_, dbname_));
+  env_.fail_temp = true;
+  s = Open({{"default", options_}});
+  env_.fail_temp = false;
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
 }
 
 // While file deletions are disabled (a checkpoint or a backup copying
