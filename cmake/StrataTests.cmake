@@ -437,6 +437,7 @@ strata_add_test(db_backup_test SOURCES
 # Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
 # DB::IngestExternalFile(s).
 strata_add_test(db_ingest_test SOURCES
+  test/db/external_sst_file_fault_test.cc
   test/db/external_sst_file_test.cc
   test/db/db_test_util.cc
 )
@@ -474,6 +475,7 @@ strata_add_test(db_engine_test SOURCES
 # EventListener callbacks, CompactFiles and kCompactionStyleNone
 # (docs/operations.md, "Listeners" and "CompactFiles").
 strata_add_test(db_listener_test SOURCES
+  test/db/db_compact_files_race_test.cc
   test/db/db_compact_files_test.cc
   test/db/db_listener_test.cc
   test/db/db_test_util.cc

@@ -19,6 +19,30 @@ LevelFilesView LevelFilesViewOf(const Version& version) {
   return view;
 }
 
+bool RunningCompactionMayWrite(const LevelFilesView& view, int max_level,
+                               const Slice& smallest, const Slice& largest) {
+  const Comparator* ucmp = view.icmp->user_comparator();
+  const FileMetaData* lo = nullptr;
+  const FileMetaData* hi = nullptr;
+  for (int level = 0; level <= max_level && level < view.num_levels();
+       level++) {
+    for (const FileMetaData* f : view.files[level]) {
+      if (!f->being_compacted) continue;
+      if (lo == nullptr ||
+          ucmp->Compare(f->smallest.user_key(), lo->smallest.user_key()) < 0) {
+        lo = f;
+      }
+      if (hi == nullptr ||
+          ucmp->Compare(f->largest.user_key(), hi->largest.user_key()) > 0) {
+        hi = f;
+      }
+    }
+  }
+  return lo != nullptr &&
+         ucmp->Compare(lo->smallest.user_key(), largest) <= 0 &&
+         ucmp->Compare(hi->largest.user_key(), smallest) >= 0;
+}
+
 Compaction::Compaction(const LevelFilesView& view, CompactionSpec spec)
     : icmp_(view.icmp), spec_(std::move(spec)) {
   assert(icmp_ != nullptr);

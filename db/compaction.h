@@ -55,6 +55,18 @@ class Version;
 // so the caller keeps a ref on version while it uses the view).
 LevelFilesView LevelFilesViewOf(const Version& version);
 
+// Whether a running compaction may write outputs at a level <= max_level
+// within [smallest, largest] (user keys). Every such compaction has all
+// its inputs at levels <= max_level, marked being_compacted, and writes
+// only within the span of its inputs; the span taken is that of every
+// marked file of those levels together, which is conservative: a gap
+// between two compactions' inputs counts as written. Ingestion
+// (PickIngestLevel) and DB::CompactFiles check their ranges against it, as
+// both may place files in a level a compaction skipped to.
+// REQUIRES: the DB mutex (being_compacted).
+bool RunningCompactionMayWrite(const LevelFilesView& view, int max_level,
+                               const Slice& smallest, const Slice& largest);
+
 // A file a finished compaction removes from the version.
 struct CompactionInputFile {
   int level;

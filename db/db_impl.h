@@ -539,6 +539,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
                           const std::vector<std::string>& names,
                           int output_level, std::unique_ptr<Compaction>* c)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Aborted if a running compaction may write into c's key range at c's
+  // output level or above (RunningCompactionMayWrite).
+  Status CheckNoCompactionWritesThere(const Version& base,
+                                      const Compaction& c) const
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_files.cc ----
   // Deletes the files no longer needed: tables no live version holds and
@@ -719,6 +724,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // An ingestion is writing its MANIFEST record: no compaction is picked
   // meanwhile, as its outputs could overlap the new files' level.
   int ingestions_installing_ GUARDED_BY(mutex_) = 0;
+  // CompactFiles calls running: no other compaction is picked meanwhile
+  // (theirs may skip levels, and another's outputs could fall into a gap
+  // between their inputs).
+  int compact_files_running_ GUARDED_BY(mutex_) = 0;
   // Set by Close: running compactions stop early.
   std::atomic<bool> shutting_down_{false};
 

@@ -61,6 +61,21 @@ void Cover(const Comparator* ucmp, const FileMetaData* f, bool* have_range,
 
 }  // namespace
 
+Status DBImpl::CheckNoCompactionWritesThere(const Version& base,
+                                            const Compaction& c) const {
+  mutex_.AssertHeld();
+  InternalKey smallest, largest;
+  c.GetRange(&smallest, &largest);
+  if (RunningCompactionMayWrite(LevelFilesViewOf(base), c.output_level(),
+                                smallest.user_key(), largest.user_key())) {
+    return Status::Aborted(
+        "CompactFiles: a running compaction may write into the inputs' "
+        "key range at or above level " +
+        std::to_string(c.output_level()) + "; try again when it is done");
+  }
+  return Status::OK();
+}
+
 Status DBImpl::PickCompactFiles(ColumnFamilyData* cfd,
                                 const CompactionOptions& options,
                                 const std::vector<std::string>& names,
@@ -221,6 +236,9 @@ Status DBImpl::CompactFiles(const CompactionOptions& compact_options,
   }
 
   MutexLock l(&mutex_);
+  // An ingestion writing its MANIFEST record may be placing files where
+  // these inputs would go.
+  while (ingestions_installing_ > 0 && !closing_) bg_cv_.Wait();
   if (closing_) return Status::ShutdownInProgress("the DB is closing");
   if (error_handler_.IsBGWorkStopped()) return error_handler_.GetBGError();
   if (cfd->dropped()) return Status::ColumnFamilyDropped(cfd->name());
@@ -230,12 +248,18 @@ Status DBImpl::CompactFiles(const CompactionOptions& compact_options,
   base->Ref();
   s = PickCompactFiles(cfd, compact_options, input_file_names, output_level,
                        &c);
+  if (s.ok()) s = CheckNoCompactionWritesThere(*base, *c);
   CompactionJobInfo info{};
   if (s.ok()) {
-    manual_compactions_++;  // WaitForBackgroundWork waits for it
+    manual_compactions_++;  // WaitForBackgroundWork and Close wait for it
+    // No other compaction starts meanwhile: this one may skip levels, and
+    // one picked beside it could write into a gap between its inputs.
+    compact_files_running_++;
     c->MarkFilesBeingCompacted(true);
     s = RunCompaction(cfd, c.get(), &info, /*notify=*/false);
-    manual_compactions_--;
+    compact_files_running_--;
+  } else {
+    c.reset();
   }
   base->Unref();
   if (c != nullptr) {
@@ -247,6 +271,7 @@ Status DBImpl::CompactFiles(const CompactionOptions& compact_options,
     }
   }
   cfd->Unref();
+  if (c != nullptr) manual_compactions_--;
   MaybeScheduleCompaction();
   bg_cv_.SignalAll();
   if (s.ok() && output_file_names != nullptr) {

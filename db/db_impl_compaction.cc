@@ -36,7 +36,8 @@ ColumnFamilyData* DBImpl::FamilyNeedingCompaction() const {
 void DBImpl::MaybeScheduleCompaction() {
   mutex_.AssertHeld();
   if (read_only_ || closing_ || error_handler_.IsBGWorkStopped() ||
-      exclusive_manual_compactions_ > 0 || ingestions_installing_ > 0) {
+      exclusive_manual_compactions_ > 0 || ingestions_installing_ > 0 ||
+      compact_files_running_ > 0) {
     return;
   }
   // A compaction scheduled but not yet picking counts as taking the
@@ -55,7 +56,8 @@ void DBImpl::BGWorkCompaction(void* db) {
 void DBImpl::BackgroundCompaction() {
   MutexLock l(&mutex_);
   if (!closing_ && !error_handler_.IsBGWorkStopped() &&
-      exclusive_manual_compactions_ == 0 && ingestions_installing_ == 0) {
+      exclusive_manual_compactions_ == 0 && ingestions_installing_ == 0 &&
+      compact_files_running_ == 0) {
     std::unique_ptr<Compaction> c;
     Status s;
     // The first family with work its picker can take now.
@@ -239,8 +241,10 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
     if (error_handler_.IsBGWorkStopped()) return error_handler_.GetBGError();
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
     if (cfd->dropped()) return Status::ColumnFamilyDropped(cfd->name());
-    if (ingestions_installing_ > 0) {
-      bg_cv_.Wait();  // its files may land in this range
+    if (ingestions_installing_ > 0 || compact_files_running_ > 0) {
+      // An ingestion's files may land in this range; a CompactFiles may
+      // be writing into a level this compaction would skip to.
+      bg_cv_.Wait();
       continue;
     }
     Version* base = cfd->current();

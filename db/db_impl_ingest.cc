@@ -38,6 +38,9 @@ struct DBImpl::IngestJob {
   std::vector<Family> families;
   bool taken = false;  // popped by RunIngestJobs
   bool done = false;   // status is final
+  // LogAndApply was called: on failure its edit may still be in the
+  // MANIFEST that CURRENT names, so the files brought in stay.
+  bool install_tried = false;
   Status status;
 };
 
@@ -132,11 +135,11 @@ Status DBImpl::IngestExternalFiles(
   for (IngestJob::Family& family : job.families) {
     for (IngestedFile& file : family.files) {
       if (file.internal_path.empty()) continue;
-      if (!s.ok()) {
-        env_->RemoveFile(file.internal_path);
-      } else if (file.linked) {
+      if (s.ok()) {
         // Moved: the DB's name is the file's only one now, as in RocksDB.
-        env_->RemoveFile(file.external_path);
+        if (file.linked) env_->RemoveFile(file.external_path);
+      } else if (!job.install_tried) {
+        env_->RemoveFile(file.internal_path);
       }
     }
   }
@@ -258,7 +261,7 @@ Status DBImpl::InstallIngest(IngestJob* job) {
     const Version* current = cfd->current();
     for (IngestedFile& f : family.files) {
       bool overlaps = false;
-      f.level = PickIngestLevel(current, cfd->icmp(), f.smallest_user_key,
+      f.level = PickIngestLevel(current, f.smallest_user_key,
                                 f.largest_user_key, &overlaps);
       if (overlaps && !family.options.allow_global_seqno) {
         return Status::InvalidArgument(
@@ -288,9 +291,16 @@ Status DBImpl::InstallIngest(IngestJob* job) {
     versions_->SetLastSequence(std::max(versions_->LastSequence(), global));
   }
   ingestions_installing_++;
+  job->install_tried = true;
   Status s = versions_->LogAndApply(cfds, edit_ptrs, &mutex_);
   ingestions_installing_--;
   bg_cv_.SignalAll();
+  if (!s.ok()) {
+    // As for a flush or compaction whose MANIFEST write failed: the
+    // MANIFEST may or may not hold the edit (and the global number), so
+    // nothing more is written until the DB is resumed or reopened.
+    SetBackgroundError(s, BackgroundErrorReason::kManifestWrite);
+  }
   if (s.ok() && global_used) {
     last_allocated_.store(global, std::memory_order_release);
     Publish(global);

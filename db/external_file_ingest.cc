@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "db/compaction.h"
 #include "db/filename.h"
 #include "db/version.h"
 #include "env/file_copy.h"
@@ -202,36 +203,9 @@ Status BringIntoDB(Env* env, const std::string& dbname,
                   file->meta.file_size, /*sync=*/true);
 }
 
-int PickIngestLevel(const Version* version, const InternalKeyComparator& icmp,
-                    const Slice& smallest, const Slice& largest,
-                    bool* overlaps) {
-  const Comparator* ucmp = icmp.user_comparator();
-  // Whether a running compaction may write into [smallest, largest] at
-  // level: its outputs lie within the span of its inputs, which are
-  // marked in the level above and in the level itself.
-  auto compaction_may_write = [&](int level) {
-    for (int l = level - 1; l <= level; l++) {
-      const FileMetaData* lo = nullptr;
-      const FileMetaData* hi = nullptr;
-      for (const FileMetaData* f : version->files(l)) {
-        if (!f->being_compacted) continue;
-        if (lo == nullptr || ucmp->Compare(f->smallest.user_key(),
-                                           lo->smallest.user_key()) < 0) {
-          lo = f;
-        }
-        if (hi == nullptr ||
-            ucmp->Compare(f->largest.user_key(), hi->largest.user_key()) > 0) {
-          hi = f;
-        }
-      }
-      if (lo != nullptr &&
-          ucmp->Compare(lo->smallest.user_key(), largest) <= 0 &&
-          ucmp->Compare(hi->largest.user_key(), smallest) >= 0) {
-        return true;
-      }
-    }
-    return false;
-  };
+int PickIngestLevel(const Version* version, const Slice& smallest,
+                    const Slice& largest, bool* overlaps) {
+  const LevelFilesView view = LevelFilesViewOf(*version);
   *overlaps = false;
   int target = 0;
   for (int level = 0; level < version->num_levels(); level++) {
@@ -239,7 +213,10 @@ int PickIngestLevel(const Version* version, const InternalKeyComparator& icmp,
       *overlaps = true;
       break;
     }
-    if (level == 0 || !compaction_may_write(level)) target = level;
+    if (level == 0 ||
+        !RunningCompactionMayWrite(view, level, smallest, largest)) {
+      target = level;
+    }
   }
   return target;
 }

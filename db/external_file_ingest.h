@@ -70,9 +70,8 @@ Status BringIntoDB(Env* env, const std::string& dbname,
 // could write into that range; *overlaps is set if some level's files
 // meet the range (the file must then read as newer than them).
 // REQUIRES: the DB mutex.
-int PickIngestLevel(const Version* version, const InternalKeyComparator& icmp,
-                    const Slice& smallest, const Slice& largest,
-                    bool* overlaps);
+int PickIngestLevel(const Version* version, const Slice& smallest,
+                    const Slice& largest, bool* overlaps);
 
 // Sets file->meta's boundaries and sequence numbers for global_seqno.
 void SetIngestedBoundaries(SequenceNumber global_seqno, IngestedFile* file);

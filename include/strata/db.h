@@ -75,6 +75,8 @@ struct STRATA_EXPORT IngestExternalFileArg {
   // strata keeps no whole-file checksums: both are ignored.
   std::vector<std::string> files_checksums;
   std::vector<std::string> files_checksum_func_names;
+  // strata keeps every file on one tier: ignored.
+  Temperature file_temperature = Temperature::kUnknown;
 };
 
 struct STRATA_EXPORT Range {

@@ -103,8 +103,7 @@ class CompactFilesRaceTest : public testing::Test {
 
   // Starts CompactFiles of inputs into level on its own thread, and
   // returns once it is held writing its output.
-  void StartHeldCompaction(const std::vector<std::string>& inputs,
-                           int level) {
+  void StartHeldCompaction(const std::vector<std::string>& inputs, int level) {
     listener_->Arm();
     compaction_ = std::thread([this, inputs, level] {
       held_status_ = h_.db()->CompactFiles(CompactionOptions(), inputs, level);
@@ -145,9 +144,8 @@ TEST_F(CompactFilesRaceTest, IngestionKeepsOutOfARunningCompactionsSpan) {
 
   ASSERT_EQ(2u, NamesAt(0).size());
   StartHeldCompaction(NamesAt(0), 6);
-  ASSERT_TRUE(h_.db()
-                  ->IngestExternalFile({path}, IngestExternalFileOptions())
-                  .ok());
+  ASSERT_TRUE(
+      h_.db()->IngestExternalFile({path}, IngestExternalFileOptions()).ok());
   // Above every level the compaction may write.
   EXPECT_EQ(0, LevelsByKey().at(test::Key(50)));
   model_[test::Key(50)] = "ingested";

@@ -55,8 +55,7 @@ TEST(ExternalSstFileFaultTest, FailedManifestWriteKeepsTheIngestedTables) {
   env.armed = false;
   ASSERT_TRUE(s.IsIOError()) << s.ToString();
   // The table brought in stays: the MANIFEST may name it.
-  EXPECT_EQ(tables_before + 1,
-            test::ListDBFiles(&env, h.name()).tables.size());
+  EXPECT_EQ(tables_before + 1, test::ListDBFiles(&env, h.name()).tables.size());
   // The caller's file is untouched.
   EXPECT_TRUE(env.FileExists(path).ok());
   // Writes stop until the DB is resumed or reopened.

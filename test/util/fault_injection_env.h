@@ -113,7 +113,8 @@ class FaultInjectionEnv : public EnvWrapper {
 
   // Called by this Env and its files before each I/O: OK, or the injected
   // failure for it.
-  Status MaybeFail(IOKind kind, const std::string& path, const char* op);
+  virtual Status MaybeFail(IOKind kind, const std::string& path,
+                           const char* op);
   // Bookkeeping calls from the wrapped files. A sync that returns once the
   // file system is inactive (its power loss began while it ran) is not
   // recorded and fails: the power loss cuts to what was recorded before.
