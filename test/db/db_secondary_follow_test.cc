@@ -168,7 +168,10 @@ TEST(SecondaryFollowTest, SeesAPrefixOfTheAcknowledgedWrites) {
   ASSERT_TRUE(db->TryCatchUpWithPrimary().ok());
   const long total = ReadAck(ack);
   EXPECT_EQ(total, CheckPrefix(db));
-  EXPECT_GT(catch_ups, seconds) << "too few catch-ups to test anything";
+  // Each check scans every key written so far: the long form makes fewer
+  // catch-ups per second as the DB grows.
+  EXPECT_GE(catch_ups, 5) << "too few catch-ups to test anything";
+  std::printf("followed %ld writes over %d catch-ups\n", total, catch_ups);
   std::string level1;
   ASSERT_TRUE(db->GetProperty("strata.num-files-at-level1", &level1));
   EXPECT_NE("0", level1) << "the primary never compacted";
