@@ -84,6 +84,12 @@ Status DBImplSecondary::TryCatchUpWithPrimary() {
   return s;
 }
 
+Status DBImplSecondary::GetLiveFilesStorageInfo(
+    const LiveFilesStorageInfoOptions&, std::vector<LiveFileStorageInfo>*) {
+  return Status::NotSupported("GetLiveFilesStorageInfo",
+                              "not supported by a secondary instance");
+}
+
 Status DBImpl::RecoverSecondary(
     const std::vector<ColumnFamilyDescriptor>& column_families) {
   Status s = RecoverFamiliesReadOnly(column_families);

@@ -7,6 +7,7 @@
 #define STRATA_DB_DB_IMPL_SECONDARY_H_
 
 #include <string>
+#include <vector>
 
 #include "db/db_impl_readonly.h"
 
@@ -20,6 +21,12 @@ class DBImplSecondary final : public DBImplReadOnly {
   }
 
   Status TryCatchUpWithPrimary() override;
+  // NotSupported: the WALs this instance replayed keep changing under it,
+  // so it cannot list what a copy of the DB needs (a Checkpoint is taken
+  // from the primary).
+  Status GetLiveFilesStorageInfo(
+      const LiveFilesStorageInfoOptions& opts,
+      std::vector<LiveFileStorageInfo>* files) override;
 };
 
 }  // namespace strata

@@ -112,6 +112,10 @@ TEST_F(SecondaryTest, ReadsAClosedDBAndWritesNothingThere) {
       secondary_->CreateColumnFamily(ColumnFamilyOptions(), "new", &handle)
           .IsNotSupported());
   EXPECT_EQ(nullptr, handle);
+  std::vector<LiveFileStorageInfo> files;
+  EXPECT_TRUE(
+      secondary_->GetLiveFilesStorageInfo(LiveFilesStorageInfoOptions(), &files)
+          .IsNotSupported());
   delete secondary_;
   secondary_ = nullptr;
 
