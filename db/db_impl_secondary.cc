@@ -69,9 +69,13 @@ Status DB::OpenAsSecondary(
     if (!s.ok()) return s;
     options.info_log = DBImpl::NewInfoLog(options.env, secondary_path);
   }
-  std::unique_ptr<DBImplSecondary> impl(new DBImplSecondary(options, name));
-  s = impl->Open(column_families, handles);
-  if (s.ok()) *dbptr = impl.release();
+  // An open that met the primary switching to a new MANIFEST starts again.
+  for (int attempt = 0; attempt < kCatchUpAttempts; attempt++) {
+    std::unique_ptr<DBImplSecondary> impl(new DBImplSecondary(options, name));
+    s = impl->Open(column_families, handles);
+    if (s.ok()) *dbptr = impl.release();
+    if (!s.IsTryAgain()) break;
+  }
   return s;
 }
 
@@ -92,13 +96,36 @@ Status DBImplSecondary::GetLiveFilesStorageInfo(
 
 Status DBImpl::RecoverSecondary(
     const std::vector<ColumnFamilyDescriptor>& column_families) {
-  Status s = RecoverFamiliesReadOnly(column_families);
-  // The tables Recover found are opened as those of later versions are.
-  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-    if (s.ok()) s = OpenFollowedTables(*cfd, *cfd->current());
+  std::string current;  // empty if missing: RecoverFamiliesReadOnly says
+  if (!ReadFileToString(env_, CurrentFileName(dbname_), &current).ok()) {
+    current.clear();
   }
-  if (s.ok()) s = CatchUpWithPrimary();
-  return s;
+  Status s = RecoverFamiliesReadOnly(column_families);
+  if (!s.ok()) {
+    // The MANIFEST read may have been deleted by a primary that switched
+    // to a new one meanwhile.
+    std::string now;
+    if (ReadFileToString(env_, CurrentFileName(dbname_), &now).ok() &&
+        now != current) {
+      return Status::TryAgain(
+          CurrentFileName(dbname_),
+          "changed while the MANIFEST was read: " + s.ToString());
+    }
+    return s;
+  }
+  // The tables Recover found are opened as those of later versions are. A
+  // table already deleted was removed by a MANIFEST edit (the primary
+  // deletes only then), which the catch-up applies: its family's new
+  // version has its tables opened then.
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    s = OpenFollowedTables(*cfd, *cfd->current());
+    if (s.IsTryAgain()) {
+      STRATA_LOG_INFO(info_log_, "secondary open: %s", s.ToString().c_str());
+    } else if (!s.ok()) {
+      return s;
+    }
+  }
+  return CatchUpWithPrimary();
 }
 
 Status DBImpl::CatchUpWithPrimary() {
@@ -215,18 +242,23 @@ Status DBImpl::CatchUpOnce() {
 
 Status DBImpl::OpenFollowedTables(const ColumnFamilyData& cfd,
                                   const Version& v) {
+  // Every table is tried: those that open stay open whatever happens.
+  Status vanished;
   for (int level = 0; level < v.num_levels(); level++) {
     for (const FileMetaData* f : v.files(level)) {
       Status s = cfd.table_cache()->WithTable(
           f->number, f->file_size, [](TableReader*) {}, f->global_seqno);
       if (Vanished(s)) {
-        return Status::TryAgain(TableFileName(dbname_, f->number),
-                                "could not be opened: " + s.ToString());
+        if (vanished.ok()) {
+          vanished = Status::TryAgain(TableFileName(dbname_, f->number),
+                                      "could not be opened: " + s.ToString());
+        }
+      } else if (!s.ok()) {
+        return s;
       }
-      if (!s.ok()) return s;
     }
   }
-  return Status::OK();
+  return vanished;
 }
 
 void DBImpl::EvictUnfollowedTables() {
