@@ -168,6 +168,15 @@ Status DBImpl::CatchUpOnce() {
     }
   }
 
+  // A WAL listed but not opened was deleted meanwhile. If the families'
+  // log numbers (which only grow) do not yet show it obsolete, the attempt
+  // stops before anything changes; the next lists the directory again.
+  for (const auto& u : unopened) {
+    if (u.first >= versions_->MinLogNumber()) {
+      return Status::TryAgain(LogFileName(dbname_, u.first),
+                              "could not be opened: " + u.second.ToString());
+    }
+  }
   s = versions_->FollowManifest(
       [this](const ColumnFamilyData& cfd, const Version& v) {
         return OpenFollowedTables(cfd, v);
@@ -176,12 +185,6 @@ Status DBImpl::CatchUpOnce() {
   // Dropped families leave the routes the replay uses.
   RebuildRoutes();
   const uint64_t min_log = versions_->MinLogNumber();
-  for (const auto& u : unopened) {
-    if (u.first >= min_log) {
-      return Status::TryAgain(LogFileName(dbname_, u.first),
-                              "could not be opened: " + u.second.ToString());
-    }
-  }
 
   // Fresh memtables hold what the WALs hold now; readers keep the old
   // ones they reference.
@@ -248,13 +251,14 @@ Status DBImpl::OpenFollowedTables(const ColumnFamilyData& cfd,
     for (const FileMetaData* f : v.files(level)) {
       Status s = cfd.table_cache()->WithTable(
           f->number, f->file_size, [](TableReader*) {}, f->global_seqno);
-      if (Vanished(s)) {
-        if (vanished.ok()) {
-          vanished = Status::TryAgain(TableFileName(dbname_, f->number),
-                                      "could not be opened: " + s.ToString());
-        }
-      } else if (!s.ok()) {
-        return s;
+      if (s.ok()) continue;
+      // (The table cache reports a missing table as Corruption, lest Get
+      // read NotFound as "no such key".)
+      const std::string fname = TableFileName(dbname_, f->number);
+      if (!Vanished(s) && !env_->FileExists(fname).IsNotFound()) return s;
+      if (vanished.ok()) {
+        vanished =
+            Status::TryAgain(fname, "could not be opened: " + s.ToString());
       }
     }
   }

@@ -17,6 +17,49 @@
 namespace strata {
 namespace {
 
+// An Env in which the files of one kind numbered at or above a number
+// cannot be opened, as if the primary had just deleted them.
+class VanishingEnv : public EnvWrapper {
+ public:
+  VanishingEnv() : EnvWrapper(Env::Default()) {}
+
+  void Vanish(FileType type, uint64_t from) {
+    type_ = type;
+    from_ = from;
+  }
+  void Stop() { from_ = UINT64_MAX; }
+
+  Status NewSequentialFile(const std::string& f,
+                           std::unique_ptr<SequentialFile>* r,
+                           const EnvOptions& options) override {
+    if (Gone(f)) return Status::PathNotFound(f, "vanished");
+    return EnvWrapper::NewSequentialFile(f, r, options);
+  }
+  Status NewRandomAccessFile(const std::string& f,
+                             std::unique_ptr<RandomAccessFile>* r,
+                             const EnvOptions& options) override {
+    if (Gone(f)) return Status::PathNotFound(f, "vanished");
+    return EnvWrapper::NewRandomAccessFile(f, r, options);
+  }
+
+  Status FileExists(const std::string& f) override {
+    if (Gone(f)) return Status::NotFound(f, "vanished");
+    return EnvWrapper::FileExists(f);
+  }
+
+ private:
+  bool Gone(const std::string& fname) const {
+    const size_t slash = fname.find_last_of("/\\");
+    uint64_t number;
+    FileType type;
+    return ParseFileName(fname.substr(slash + 1), &number, &type) &&
+           type == type_ && number >= from_;
+  }
+
+  FileType type_ = FileType::kTableFile;
+  uint64_t from_ = UINT64_MAX;
+};
+
 class SecondaryTest : public ::testing::Test {
  protected:
   SecondaryTest()
@@ -216,6 +259,46 @@ TEST_F(SecondaryTest, ReadsThroughCompactionsThatDeleteItsTables) {
   ASSERT_TRUE(
       primary_->GetProperty("strata.num-files-at-level1", &primary_files));
   EXPECT_EQ(primary_files, files);
+}
+
+TEST_F(SecondaryTest, FilesVanishingDuringACatchUpAreTryAgain) {
+  OpenPrimary();
+  ASSERT_TRUE(primary_->Put(WriteOptions(), "a", "1").ok());
+  ASSERT_TRUE(primary_->Flush(FlushOptions()).ok());
+  VanishingEnv env;
+  Options options = options_;
+  options.env = &env;
+  ASSERT_TRUE(
+      DB::OpenAsSecondary(options, name_, secondary_path_, &secondary_).ok());
+  const std::vector<uint64_t> tables = Tables();
+  ASSERT_EQ(1u, tables.size());
+
+  // A table of the new version cannot be opened: nothing is installed,
+  // and the instance reads its previous state.
+  ASSERT_TRUE(primary_->Put(WriteOptions(), "b", "2").ok());
+  ASSERT_TRUE(primary_->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(primary_->Put(WriteOptions(), "c", "3").ok());
+  env.Vanish(FileType::kTableFile, tables[0] + 1);
+  Status s = secondary_->TryCatchUpWithPrimary();
+  EXPECT_TRUE(s.IsTryAgain()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find(".sst")) << s.ToString();
+  EXPECT_EQ("1", Get(secondary_, "a"));
+  EXPECT_EQ("NOT_FOUND", Get(secondary_, "b"));
+  EXPECT_EQ("NOT_FOUND", Get(secondary_, "c"));
+
+  // So does a WAL the MANIFEST still needs.
+  env.Vanish(FileType::kWalFile, 0);
+  s = secondary_->TryCatchUpWithPrimary();
+  EXPECT_TRUE(s.IsTryAgain()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find(".log")) << s.ToString();
+  EXPECT_EQ("NOT_FOUND", Get(secondary_, "b"));
+
+  env.Stop();
+  ASSERT_TRUE(secondary_->TryCatchUpWithPrimary().ok());
+  EXPECT_EQ("2", Get(secondary_, "b"));
+  EXPECT_EQ("3", Get(secondary_, "c"));
+  delete secondary_;
+  secondary_ = nullptr;
 }
 
 TEST_F(SecondaryTest, TornManifestTailIsNotYet) {
