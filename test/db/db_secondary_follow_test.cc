@@ -58,18 +58,13 @@ long ReadAck(const std::string& fname) {
 }
 
 // Records count through a temporary file and a rename, so a reader never
-// sees half of it. Under Wine a rename onto a file the reader has open
-// can fail: it is tried again.
+// sees half of it. (The rename replaces a file the reader may have open:
+// on Windows without the POSIX rename, Wine's included, the Env tries
+// such a rename again for a while.)
 bool WriteAck(const std::string& fname, long count) {
   const std::string tmp = fname + ".tmp";
-  if (!WriteStringToFile(Env::Default(), std::to_string(count), tmp).ok()) {
-    return false;
-  }
-  for (int attempt = 0; attempt < 1000; attempt++) {
-    if (Env::Default()->RenameFile(tmp, fname).ok()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
+  return WriteStringToFile(Env::Default(), std::to_string(count), tmp).ok() &&
+         Env::Default()->RenameFile(tmp, fname).ok();
 }
 
 // args: DB, ack file, seconds.
