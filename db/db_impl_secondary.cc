@@ -235,8 +235,18 @@ Status DBImpl::CatchUpOnce() {
       stopped = true;
     }
   }
-  const SequenceNumber last = std::max(
-      {last_published_.load(), versions_->LastSequence(), max_sequence});
+  // The newest write read, in a table or a WAL. (Not the MANIFEST's last
+  // sequence: it can number a write still being appended to a WAL, which
+  // a later catch-up would then show to a snapshot taken now.)
+  SequenceNumber last = std::max(last_published_.load(), max_sequence);
+  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
+    const Version* v = cfd->current();
+    for (int level = 0; level < v->num_levels(); level++) {
+      for (const FileMetaData* f : v->files(level)) {
+        last = std::max({last, f->largest_seqno, f->global_seqno});
+      }
+    }
+  }
   last_allocated_ = last_published_ = last;
   if (last > versions_->LastSequence()) versions_->SetLastSequence(last);
   EvictUnfollowedTables();
