@@ -898,3 +898,12 @@ if(STRATA_BUILD_TOOLS)
     endif()
   endif()
 endif()
+
+# Secondary instances (docs/operations.md, "Secondary instances"): a
+# secondary following a primary that writes, flushes and compacts, in this
+# process and in a child process (STRATA_SECONDARY_FOLLOW_SECONDS sets how
+# long the child writes; a few seconds by default).
+strata_add_test(db_secondary_test SOURCES
+  test/db/db_secondary_test.cc
+  test/db/db_secondary_follow_test.cc
+)

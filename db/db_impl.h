@@ -260,6 +260,7 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
 
  private:
   friend class DB;
+  friend class DBImplSecondary;
   class FamilyRouter;
 
   // ---- db_impl_open.cc ----
@@ -275,6 +276,31 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status RecoverReadOnly(
       const std::vector<ColumnFamilyDescriptor>& column_families)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Its first step: the MANIFEST's state of the families named (which
+  // must all exist).
+  Status RecoverFamiliesReadOnly(
+      const std::vector<ColumnFamilyDescriptor>& column_families)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // ---- db_impl_secondary.cc ----
+  // Recover for a secondary instance: RecoverFamiliesReadOnly, then
+  // CatchUpWithPrimary.
+  Status RecoverSecondary(
+      const std::vector<ColumnFamilyDescriptor>& column_families)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Reads the primary's files as they are now (docs/operations.md,
+  // "Secondary instances"), retrying while the primary deletes what is
+  // being read; TryAgain if it kept doing so.
+  Status CatchUpWithPrimary() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // One attempt of it: TryAgain when a file read vanished.
+  Status CatchUpOnce() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Opens (in the table cache, which keeps them) the tables of v, a
+  // version of cfd about to be installed; TryAgain naming one that cannot
+  // be opened for being gone.
+  Status OpenFollowedTables(const ColumnFamilyData& cfd, const Version& v);
+  // Evicts from the families' table caches the tables no version holds
+  // any longer.
+  void EvictUnfollowedTables() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Gives every family a new memtable, replays logs into them and sets the
   // sequence numbers to continue above what the MANIFEST and WALs hold.
   Status ReplayLogs(const std::vector<uint64_t>& logs)
@@ -308,6 +334,12 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // (docs/formats/wal.md; point in time fails on damage that intact later
   // writes follow), and sets the sequence counters to the last replayed.
   Status RecoverLogFiles(const std::vector<uint64_t>& logs)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Inserts batch, a record of WAL log_number, into the memtables of the
+  // families whose log number it is at or past (not those dropped or not
+  // open), and raises *max_sequence to its last write's number.
+  Status ReplayBatch(WriteBatch* batch, uint64_t log_number,
+                     SequenceNumber* max_sequence)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_families.cc ----
@@ -662,6 +694,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   const bool read_only_;
   // A read-only open fails if the WALs hold writes not in tables.
   bool error_if_wal_file_exists_ = false;
+  // A secondary instance (read_only_ too): it follows a live primary.
+  bool secondary_ = false;
+  // Its tables open in each family's table cache, by family id.
+  std::map<uint32_t, std::set<uint64_t>> followed_tables_ GUARDED_BY(mutex_);
   bool opened_ GUARDED_BY(mutex_) = false;
   bool closing_ GUARDED_BY(mutex_) = false;
   // What the first Close returned (a later Close returns it again).

@@ -157,8 +157,9 @@ Status DB::ListColumnFamilies(const DBOptions& db_options,
 Status DBImpl::Open(const std::vector<ColumnFamilyDescriptor>& column_families,
                     std::vector<ColumnFamilyHandle*>* handles) {
   MutexLock l(&mutex_);
-  Status s =
-      read_only_ ? RecoverReadOnly(column_families) : Recover(column_families);
+  Status s = secondary_   ? RecoverSecondary(column_families)
+             : read_only_ ? RecoverReadOnly(column_families)
+                          : Recover(column_families);
   if (s.ok()) {
     for (const ColumnFamilyDescriptor& d : column_families) {
       handles->push_back(

@@ -54,7 +54,7 @@ Status DB::OpenForReadOnly(
   return s;
 }
 
-Status DBImpl::RecoverReadOnly(
+Status DBImpl::RecoverFamiliesReadOnly(
     const std::vector<ColumnFamilyDescriptor>& column_families) {
   Status s = env_->FileExists(CurrentFileName(dbname_));
   if (s.IsNotFound()) {
@@ -82,6 +82,13 @@ Status DBImpl::RecoverReadOnly(
                                          " (a read-only open creates none)");
     }
   }
+  return Status::OK();
+}
+
+Status DBImpl::RecoverReadOnly(
+    const std::vector<ColumnFamilyDescriptor>& column_families) {
+  Status s = RecoverFamiliesReadOnly(column_families);
+  if (!s.ok()) return s;
   std::vector<uint64_t> logs;
   s = FindLogFiles(&logs);
   if (!s.ok()) return s;

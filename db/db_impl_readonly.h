@@ -15,7 +15,9 @@
 
 namespace strata {
 
-class DBImplReadOnly final : public DBImpl {
+// Not final: a secondary instance (db/db_impl_secondary.h) refuses the
+// same calls.
+class DBImplReadOnly : public DBImpl {
  public:
   DBImplReadOnly(const Options& options, const std::string& dbname)
       : DBImpl(options, dbname, /*read_only=*/true) {}

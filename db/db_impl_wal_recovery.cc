@@ -235,6 +235,21 @@ class DBImpl::FamilyRouter final : public MemTableRouter {
   const uint64_t log_number_;
 };
 
+Status DBImpl::ReplayBatch(WriteBatch* batch, uint64_t log_number,
+                           SequenceNumber* max_sequence) {
+  const SequenceNumber first = WriteBatchInternal::Sequence(batch);
+  FamilyRouter router(versions_->column_families(), log_number);
+  MemTable* default_mem = nullptr;
+  router.Route(0, &default_mem);
+  Status s = InsertBatchIntoMemTable(batch, first, default_mem, &router,
+                                     /*concurrent=*/false,
+                                     /*ignore_duplicates=*/true);
+  if (!s.ok()) return s;
+  const uint32_t count = WriteBatchInternal::Count(batch);
+  if (count > 0) *max_sequence = std::max(*max_sequence, first + count - 1);
+  return Status::OK();
+}
+
 Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
   const WALRecoveryMode mode = options_.wal_recovery_mode;
   SequenceNumber max_sequence = 0;
@@ -306,16 +321,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
       }
       s = CheckManifestLength(env_, dbname_, *versions_, record);
       if (!s.ok()) return s;
-      const SequenceNumber first = WriteBatchInternal::Sequence(&batch);
-      FamilyRouter router(versions_->column_families(), number);
-      MemTable* default_mem = nullptr;
-      router.Route(0, &default_mem);
-      s = InsertBatchIntoMemTable(&batch, first, default_mem, &router,
-                                  /*concurrent=*/false,
-                                  /*ignore_duplicates=*/true);
+      s = ReplayBatch(&batch, number, &max_sequence);
       if (!s.ok()) return s;
-      const uint32_t count = WriteBatchInternal::Count(&batch);
-      if (count > 0) max_sequence = std::max(max_sequence, first + count - 1);
     }
     if (!reporter.read_error().ok()) return reporter.read_error();
     replayed[number] = reader.EndOfLastRecord();

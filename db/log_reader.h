@@ -66,6 +66,17 @@ class Reader {
     // of a failed read (then bytes is 0).
     virtual void Corruption(size_t bytes, const Status& status) = 0;
   };
+  // A Reporter that keeps the first status reported (OK while none is).
+  class FirstReporter final : public Reporter {
+   public:
+    void Corruption(size_t, const Status& status) override {
+      if (first_.ok()) first_ = status;
+    }
+    const Status& first() const { return first_; }
+
+   private:
+    Status first_;
+  };
 
   // Reads file from its start. reporter (may be null: nothing is reported)
   // must outlive the reader. checksum=false skips the crc checks. The

@@ -20,18 +20,6 @@ namespace {
 // read into memory.
 constexpr uint64_t kMaxCurrentFileSize = 4096;
 
-// Keeps the first damage a MANIFEST reader reports.
-class ManifestReporter final : public log::Reader::Reporter {
- public:
-  void Corruption(size_t, const Status& status) override {
-    if (first_.ok()) first_ = status;
-  }
-  const Status& first() const { return first_; }
-
- private:
-  Status first_;
-};
-
 }  // namespace
 
 // A LogAndApply call waiting for its turn.
@@ -316,7 +304,7 @@ Status VersionSet::ReadCurrentFile(std::string* manifest_name,
 Status VersionSet::ReadManifest(
     const std::string& fname, uint64_t number,
     const std::function<Status(const VersionEdit&, const std::string&)>& fn,
-    uint64_t* end) {
+    uint64_t* end, uint64_t skip) {
   std::unique_ptr<SequentialFile> file;
   Status s = env_->NewSequentialFile(fname, &file, options_.env_options);
   if (!s.ok()) {
@@ -325,7 +313,8 @@ Status VersionSet::ReadManifest(
     }
     return s;
   }
-  ManifestReporter reporter;
+  // The first damage the reader reports.
+  log::Reader::FirstReporter reporter;
   log::Reader reader(
       std::make_unique<SequentialFileReader>(std::move(file), fname), &reporter,
       /*checksum=*/true, number);
@@ -344,6 +333,7 @@ Status VersionSet::ReadManifest(
          reader.ReadRecord(&record, &scratch,
                            WALRecoveryMode::kTolerateCorruptedTailRecords)) {
     if (!reporter.first().ok()) break;
+    if (reader.LastRecordOffset() < skip) continue;
     const std::string where =
         fname + " offset " + NumberToString(reader.LastRecordOffset());
     s = VersionEdit::DecodeGroup(record, &edits);

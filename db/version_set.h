@@ -123,6 +123,20 @@ class VersionSet {
                  bool* save_manifest, bool every_family = true);
   Status Recover(bool* save_manifest) { return Recover({}, save_manifest); }
 
+  // For a secondary instance (db/db_impl_secondary.cc), after Recover:
+  // applies to the families of the set the edits a primary has appended
+  // to the MANIFEST since the last call — or, when CURRENT names another
+  // MANIFEST now, those of that one from its start. A record cut short by
+  // the end of the file is not yet written: a later call reads it. Edits
+  // of families not in the set are skipped (families created by the
+  // primary are not followed); a family the primary dropped is removed
+  // from the set. check is called on every family's new version before
+  // any is installed; its error, or one reading the files, leaves the set
+  // as it was. TryAgain when the MANIFEST named was deleted meanwhile.
+  // REQUIRES: mu held; no LogAndApply ever (a secondary writes nothing).
+  Status FollowManifest(const std::function<Status(const ColumnFamilyData&,
+                                                   const Version&)>& check);
+
   // The names of the live families of the DB in dbname (its MANIFEST),
   // the default family first.
   static Status ListColumnFamilies(Env* env, const std::string& dbname,
@@ -190,11 +204,12 @@ class VersionSet {
   // Calls fn on every edit of the MANIFEST fname, in order, with where it
   // is; stops at the first non-OK status, which it returns. A record cut
   // short by the end of the file is dropped; other damage is Corruption.
-  // If end is not null, *end is where the last record read ends.
+  // If end is not null, *end is where the last record read ends. Records
+  // that start before skip are read but not passed to fn.
   Status ReadManifest(
       const std::string& fname, uint64_t number,
       const std::function<Status(const VersionEdit&, const std::string&)>& fn,
-      uint64_t* end = nullptr);
+      uint64_t* end = nullptr, uint64_t skip = 0);
   // Opens a new MANIFEST number and writes snapshot into it, synced.
   Status StartManifest(uint64_t number, const std::string& snapshot,
                        std::unique_ptr<log::Writer>* writer);

@@ -89,6 +89,10 @@ DWORD PosixDelete(const std::wstring& path) {
                           &flags, sizeof(flags));
 }
 
+// How many more times RenameFile tries a replace refused for the target
+// being open (about 1 ms apart).
+constexpr int kRenameAttempts = 50;
+
 // Renames with POSIX semantics, replacing target even if it is open.
 // ERROR_SUCCESS or the error.
 DWORD PosixRename(const std::wstring& src, const std::wstring& target) {
@@ -267,10 +271,19 @@ class WinEnv : public OsEnv {
                                 (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0
                             ? 0
                             : MOVEFILE_REPLACE_EXISTING;
-    if (!MoveFileExW(from.c_str(), to.c_str(), flags)) {
-      return WinError(src, ("rename to " + target).c_str(), GetLastError());
+    // Without the POSIX rename (Wine, Windows before 10 1607) a target
+    // another process has open refuses to be replaced, even when opened
+    // with FILE_SHARE_DELETE: a secondary instance reading CURRENT holds
+    // it for moments only, so the rename is tried again for a while.
+    for (int attempt = 0;; attempt++) {
+      if (MoveFileExW(from.c_str(), to.c_str(), flags)) return Status::OK();
+      const DWORD error = GetLastError();
+      if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION) ||
+          attempt == kRenameAttempts) {
+        return WinError(src, ("rename to " + target).c_str(), error);
+      }
+      Sleep(1);
     }
-    return Status::OK();
   }
 
   Status LinkFile(const std::string& src, const std::string& target) override {

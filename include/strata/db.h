@@ -136,6 +136,26 @@ class STRATA_EXPORT DB {
       std::vector<ColumnFamilyHandle*>* handles, DB** dbptr,
       bool error_if_wal_file_exists = false);
 
+  // Opens a secondary instance of the DB in name: a reader that a primary
+  // (a DB::Open of name, in this process or another) may keep writing,
+  // flushing and compacting beside. It reads what the files held when it
+  // opened and, after each TryCatchUpWithPrimary, what they hold then
+  // (docs/operations.md, "Secondary instances"). It takes no lock and
+  // writes nothing in name; its info log goes to secondary_path (created
+  // if missing). Every call that would change the DB is NotSupported.
+  // The tables are kept open (max_open_files is taken as -1). The second
+  // form may name a subset of the families (the default one among them);
+  // families the primary creates later are not seen, and one the primary
+  // drops is dropped here too at the next catch-up (its handles still
+  // read what it held).
+  static Status OpenAsSecondary(const Options& options, const std::string& name,
+                                const std::string& secondary_path, DB** dbptr);
+  static Status OpenAsSecondary(
+      const DBOptions& db_options, const std::string& name,
+      const std::string& secondary_path,
+      const std::vector<ColumnFamilyDescriptor>& column_families,
+      std::vector<ColumnFamilyHandle*>* handles, DB** dbptr);
+
   // The names of the column families of the DB in name (not open, or
   // open by another DB object), the default family first.
   static Status ListColumnFamilies(const DBOptions& db_options,
@@ -323,6 +343,16 @@ class STRATA_EXPORT DB {
   // retry failed, and ShutdownInProgress once Close has begun
   // (docs/reliability.md, "Recovery without reopening").
   virtual Status Resume() { return Status::NotSupported("Resume"); }
+
+  // A secondary instance (OpenAsSecondary): reads the primary's MANIFEST
+  // and WALs as they are now, so that later reads see a newer prefix of
+  // the primary's writes. TryAgain when the primary kept deleting the
+  // files being read (the instance still reads its previous state). Any
+  // other DB: NotSupported.
+  virtual Status TryCatchUpWithPrimary() {
+    return Status::NotSupported("TryCatchUpWithPrimary",
+                                "supported by a secondary instance only");
+  }
 
   // Writes the family's active memtable (and every older one) to a table,
   // so that its writes no longer depend on the WAL. With options.wait,
