@@ -163,7 +163,7 @@ class InspectTest : public testing::Test {
            " 10:" +
            Size(10) + "[2 .. 2]['" + b + "' seq:2, type:1 .. '" + b +
            "' seq:2, type:1]\n" + EmptyLevels(1, 3) +
-           "next_file_number 14 last_sequence 5  prev_log_number 0 "
+           "next_file_number 16 last_sequence 5  prev_log_number 0 "
            "max_column_family 1 min_log_number_to_keep 11\n";
   }
 
@@ -253,7 +253,9 @@ TEST_F(InspectTest, ManifestVerbose) {
       "}\n"
       "VersionEdit {\n"
       "  LogNumber: 11\n"
-      "  NextFileNumber: 14\n"
+      // 14 and 15 went to the OPTIONS file the reopen wrote (and its
+      // temp file) after MANIFEST 13.
+      "  NextFileNumber: 16\n"
       "  LastSeq: 5\n"
       "  ColumnFamily: 0\n"
       "}\n" +
