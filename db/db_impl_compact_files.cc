@@ -222,7 +222,7 @@ Status DBImpl::CompactFiles(const CompactionOptions& compact_options,
         "CompactFiles: output_path_id " + std::to_string(output_path_id) +
         " (strata writes every file to the DB directory: path 0)");
   }
-  const CompressionType compression = compact_options.compression;
+  CompressionType compression = compact_options.compression;
   if (compression != kNoCompression && compression != kSnappyCompression &&
       compression != kZlibCompression) {
     return Status::InvalidArgument(
@@ -230,10 +230,13 @@ Status DBImpl::CompactFiles(const CompactionOptions& compact_options,
         std::to_string(static_cast<int>(compression)));
   }
   if (!CompressionSupported(compression)) {
-    return Status::NotSupported(
-        "CompactFiles: this build of strata has no codec for ",
-        CompressionTypeName(compression));
+    // CompactionOptions' default is snappy; a build without it writes
+    // the outputs uncompressed, as RocksDB's table builder stores a block
+    // raw when its codec is missing.
+    compression = kNoCompression;
   }
+  CompactionOptions options = compact_options;
+  options.compression = compression;
 
   MutexLock l(&mutex_);
   // An ingestion writing its MANIFEST record may be placing files where
@@ -246,8 +249,7 @@ Status DBImpl::CompactFiles(const CompactionOptions& compact_options,
   cfd->Ref();
   Version* base = cfd->current();
   base->Ref();
-  s = PickCompactFiles(cfd, compact_options, input_file_names, output_level,
-                       &c);
+  s = PickCompactFiles(cfd, options, input_file_names, output_level, &c);
   if (s.ok()) s = CheckNoCompactionWritesThere(*base, *c);
   CompactionJobInfo info{};
   if (s.ok()) {
