@@ -19,27 +19,44 @@ namespace strata {
 
 namespace {
 
+// The struct and type of a data member pointer.
+template <typename M>
+struct MemberOf;
+template <typename S, typename T>
+struct MemberOf<T S::*> {
+  using Struct = S;
+};
+
+template <auto kMember>
+using StructOf = typename MemberOf<decltype(kMember)>::Struct;
+
+template <auto kMember>
+std::string PrintMember(const StructOf<kMember>& s) {
+  return PrintOptionValue(s.*kMember);
+}
+
+template <auto kMember>
+bool ParseMember(const std::string& v, StructOf<kMember>* s) {
+  return ParseOptionValue(v, &(s->*kMember));
+}
+
 // A plain field: the value codecs of db/option_values.h. write=false keeps
 // a field strata has and RocksDB does not out of the OPTIONS file, where
 // RocksDB's reader would refuse it; text may still set it.
-template <typename S, typename T>
-OptionField<S> Field(const char* name, T S::*member, bool is_mutable = false,
-                     bool write = true) {
-  OptionField<S> f;
+template <auto kMember>
+OptionField<StructOf<kMember>> Field(const char* name, bool is_mutable = false,
+                                     bool write = true) {
+  OptionField<StructOf<kMember>> f;
   f.name = name;
   f.is_mutable = is_mutable;
-  if (write) {
-    f.print = [member](const S& s) { return PrintOptionValue(s.*member); };
-  }
-  f.parse = [member](const std::string& v, S* s) {
-    return ParseOptionValue(v, &(s->*member));
-  };
+  if (write) f.print = PrintMember<kMember>;
+  f.parse = ParseMember<kMember>;
   return f;
 }
 
-template <typename S, typename T>
-OptionField<S> Mutable(const char* name, T S::*member) {
-  return Field(name, member, true);
+template <auto kMember>
+OptionField<StructOf<kMember>> Mutable(const char* name) {
+  return Field<kMember>(name, true);
 }
 
 // RocksDB names its fixed-prefix transform "rocksdb.FixedPrefix.<n>";
@@ -145,39 +162,39 @@ bool ParseFilterPolicy(const std::string& v, BlockBasedTableOptions* t) {
 const OptionTable<DBOptions>& DBOptionFields() {
   using O = DBOptions;
   static const OptionTable<O>* table = new OptionTable<O>{
-      Field("create_if_missing", &O::create_if_missing),
-      Field("error_if_exists", &O::error_if_exists),
-      Field("create_missing_column_families",
-            &O::create_missing_column_families),
-      Field("atomic_flush", &O::atomic_flush),
-      Field("db_write_buffer_size", &O::db_write_buffer_size),
-      Field("allow_2pc", &O::allow_2pc),
-      Field("paranoid_checks", &O::paranoid_checks),
-      Field("fail_if_options_file_error", &O::fail_if_options_file_error),
-      Field("use_fsync", &O::use_fsync),
-      Field("allow_mmap_reads", &O::allow_mmap_reads),
-      Field("allow_mmap_writes", &O::allow_mmap_writes),
-      Field("use_direct_reads", &O::use_direct_reads),
-      Field("use_direct_io_for_flush_and_compaction",
-            &O::use_direct_io_for_flush_and_compaction),
-      Field("allow_fallocate", &O::allow_fallocate),
-      Field("writable_file_max_buffer_size", &O::writable_file_max_buffer_size),
-      Field("wal_write_through", &O::wal_write_through, false, false),
-      Field("wal_recovery_mode", &O::wal_recovery_mode),
-      Field("max_open_files", &O::max_open_files),
-      Field("max_file_opening_threads", &O::max_file_opening_threads),
-      Field("max_background_jobs", &O::max_background_jobs),
-      Field("max_bgerror_resume_count", &O::max_bgerror_resume_count),
-      Field("max_background_compactions", &O::max_background_compactions),
-      Field("max_background_flushes", &O::max_background_flushes),
-      Field("allow_concurrent_memtable_write",
-            &O::allow_concurrent_memtable_write),
-      Field("enable_pipelined_write", &O::enable_pipelined_write),
-      Field("unordered_write", &O::unordered_write),
-      Field("enable_write_thread_adaptive_yield",
-            &O::enable_write_thread_adaptive_yield),
-      Field("write_thread_max_yield_usec", &O::write_thread_max_yield_usec),
-      Field("write_thread_slow_yield_usec", &O::write_thread_slow_yield_usec),
+      Field<&O::create_if_missing>("create_if_missing"),
+      Field<&O::error_if_exists>("error_if_exists"),
+      Field<&O::create_missing_column_families>(
+          "create_missing_column_families"),
+      Field<&O::atomic_flush>("atomic_flush"),
+      Field<&O::db_write_buffer_size>("db_write_buffer_size"),
+      Field<&O::allow_2pc>("allow_2pc"),
+      Field<&O::paranoid_checks>("paranoid_checks"),
+      Field<&O::fail_if_options_file_error>("fail_if_options_file_error"),
+      Field<&O::use_fsync>("use_fsync"),
+      Field<&O::allow_mmap_reads>("allow_mmap_reads"),
+      Field<&O::allow_mmap_writes>("allow_mmap_writes"),
+      Field<&O::use_direct_reads>("use_direct_reads"),
+      Field<&O::use_direct_io_for_flush_and_compaction>(
+          "use_direct_io_for_flush_and_compaction"),
+      Field<&O::allow_fallocate>("allow_fallocate"),
+      Field<&O::writable_file_max_buffer_size>("writable_file_max_buffer_size"),
+      Field<&O::wal_write_through>("wal_write_through", false, false),
+      Field<&O::wal_recovery_mode>("wal_recovery_mode"),
+      Field<&O::max_open_files>("max_open_files"),
+      Field<&O::max_file_opening_threads>("max_file_opening_threads"),
+      Field<&O::max_background_jobs>("max_background_jobs"),
+      Field<&O::max_bgerror_resume_count>("max_bgerror_resume_count"),
+      Field<&O::max_background_compactions>("max_background_compactions"),
+      Field<&O::max_background_flushes>("max_background_flushes"),
+      Field<&O::allow_concurrent_memtable_write>(
+          "allow_concurrent_memtable_write"),
+      Field<&O::enable_pipelined_write>("enable_pipelined_write"),
+      Field<&O::unordered_write>("unordered_write"),
+      Field<&O::enable_write_thread_adaptive_yield>(
+          "enable_write_thread_adaptive_yield"),
+      Field<&O::write_thread_max_yield_usec>("write_thread_max_yield_usec"),
+      Field<&O::write_thread_slow_yield_usec>("write_thread_slow_yield_usec"),
   };
   return *table;
 }
@@ -196,12 +213,12 @@ const OptionTable<ColumnFamilyOptions>& ColumnFamilyOptionFields() {
        },
        // A merge operator is code: the caller sets it.
        [](const std::string&, O*) { return true; }},
-      Mutable("write_buffer_size", &O::write_buffer_size),
-      Field("memtable_huge_page_size", &O::memtable_huge_page_size),
-      Field("paranoid_file_checks", &O::paranoid_file_checks),
-      Mutable("max_write_buffer_number", &O::max_write_buffer_number),
-      Field("min_write_buffer_number_to_merge",
-            &O::min_write_buffer_number_to_merge),
+      Mutable<&O::write_buffer_size>("write_buffer_size"),
+      Field<&O::memtable_huge_page_size>("memtable_huge_page_size"),
+      Field<&O::paranoid_file_checks>("paranoid_file_checks"),
+      Mutable<&O::max_write_buffer_number>("max_write_buffer_number"),
+      Field<&O::min_write_buffer_number_to_merge>(
+          "min_write_buffer_number_to_merge"),
       {"memtable_factory", false,
        // None is the skip list (db_impl_families.cc).
        [](const O& o) {
@@ -210,37 +227,37 @@ const OptionTable<ColumnFamilyOptions>& ColumnFamilyOptionFields() {
                                 : o.memtable_factory->Name());
        },
        ParseMemtableFactory},
-      Field("inplace_update_support", &O::inplace_update_support),
-      Field("inplace_update_num_locks", &O::inplace_update_num_locks),
-      Field("compression", &O::compression),
-      Field("compression_per_level", &O::compression_per_level),
-      Field("num_levels", &O::num_levels),
-      Field("compaction_style", &O::compaction_style),
-      Mutable("level0_file_num_compaction_trigger",
-              &O::level0_file_num_compaction_trigger),
-      Mutable("level0_slowdown_writes_trigger",
-              &O::level0_slowdown_writes_trigger),
-      Mutable("level0_stop_writes_trigger", &O::level0_stop_writes_trigger),
-      Mutable("max_bytes_for_level_base", &O::max_bytes_for_level_base),
-      Mutable("max_bytes_for_level_multiplier",
-              &O::max_bytes_for_level_multiplier),
-      Mutable("target_file_size_base", &O::target_file_size_base),
-      Mutable("target_file_size_multiplier", &O::target_file_size_multiplier),
-      Field("level_compaction_dynamic_level_bytes",
-            &O::level_compaction_dynamic_level_bytes),
-      Mutable("max_compaction_bytes", &O::max_compaction_bytes),
-      Field("soft_pending_compaction_bytes_limit",
-            &O::soft_pending_compaction_bytes_limit),
-      Field("hard_pending_compaction_bytes_limit",
-            &O::hard_pending_compaction_bytes_limit),
-      Mutable("disable_auto_compactions", &O::disable_auto_compactions),
+      Field<&O::inplace_update_support>("inplace_update_support"),
+      Field<&O::inplace_update_num_locks>("inplace_update_num_locks"),
+      Field<&O::compression>("compression"),
+      Field<&O::compression_per_level>("compression_per_level"),
+      Field<&O::num_levels>("num_levels"),
+      Field<&O::compaction_style>("compaction_style"),
+      Mutable<&O::level0_file_num_compaction_trigger>(
+          "level0_file_num_compaction_trigger"),
+      Mutable<&O::level0_slowdown_writes_trigger>(
+          "level0_slowdown_writes_trigger"),
+      Mutable<&O::level0_stop_writes_trigger>("level0_stop_writes_trigger"),
+      Mutable<&O::max_bytes_for_level_base>("max_bytes_for_level_base"),
+      Mutable<&O::max_bytes_for_level_multiplier>(
+          "max_bytes_for_level_multiplier"),
+      Mutable<&O::target_file_size_base>("target_file_size_base"),
+      Mutable<&O::target_file_size_multiplier>("target_file_size_multiplier"),
+      Field<&O::level_compaction_dynamic_level_bytes>(
+          "level_compaction_dynamic_level_bytes"),
+      Mutable<&O::max_compaction_bytes>("max_compaction_bytes"),
+      Field<&O::soft_pending_compaction_bytes_limit>(
+          "soft_pending_compaction_bytes_limit"),
+      Field<&O::hard_pending_compaction_bytes_limit>(
+          "hard_pending_compaction_bytes_limit"),
+      Mutable<&O::disable_auto_compactions>("disable_auto_compactions"),
       {"table_factory", false,
        [](const O& o) { return std::string(o.table_factory->Name()); },
        ParseTableFactory},
       {"prefix_extractor", false, PrintPrefixExtractor, ParsePrefixExtractor},
-      Field("memtable_prefix_bloom_size_ratio",
-            &O::memtable_prefix_bloom_size_ratio),
-      Field("memtable_whole_key_filtering", &O::memtable_whole_key_filtering),
+      Field<&O::memtable_prefix_bloom_size_ratio>(
+          "memtable_prefix_bloom_size_ratio"),
+      Field<&O::memtable_whole_key_filtering>("memtable_whole_key_filtering"),
   };
   return *table;
 }
@@ -248,15 +265,15 @@ const OptionTable<ColumnFamilyOptions>& ColumnFamilyOptionFields() {
 const OptionTable<BlockBasedTableOptions>& BlockBasedTableOptionFields() {
   using O = BlockBasedTableOptions;
   static const OptionTable<O>* table = new OptionTable<O>{
-      Field("cache_index_and_filter_blocks", &O::cache_index_and_filter_blocks),
-      Field("cache_index_and_filter_blocks_with_high_priority",
-            &O::cache_index_and_filter_blocks_with_high_priority),
-      Field("no_block_cache", &O::no_block_cache),
-      Field("block_size", &O::block_size),
-      Field("block_restart_interval", &O::block_restart_interval),
-      Field("index_block_restart_interval", &O::index_block_restart_interval),
+      Field<&O::cache_index_and_filter_blocks>("cache_index_and_filter_blocks"),
+      Field<&O::cache_index_and_filter_blocks_with_high_priority>(
+          "cache_index_and_filter_blocks_with_high_priority"),
+      Field<&O::no_block_cache>("no_block_cache"),
+      Field<&O::block_size>("block_size"),
+      Field<&O::block_restart_interval>("block_restart_interval"),
+      Field<&O::index_block_restart_interval>("index_block_restart_interval"),
       {"filter_policy", false, PrintFilterPolicy, ParseFilterPolicy},
-      Field("whole_key_filtering", &O::whole_key_filtering),
+      Field<&O::whole_key_filtering>("whole_key_filtering"),
       // Not in the file (a cache is shared, not configured per file):
       // "block_cache=<bytes>" in a string makes an LRU cache of that size.
       {"block_cache", false, nullptr,

@@ -13,7 +13,6 @@
 #ifndef STRATA_DB_OPTIONS_FIELDS_H_
 #define STRATA_DB_OPTIONS_FIELDS_H_
 
-#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,9 +29,12 @@ struct OptionField {
   std::string name;
   // SetOptions may change it on an open DB.
   bool is_mutable = false;
-  std::function<std::string(const Struct&)> print;
+  // Plain function pointers, not std::function: a std::function's
+  // typeinfo for these signatures would be exported from the shared
+  // library beside the public types they name.
+  std::string (*print)(const Struct&) = nullptr;
   // Sets the field from value; false when value is not one it takes.
-  std::function<bool(const std::string& value, Struct*)> parse;
+  bool (*parse)(const std::string& value, Struct*) = nullptr;
 };
 
 template <typename Struct>
