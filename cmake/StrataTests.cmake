@@ -434,6 +434,13 @@ strata_add_test(db_backup_test SOURCES
   test/db/utilities/family_writers.cc
 )
 
+# WriteBatchWithIndex (docs/transactions.md): random batches over random
+# DBs checked against a model, and the API's edge cases.
+strata_add_test(write_batch_with_index_test SOURCES
+  test/db/utilities/write_batch_with_index_api_test.cc
+  test/db/utilities/write_batch_with_index_test.cc
+)
+
 # Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
 # DB::IngestExternalFile(s).
 strata_add_test(db_ingest_test SOURCES
