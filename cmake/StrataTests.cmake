@@ -711,6 +711,14 @@ set(_api_compat_options_expected
     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_options_file.expected)
 strata_api_compat_compare(api_compat_options_file
   PROGRAMS api_compat_options_file EXPECTED ${_api_compat_options_expected})
+# WriteBatchWithIndex: reading a batch's own writes, compared likewise.
+strata_api_compat(api_compat_write_batch_with_index
+  rocksdb_write_batch_with_index)
+set(_api_compat_wbwi_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_write_batch_with_index.expected)
+strata_api_compat_compare(api_compat_write_batch_with_index
+  PROGRAMS api_compat_write_batch_with_index
+  EXPECTED ${_api_compat_wbwi_expected})
 # The C API: its output is compared with RocksDB 7.8.3's, recorded.
 strata_api_compat(api_compat_c rocksdb_c_program)
 set(_api_compat_c_expected
@@ -737,6 +745,10 @@ if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_options_file_vs_rocksdb
     PROGRAMS api_compat_options_file api_compat_options_file_rocksdb
     EXPECTED ${_api_compat_options_expected})
+  strata_api_compat_compare(api_compat_write_batch_with_index_vs_rocksdb
+    PROGRAMS api_compat_write_batch_with_index
+             api_compat_write_batch_with_index_rocksdb
+    EXPECTED ${_api_compat_wbwi_expected})
   # Each engine reads the OPTIONS file of a DB the other made.
   foreach(_pair "strata;api_compat_options_file;api_compat_options_file_rocksdb"
                 "rocksdb;api_compat_options_file_rocksdb;api_compat_options_file")
@@ -756,7 +768,8 @@ elseif(STRATA_ROCKSDB_INCLUDE_DIR)
   # Headers of another RocksDB (or no library): the programs at least
   # still compile against them as they are.
   foreach(_source rocksdb_program rocksdb_column_families rocksdb_operations
-          rocksdb_listeners rocksdb_options_file)
+          rocksdb_listeners rocksdb_options_file
+          rocksdb_write_batch_with_index)
     add_test(NAME api_compat_${_source}_headers
              COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
                      -I${STRATA_ROCKSDB_INCLUDE_DIR}
