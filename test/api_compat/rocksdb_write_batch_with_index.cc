@@ -10,6 +10,7 @@
 // prints keys, values and status codes, never a message.
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>

@@ -15,10 +15,13 @@
 // DeleteRange is refused with NotSupported (a range cannot be looked up
 // key by key in the index), as in RocksDB 7.8.
 //
-// Thread safety: a WriteBatchWithIndex and its iterators may be read from
-// many threads at once; any update (including Clear and the save-point
-// calls) needs external synchronization and invalidates, for Clear and
-// RollbackToSavePoint, every iterator made from it.
+// Thread safety: lookups (GetFromBatch, GetFromBatchAndDB,
+// MultiGetFromBatchAndDB) may run on many threads at once, and each
+// iterator on one thread at a time; every other call (updates, Clear, the
+// save-point calls, making an iterator) needs external synchronization.
+// Clear and RollbackToSavePoint invalidate every iterator made from the
+// batch; other updates leave a WBWIIterator valid but may invalidate the
+// position of an iterator with a base.
 
 #ifndef STRATA_INCLUDE_UTILITIES_WRITE_BATCH_WITH_INDEX_H_
 #define STRATA_INCLUDE_UTILITIES_WRITE_BATCH_WITH_INDEX_H_

@@ -12,6 +12,7 @@
 
 #include "strata/utilities/write_batch_with_index.h"
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
