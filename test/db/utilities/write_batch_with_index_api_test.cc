@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -269,6 +270,46 @@ TEST_F(WbwiDBTest, DroppedFamily) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_TRUE(db_->Get(ReadOptions(), "d", &value).IsNotFound());
   ASSERT_TRUE(db_->DestroyColumnFamilyHandle(cf).ok());
+}
+
+// Lookups run on many threads at once, each thread also moving its own
+// iterator (made beforehand), and all see the batch over the DB.
+TEST_F(WbwiDBTest, ConcurrentLookups) {
+  WriteBatchWithIndex wb;
+  for (int i = 0; i < 100; i++) {
+    const std::string k = "k" + std::to_string(i);
+    ASSERT_TRUE(db_->Put(WriteOptions(), k, "db").ok());
+    const Status s = i % 3 == 0   ? wb.Merge(k, "b")
+                     : i % 3 == 1 ? wb.Delete(k)
+                                  : Status::OK();
+    ASSERT_TRUE(s.ok());
+  }
+  constexpr int kThreads = 4;
+  std::vector<std::unique_ptr<Iterator>> iters;
+  for (int t = 0; t < kThreads; t++) {
+    iters.emplace_back(wb.NewIteratorWithBase(db_->DefaultColumnFamily(),
+                                              db_->NewIterator(ReadOptions())));
+  }
+  std::vector<int> errors(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 100; i++) {
+        const std::string k = "k" + std::to_string(i);
+        std::string v;
+        Status s = wb.GetFromBatchAndDB(db_.get(), ReadOptions(), k, &v);
+        const bool ok = i % 3 == 0   ? s.ok() && v == "db,b"
+                        : i % 3 == 1 ? s.IsNotFound()
+                                     : s.ok() && v == "db";
+        if (!ok) errors[t]++;
+      }
+      int n = 0;
+      for (iters[t]->SeekToFirst(); iters[t]->Valid(); iters[t]->Next()) n++;
+      if (n != 67 || !iters[t]->status().ok()) errors[t]++;
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; t++) EXPECT_EQ(errors[t], 0) << "thread " << t;
 }
 
 }  // namespace
