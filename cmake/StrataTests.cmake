@@ -481,6 +481,12 @@ strata_add_test(db_listener_test SOURCES
   test/db/db_test_util.cc
 )
 
+# What transactions' conflict checks stand on: a key's newest sequence
+# number (memtables and tables) and writes checked inside the write path.
+strata_add_test(db_write_callback_test SOURCES
+  test/db/db_write_callback_test.cc
+)
+
 # Point reads: values pinned in the block cache (PinnableSlice), and the
 # batched MultiGet against single Gets.
 strata_add_test(db_read_test SOURCES

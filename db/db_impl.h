@@ -113,6 +113,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
     return default_handle_;
   }
   Status Write(const WriteOptions& options, WriteBatch* updates) override;
+  // Write, committed only if callback->Check() returns OK when the write
+  // path reaches it (db/write_callback.h); else that status, and nothing
+  // written. callback may be null.
+  Status WriteWithCallback(const WriteOptions& options, WriteBatch* updates,
+                           WriteCallback* callback);
   Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family,
              const Slice& key, const Slice& value) override;
   Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family,
@@ -206,6 +211,17 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status GetDbIdentity(std::string& identity) const override;
   const std::string& GetName() const override { return dbname_; }
   Env* GetEnv() const override { return env_; }
+
+  // The sequence number of the newest write to key in column_family: its
+  // newest version in any memtable or table, or the newest range
+  // tombstone covering it; 0 if there is none. Sees every write applied
+  // to the memtables, published or not (a WriteCallback runs when every
+  // earlier write is applied). What transactions' conflict checks use
+  // (docs/transactions.md): it reads tables when no memtable holds the
+  // key, so it never depends on how much memtable history is kept.
+  Status GetLatestSequenceForKey(ColumnFamilyHandle* column_family,
+                                 const Slice& key, SequenceNumber* sequence)
+      LOCKS_EXCLUDED(mutex_);
 
   // Waits until no flush or compaction is running or needed (tests and
   // tools that want a settled tree); the background error if there is one.
