@@ -460,6 +460,12 @@ strata_add_test(options_util_test SOURCES
 target_include_directories(options_util_test PRIVATE
                            ${CMAKE_BINARY_DIR}/options_fixture)
 
+# Compaction filters (docs/compaction.md, "Compaction filters").
+strata_add_test(db_compaction_filter_test SOURCES
+  test/db/db_compaction_filter_test.cc
+  test/db/db_test_util.cc
+)
+
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
