@@ -712,6 +712,12 @@ set(_api_compat_options_expected
     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_options_file.expected)
 strata_api_compat_compare(api_compat_options_file
   PROGRAMS api_compat_options_file EXPECTED ${_api_compat_options_expected})
+# Compaction filters and DBWithTTL: compared likewise.
+strata_api_compat(api_compat_compaction_filter rocksdb_compaction_filter)
+set(_api_compat_cfilter_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_compaction_filter.expected)
+strata_api_compat_compare(api_compat_compaction_filter
+  PROGRAMS api_compat_compaction_filter EXPECTED ${_api_compat_cfilter_expected})
 # The C API: its output is compared with RocksDB 7.8.3's, recorded.
 strata_api_compat(api_compat_c rocksdb_c_program)
 set(_api_compat_c_expected
@@ -738,6 +744,9 @@ if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_options_file_vs_rocksdb
     PROGRAMS api_compat_options_file api_compat_options_file_rocksdb
     EXPECTED ${_api_compat_options_expected})
+  strata_api_compat_compare(api_compat_compaction_filter_vs_rocksdb
+    PROGRAMS api_compat_compaction_filter api_compat_compaction_filter_rocksdb
+    EXPECTED ${_api_compat_cfilter_expected})
   # Each engine reads the OPTIONS file of a DB the other made.
   foreach(_pair "strata;api_compat_options_file;api_compat_options_file_rocksdb"
                 "rocksdb;api_compat_options_file_rocksdb;api_compat_options_file")
