@@ -149,6 +149,25 @@ TEST_F(DBCompactionFilterTest, RemovesChangesAndSkips) {
   }
 }
 
+TEST_F(DBCompactionFilterTest, SkipLeavesWhatSnapshotsSee) {
+  h_.options().compaction_filter = &filter_;
+  ASSERT_TRUE(h_.Open().ok());
+  Put("skip1", "old");
+  Put("skip3", "old");
+  const Snapshot* snap = h_.db()->GetSnapshot();
+  Put("skip", "x");
+  Put("skip3", "new");
+  Put("skip5", "new");
+  Flush();
+  ASSERT_TRUE(CompactAll().ok());
+  // skip3's newer value goes without a deletion: the snapshot's shows.
+  const std::map<std::string, std::string> latest = {{"skip1", "old"},
+                                                     {"skip3", "old"}};
+  EXPECT_EQ(latest, h_.Contents());
+  EXPECT_EQ(latest, h_.Contents(snap));
+  h_.db()->ReleaseSnapshot(snap);
+}
+
 TEST_F(DBCompactionFilterTest, SkipBeforeTheKeyKeeps) {
   h_.options().compaction_filter = &filter_;
   ASSERT_TRUE(h_.Open().ok());
@@ -289,7 +308,10 @@ TEST_F(DBCompactionFilterTest, FlushFilteredWhenAsked) {
   Put("chg1", "y");
   const Snapshot* snap = h_.db()->GetSnapshot();
   Put("del2", "x");
+  ASSERT_TRUE(h_.db()->Merge(WriteOptions(), "m", "a").ok());
+  ASSERT_TRUE(h_.db()->Merge(WriteOptions(), "m", "bad").ok());
   Flush();
+  EXPECT_EQ("a", h_.Get("m"));
   EXPECT_EQ("x", h_.Get("del1"));  // the snapshot sees it
   EXPECT_EQ("y", h_.Get("chg1"));
   EXPECT_EQ("NOT_FOUND", h_.Get("del2"));
