@@ -463,6 +463,7 @@ target_include_directories(options_util_test PRIVATE
 # Compaction filters (docs/compaction.md, "Compaction filters") and
 # DBWithTTL built on them (docs/formats/ttl.md), on a fake clock.
 strata_add_test(db_compaction_filter_test SOURCES
+  test/db/db_compaction_filter_model_test.cc
   test/db/db_compaction_filter_test.cc
   test/db/utilities/db_ttl_test.cc
   test/db/db_test_util.cc
