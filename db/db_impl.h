@@ -73,6 +73,8 @@
 
 namespace strata {
 
+struct CompactionJobOptions;
+
 class MemTable;
 
 class DBImpl : public DB, private WriteThread::CommitEnv {
@@ -528,11 +530,23 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status InstallCompaction(ColumnFamilyData* cfd, Compaction* c, int job_id,
                            std::vector<uint64_t>* outputs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Fills options' compaction filter fields for c in cfd; snapshots: the
+  // live snapshots' sequence numbers, ascending.
+  void SetCompactionFilter(ColumnFamilyData* cfd, const Compaction& c,
+                           const std::vector<SequenceNumber>& snapshots,
+                           CompactionJobOptions* options) const
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // One level of CompactRange: every step of level's files in [begin,
-  // end] into the next level. *output_level: where they went (-1: no
-  // file of level was in the range).
+  // end] into the next level, or with in_place into level itself (the
+  // deepest level, for a compaction filter). *output_level: where they
+  // went (-1: no file of level was in the range).
   Status CompactLevelRange(ColumnFamilyData* cfd, int level, const Slice* begin,
-                           const Slice* end, int* output_level)
+                           const Slice* end, bool in_place, int* output_level)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The deepest level L >= 1 of cfd with a file meeting [*begin, *end]
+  // (null: unbounded); 0 if none.
+  int DeepestLevelOverlapping(ColumnFamilyData* cfd, const Slice* begin,
+                              const Slice* end) const
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_listeners.cc ----
