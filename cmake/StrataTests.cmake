@@ -467,6 +467,15 @@ strata_add_test(options_util_test SOURCES
 target_include_directories(options_util_test PRIVATE
                            ${CMAKE_BINARY_DIR}/options_fixture)
 
+# Compaction filters (docs/compaction.md, "Compaction filters") and
+# DBWithTTL built on them (docs/formats/ttl.md), on a fake clock.
+strata_add_test(db_compaction_filter_test SOURCES
+  test/db/db_compaction_filter_model_test.cc
+  test/db/db_compaction_filter_test.cc
+  test/db/utilities/db_ttl_test.cc
+  test/db/db_test_util.cc
+)
+
 # The DB on versions: open/recovery, flush, reads through tables.
 strata_add_test(db_engine_test SOURCES
   test/db/db_compaction_test.cc
@@ -486,6 +495,12 @@ strata_add_test(db_listener_test SOURCES
   test/db/db_compact_files_test.cc
   test/db/db_listener_test.cc
   test/db/db_test_util.cc
+)
+
+# What transactions' conflict checks stand on: a key's newest sequence
+# number (memtables and tables) and writes checked inside the write path.
+strata_add_test(db_write_callback_test SOURCES
+  test/db/db_write_callback_test.cc
 )
 
 # Point reads: values pinned in the block cache (PinnableSlice), and the
@@ -719,6 +734,12 @@ set(_api_compat_wbwi_expected
 strata_api_compat_compare(api_compat_write_batch_with_index
   PROGRAMS api_compat_write_batch_with_index
   EXPECTED ${_api_compat_wbwi_expected})
+# Compaction filters and DBWithTTL: compared likewise.
+strata_api_compat(api_compat_compaction_filter rocksdb_compaction_filter)
+set(_api_compat_cfilter_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_compaction_filter.expected)
+strata_api_compat_compare(api_compat_compaction_filter
+  PROGRAMS api_compat_compaction_filter EXPECTED ${_api_compat_cfilter_expected})
 # The C API: its output is compared with RocksDB 7.8.3's, recorded.
 strata_api_compat(api_compat_c rocksdb_c_program)
 set(_api_compat_c_expected
@@ -749,6 +770,9 @@ if(_api_compat_rocksdb)
     PROGRAMS api_compat_write_batch_with_index
              api_compat_write_batch_with_index_rocksdb
     EXPECTED ${_api_compat_wbwi_expected})
+  strata_api_compat_compare(api_compat_compaction_filter_vs_rocksdb
+    PROGRAMS api_compat_compaction_filter api_compat_compaction_filter_rocksdb
+    EXPECTED ${_api_compat_cfilter_expected})
   # Each engine reads the OPTIONS file of a DB the other made.
   foreach(_pair "strata;api_compat_options_file;api_compat_options_file_rocksdb"
                 "rocksdb;api_compat_options_file_rocksdb;api_compat_options_file")

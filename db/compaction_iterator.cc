@@ -4,20 +4,23 @@
 
 namespace strata {
 
-CompactionIterator::CompactionIterator(InternalIterator* input,
-                                       const Comparator* user_cmp,
-                                       std::vector<SequenceNumber> snapshots,
-                                       SequenceNumber last_sequence,
-                                       bool bottommost_level,
-                                       const MergeOperator* merge_operator,
-                                       CoveredFunction covered_by_range_del)
+CompactionIterator::CompactionIterator(
+    InternalIterator* input, const Comparator* user_cmp,
+    std::vector<SequenceNumber> snapshots, SequenceNumber last_sequence,
+    bool bottommost_level, const MergeOperator* merge_operator,
+    CoveredFunction covered_by_range_del, CompactionFilterUse filter)
     : input_(input),
       user_cmp_(user_cmp),
       stripes_(std::move(snapshots)),
       last_sequence_(last_sequence),
       bottommost_(bottommost_level),
       covered_(std::move(covered_by_range_del)),
-      merge_helper_(user_cmp, merge_operator, &stripes_, covered_) {}
+      merge_helper_(user_cmp, merge_operator, &stripes_, covered_),
+      filter_(filter),
+      operand_filter_(
+          [this](const Slice& user_key, const Slice& operand, bool* remove) {
+            return FilterOperand(user_key, operand, remove);
+          }) {}
 
 Slice CompactionIterator::key() const {
   return from_input_ ? input_->key() : Slice(pending_[pending_pos_].first);
@@ -35,6 +38,7 @@ void CompactionIterator::SeekToFirst() {
   from_input_ = false;
   has_current_user_key_ = false;
   current_stripe_ = kNoStripe;
+  skipping_ = false;
   input_->SeekToFirst();
   FindNextOutput();
 }
@@ -118,6 +122,11 @@ void CompactionIterator::FindNextOutput() {
                              ikey.DebugString()));
       return;
     }
+    if (skipping_ && Skipped(ikey)) {
+      stats_.num_filtered++;
+      input_->Next();
+      continue;
+    }
     if (!has_current_user_key_ ||
         user_cmp_->Compare(ikey.user_key, current_user_key_) != 0) {
       current_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
@@ -144,6 +153,10 @@ void CompactionIterator::FindNextOutput() {
 
     switch (ikey.type) {
       case kTypeValue:
+        if (filter_.Filterable(ikey.sequence)) {
+          if (FilterValue(ikey, stripe)) return;
+          break;
+        }
         EmitInput(ikey);
         return;
       case kTypeMerge:
@@ -217,7 +230,11 @@ void CompactionIterator::KeepHiddenSingleDeletion(size_t stripe) {
 
 void CompactionIterator::Merge(size_t stripe) {
   const MergeHelper::Stats before = merge_helper_.stats();
-  Status s = merge_helper_.MergeUntil(input_, stripe, bottommost_);
+  // The newest snapshot closes a stripe: the operand's whole stripe lies
+  // on its side of it.
+  const bool filterable = filter_.Filterable(ExtractSequence(input_->key()));
+  Status s = merge_helper_.MergeUntil(input_, stripe, bottommost_,
+                                      filterable ? &operand_filter_ : nullptr);
   const MergeHelper::Stats& after = merge_helper_.stats();
   const uint64_t read = after.records_read - before.records_read;
   const uint64_t tombstones = after.range_tombstones - before.range_tombstones;

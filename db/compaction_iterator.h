@@ -17,7 +17,12 @@
 //    stripe, when the key's next older version is absent or a (single)
 //    deletion: readers of its stripe see no value without it. Above the
 //    bottommost level tombstones stay: they hide data below;
-//  - kTypeRangeDeletion entries pass through untouched.
+//  - kTypeRangeDeletion entries pass through untouched;
+//  - with a compaction filter (CompactionFilterUse), the newest version of
+//    a key in a stripe no snapshot sees (above the newest snapshot) is
+//    shown to it if it is a value, and its merge operands are too; what
+//    the filter decides applies only there (docs/compaction.md,
+//    "Compaction filters").
 // Output keys stay in internal-key order. A damaged key stops the
 // iterator with Corruption; so does an entry newer than last_sequence.
 //
@@ -32,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "db/compaction_filter_use.h"
 #include "db/dbformat.h"
 #include "db/merge_helper.h"
 #include "strata/comparator.h"
@@ -44,7 +50,7 @@ namespace strata {
 // Counts for compaction statistics. Every input record is accounted for:
 //   input = output + dropped_hidden + dropped_obsolete_tombstones
 //           + 2 * single_delete_pairs + dropped_range_deleted
-//           + merged_away
+//           + merged_away + filtered
 struct CompactionIteratorStats {
   uint64_t num_input_records = 0;
   uint64_t num_output_records = 0;
@@ -62,6 +68,10 @@ struct CompactionIteratorStats {
   uint64_t num_partial_merges = 0;
   // kTypeRangeDeletion entries passed through (also counted as output).
   uint64_t num_range_tombstones = 0;
+  // Entries the compaction filter dropped (kRemoveAndSkipUntil); operands
+  // it removed count in num_merged_away, values it turned into deletions
+  // as output.
+  uint64_t num_filtered = 0;
 };
 
 class CompactionIterator {
@@ -72,12 +82,14 @@ class CompactionIterator {
   // ascending; last_sequence the newest sequence number in the DB (the
   // latest view sees everything up to it). merge_operator may be null
   // (a merge operand is then InvalidArgument). covered_by_range_del may be
-  // empty. user_cmp and merge_operator must outlive the iterator.
+  // empty. user_cmp, merge_operator and filter.filter must outlive the
+  // iterator.
   CompactionIterator(InternalIterator* input, const Comparator* user_cmp,
                      std::vector<SequenceNumber> snapshots,
                      SequenceNumber last_sequence, bool bottommost_level,
                      const MergeOperator* merge_operator,
-                     CoveredFunction covered_by_range_del);
+                     CoveredFunction covered_by_range_del,
+                     CompactionFilterUse filter = CompactionFilterUse());
   CompactionIterator(const CompactionIterator&) = delete;
   CompactionIterator& operator=(const CompactionIterator&) = delete;
 
@@ -116,6 +128,15 @@ class CompactionIterator {
   // Decides a deletion or unpaired single deletion (copied into pending_
   // front, input past it) at the bottommost level.
   void DecideBottommostTombstone(size_t stripe);
+  // Shows input's current value (the newest of its stripe, filterable)
+  // to the filter and carries out its decision. True if it emitted the
+  // entry; else the result (if any) is in pending_ and input has moved.
+  bool FilterValue(const ParsedInternalKey& ikey, size_t stripe);
+  // Whether ikey falls in a kRemoveAndSkipUntil range and goes.
+  bool Skipped(const ParsedInternalKey& ikey);
+  // The filter's verdict on a merge operand (MergeHelper::OperandFilter).
+  Status FilterOperand(const Slice& user_key, const Slice& operand,
+                       bool* remove) const;
   void Fail(const Status& s);
   void SetStatusFromInput();
 
@@ -126,6 +147,14 @@ class CompactionIterator {
   const bool bottommost_;
   const CoveredFunction covered_;
   MergeHelper merge_helper_;
+  const CompactionFilterUse filter_;
+  const MergeHelper::OperandFilter operand_filter_;
+  // Set by kRemoveAndSkipUntil: filterable entries of keys before
+  // skip_until_ are dropped.
+  bool skipping_ = false;
+  std::string skip_until_;
+  std::string new_value_;  // the filter's outputs
+  std::string filter_skip_until_;
 
   // The user key whose versions are being read, and the stripe of its
   // newest version judged so far (kNoStripe: none yet).

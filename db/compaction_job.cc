@@ -146,12 +146,20 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
       options_.build.builder_options.icmp->user_comparator();
   CompactionIterator::CoveredFunction covered;
   if (!tombstones->IsEmpty()) covered = tombstones->ShouldDeleteFunction();
+  std::unique_ptr<CompactionFilter> owned_filter;
+  CompactionFilterUse filter;
+  filter.level = compaction_->level();
+  filter.has_snapshot = options_.has_snapshot;
+  filter.newest_snapshot = options_.newest_snapshot;
+  Status s = PickCompactionFilter(
+      options_.compaction_filter, options_.compaction_filter_factory,
+      options_.filter_context, &owned_filter, &filter.filter);
+  if (!s.ok()) return s;
   CompactionIterator iter(input, ucmp, snapshots_, last_sequence_, bottommost_,
-                          options_.merge_operator, covered);
+                          options_.merge_operator, covered, filter);
   std::unique_ptr<Output> output;
   std::string last_user_key;
   bool cut_pending = false;
-  Status s;
   uint64_t n = 0;
   for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
     if ((++n & 1023) == 0 && options_.shutting_down != nullptr &&

@@ -31,6 +31,7 @@
 
 #include "db/builder.h"
 #include "db/compaction.h"
+#include "db/compaction_filter_use.h"
 #include "db/compaction_iterator.h"
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
@@ -61,6 +62,15 @@ struct CompactionJobOptions {
       output_finished;
   // Set when the DB is closing: Run stops with ShutdownInProgress.
   const std::atomic<bool>* shutting_down = nullptr;
+  // The family's compaction filter or factory (db/compaction_filter_use.h;
+  // either may be null, neither owned), and what a factory is told.
+  const CompactionFilter* compaction_filter = nullptr;
+  CompactionFilterFactory* compaction_filter_factory = nullptr;
+  CompactionFilter::Context filter_context{};
+  // The newest live snapshot: what it and older ones see is never
+  // filtered.
+  bool has_snapshot = false;
+  SequenceNumber newest_snapshot = 0;
 };
 
 class CompactionJob {

@@ -304,18 +304,44 @@ bool CompactionPicker::SetupOtherInputs(const LevelFilesView& view,
   return true;
 }
 
+bool CompactionPicker::SetupInPlace(const LevelFilesView& view,
+                                    const LevelTargets& targets,
+                                    CompactionSpec* spec) const {
+  const int level = spec->level;
+  if (level + 1 < view.num_levels()) {
+    Slice lo, hi;
+    UserRange(view.icmp->user_comparator(), spec->inputs[0], nullptr, &lo, &hi);
+    GetOverlappingInputs(view, level + 1, &lo, &hi, &spec->grandparents);
+  }
+  spec->max_output_file_size = targets.MaxFileSizeForLevel(level);
+  spec->input_compression =
+      CompressionForLevel(options_.compression, options_.compression_per_level,
+                          level, targets.base_level());
+  spec->output_compression = spec->input_compression;
+  spec->max_compaction_bytes = options_.max_compaction_bytes;
+  return true;
+}
+
 std::unique_ptr<Compaction> CompactionPicker::CompactRange(
     const LevelFilesView& view, int level, const Slice* begin, const Slice* end,
-    InternalKey* compaction_end, bool* conflict) const {
+    InternalKey* compaction_end, bool* conflict, bool rewrite,
+    bool in_place) const {
   compaction_end->Clear();
   *conflict = false;
-  if (level < 0 || level + 1 >= view.num_levels()) return nullptr;
+  in_place = in_place && level >= 1;
+  if (level < 0 || level >= view.num_levels() ||
+      (!in_place && level + 1 >= view.num_levels())) {
+    return nullptr;
+  }
   const LevelTargets targets = Targets(view);
 
   CompactionSpec spec;
   spec.level = level;
-  spec.output_level = level == 0 ? targets.base_level() : level + 1;
+  spec.output_level = in_place     ? level
+                      : level == 0 ? targets.base_level()
+                                   : level + 1;
   spec.manual = true;
+  spec.rewrite = rewrite || in_place;
   std::vector<FileMetaData*> all;
   GetOverlappingInputs(view, level, begin, end, &all);
   if (all.empty()) return nullptr;
@@ -340,7 +366,9 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(
     }
   }
   ExpandToCleanCut(view, level, &inputs0);
-  if (AnyBeingCompacted(inputs0) || !SetupOtherInputs(view, targets, &spec)) {
+  if (AnyBeingCompacted(inputs0) ||
+      !(in_place ? SetupInPlace(view, targets, &spec)
+                 : SetupOtherInputs(view, targets, &spec))) {
     *conflict = true;
     return nullptr;
   }

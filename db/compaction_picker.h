@@ -75,11 +75,17 @@ class CompactionPicker {
   // range (or level is the last one, or out of range), and null with
   // *conflict true when inputs it needs are being compacted: wait for
   // that compaction and call again.
+  //
+  // rewrite: every step rewrites its files (no trivial move), and
+  // in_place (level >= 1) compacts the level into itself: what a family
+  // with a compaction filter asks, so that the filter sees every entry of
+  // the range, as RocksDB's kIfHaveCompactionFilter does.
   std::unique_ptr<Compaction> CompactRange(const LevelFilesView& view,
                                            int level, const Slice* begin,
                                            const Slice* end,
                                            InternalKey* compaction_end,
-                                           bool* conflict) const;
+                                           bool* conflict, bool rewrite = false,
+                                           bool in_place = false) const;
 
   // The files of level whose user-key range meets [*begin, *end] (null:
   // unbounded), in level order. In L0 the range grows to every file
@@ -102,6 +108,10 @@ class CompactionPicker {
   // compacted.
   bool SetupOtherInputs(const LevelFilesView& view, const LevelTargets& targets,
                         CompactionSpec* spec) const;
+  // For a compaction of spec->level into itself: sets grandparents (of
+  // the next level), the output file size and compression. Always true.
+  bool SetupInPlace(const LevelFilesView& view, const LevelTargets& targets,
+                    CompactionSpec* spec) const;
 
   CompactionPickerOptions options_;
 };

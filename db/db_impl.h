@@ -73,6 +73,8 @@
 
 namespace strata {
 
+struct CompactionJobOptions;
+
 class MemTable;
 
 class DBImpl : public DB, private WriteThread::CommitEnv {
@@ -113,6 +115,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
     return default_handle_;
   }
   Status Write(const WriteOptions& options, WriteBatch* updates) override;
+  // Write, committed only if callback->Check() returns OK when the write
+  // path reaches it (db/write_callback.h); else that status, and nothing
+  // written. callback may be null.
+  Status WriteWithCallback(const WriteOptions& options, WriteBatch* updates,
+                           WriteCallback* callback);
   Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family,
              const Slice& key, const Slice& value) override;
   Status Delete(const WriteOptions& options, ColumnFamilyHandle* column_family,
@@ -206,6 +213,17 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status GetDbIdentity(std::string& identity) const override;
   const std::string& GetName() const override { return dbname_; }
   Env* GetEnv() const override { return env_; }
+
+  // The sequence number of the newest write to key in column_family: its
+  // newest version in any memtable or table, or the newest range
+  // tombstone covering it; 0 if there is none. Sees every write applied
+  // to the memtables, published or not (a WriteCallback runs when every
+  // earlier write is applied). What transactions' conflict checks use
+  // (docs/transactions.md): it reads tables when no memtable holds the
+  // key, so it never depends on how much memtable history is kept.
+  Status GetLatestSequenceForKey(ColumnFamilyHandle* column_family,
+                                 const Slice& key, SequenceNumber* sequence)
+      LOCKS_EXCLUDED(mutex_);
 
   // Waits until no flush or compaction is running or needed (tests and
   // tools that want a settled tree); the background error if there is one.
@@ -512,11 +530,23 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status InstallCompaction(ColumnFamilyData* cfd, Compaction* c, int job_id,
                            std::vector<uint64_t>* outputs)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Fills options' compaction filter fields for c in cfd; snapshots: the
+  // live snapshots' sequence numbers, ascending.
+  void SetCompactionFilter(ColumnFamilyData* cfd, const Compaction& c,
+                           const std::vector<SequenceNumber>& snapshots,
+                           CompactionJobOptions* options) const
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // One level of CompactRange: every step of level's files in [begin,
-  // end] into the next level. *output_level: where they went (-1: no
-  // file of level was in the range).
+  // end] into the next level, or with in_place into level itself (the
+  // deepest level, for a compaction filter). *output_level: where they
+  // went (-1: no file of level was in the range).
   Status CompactLevelRange(ColumnFamilyData* cfd, int level, const Slice* begin,
-                           const Slice* end, int* output_level)
+                           const Slice* end, bool in_place, int* output_level)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The deepest level L >= 1 of cfd with a file meeting [*begin, *end]
+  // (null: unbounded); 0 if none.
+  int DeepestLevelOverlapping(ColumnFamilyData* cfd, const Slice* begin,
+                              const Slice* end) const
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_listeners.cc ----

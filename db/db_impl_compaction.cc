@@ -183,6 +183,7 @@ Status DBImpl::InstallCompaction(ColumnFamilyData* cfd, Compaction* c,
   // Versions a reader may still see: every snapshot, and the published
   // sequence (writes allocated but not yet published stay apart).
   std::vector<SequenceNumber> snapshots = snapshots_.Sequences();
+  SetCompactionFilter(cfd, *c, snapshots, &options);
   snapshots.push_back(last_published_.load(std::memory_order_acquire));
   std::sort(snapshots.begin(), snapshots.end());
   CompactionJob job(options, c, std::move(snapshots),
@@ -229,9 +230,32 @@ Status DBImpl::InstallCompaction(ColumnFamilyData* cfd, Compaction* c,
   return s;
 }
 
+void DBImpl::SetCompactionFilter(ColumnFamilyData* cfd, const Compaction& c,
+                                 const std::vector<SequenceNumber>& snapshots,
+                                 CompactionJobOptions* options) const {
+  mutex_.AssertHeld();
+  const Options& o = cfd->options();
+  options->compaction_filter = o.compaction_filter;
+  options->compaction_filter_factory = o.compaction_filter_factory.get();
+  size_t inputs = 0;
+  for (const LevelInputs& in : c.AllInputs()) inputs += in.files.size();
+  size_t files = 0;
+  const Version* v = cfd->current();
+  for (int level = 0; level < v->num_levels(); level++) {
+    files += v->NumFiles(level);
+  }
+  CompactionFilter::Context& context = options->filter_context;
+  context.is_full_compaction = inputs == files;
+  context.is_manual_compaction = c.is_manual();
+  context.column_family_id = cfd->id();
+  context.reason = TableFileCreationReason::kCompaction;
+  options->has_snapshot = !snapshots.empty();
+  if (options->has_snapshot) options->newest_snapshot = snapshots.back();
+}
+
 Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
                                  const Slice* begin, const Slice* end,
-                                 int* output_level) {
+                                 bool in_place, int* output_level) {
   mutex_.AssertHeld();
   *output_level = -1;
   std::string resume;  // where the next step starts (after a cut step)
@@ -252,8 +276,11 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
     const LevelFilesView view = LevelFilesViewOf(*base);
     InternalKey compaction_end;
     bool conflict = false;
+    // A compaction filter must see the files: none moves down unread.
+    const bool filtered = cfd->options().compaction_filter != nullptr ||
+                          cfd->options().compaction_filter_factory != nullptr;
     std::unique_ptr<Compaction> c = cfd->picker().CompactRange(
-        view, level, from, end, &compaction_end, &conflict);
+        view, level, from, end, &compaction_end, &conflict, filtered, in_place);
     Status s;
     if (c != nullptr) {
       *output_level = c->output_level();
@@ -281,6 +308,16 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
   }
 }
 
+int DBImpl::DeepestLevelOverlapping(ColumnFamilyData* cfd, const Slice* begin,
+                                    const Slice* end) const {
+  mutex_.AssertHeld();
+  int deepest = 0;
+  for (int l = 1; l < cfd->num_levels(); l++) {
+    if (cfd->current()->OverlapInLevel(l, begin, end)) deepest = l;
+  }
+  return deepest;
+}
+
 Status DBImpl::CompactRange(const CompactRangeOptions& options,
                             ColumnFamilyHandle* column_family,
                             const Slice* begin, const Slice* end) {
@@ -306,17 +343,25 @@ Status DBImpl::CompactRange(const CompactRangeOptions& options,
     while (bg_compactions_scheduled_ > 0) bg_cv_.Wait();
   }
   // Level by level, down to the deepest level holding part of the range;
-  // L0 always goes down (its files overlap each other).
+  // L0 always goes down (its files overlap each other). With a compaction
+  // filter the deepest level is compacted into itself too, so that the
+  // filter sees all of the range (RocksDB's kIfHaveCompactionFilter);
+  // as in RocksDB, that is the deepest level at the start, so data only
+  // in L0 is compacted once.
   cfd->Ref();
+  const bool filtered = cfd->options().compaction_filter != nullptr ||
+                        cfd->options().compaction_filter_factory != nullptr;
   const int last = cfd->num_levels() - 1;
-  for (int level = 0; s.ok() && level < last; level++) {
-    int deepest = 0;
-    for (int l = 1; l <= last; l++) {
-      if (cfd->current()->OverlapInLevel(l, begin, end)) deepest = l;
-    }
-    if (level > 0 && level >= deepest) break;
+  const int deepest_at_start = DeepestLevelOverlapping(cfd, begin, end);
+  for (int level = 0; s.ok() && level <= last; level++) {
+    const int deepest = DeepestLevelOverlapping(cfd, begin, end);
+    if (level > 0 && level > deepest) break;
+    const bool in_place =
+        level > 0 && level == deepest && level <= deepest_at_start;
+    if (level > 0 && level == deepest && !(in_place && filtered)) break;
     int output_level;
-    s = CompactLevelRange(cfd, level, begin, end, &output_level);
+    s = CompactLevelRange(cfd, level, begin, end, in_place, &output_level);
+    if (in_place) break;
     // L0 goes to the base level; the levels above it are empty.
     if (level == 0 && output_level > 1) level = output_level - 1;
   }

@@ -19,6 +19,7 @@
 #include <algorithm>
 
 #include "db/builder.h"
+#include "db/compaction_filter_use.h"
 #include "db/db_impl.h"
 #include "db/filename.h"
 #include "db/level_targets.h"
@@ -238,6 +239,14 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
       NewTableFileInfo(cfd, meta.number, job_id,
                        info != nullptr ? TableFileCreationReason::kFlush
                                        : TableFileCreationReason::kRecovery);
+  // Versions readers may see, as a compaction keeps them, should a
+  // compaction filter ask to see this table.
+  std::vector<SequenceNumber> snapshots = snapshots_.Sequences();
+  CompactionFilterUse filter;
+  filter.has_snapshot = !snapshots.empty();
+  if (filter.has_snapshot) filter.newest_snapshot = snapshots.back();
+  snapshots.push_back(last_published_.load(std::memory_order_acquire));
+  std::sort(snapshots.begin(), snapshots.end());
   mutex_.Unlock();
   if (info != nullptr) NotifyFlushBegin(*info);
   NotifyTableFileCreationStarted(created);
@@ -255,8 +264,23 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
       tombstones.empty()
           ? nullptr
           : NewMergingIterator(&cfd->icmp(), std::move(tombstones)));
-  Status s =
-      BuildTable(NewTableOptions(cfd), iter.get(), range_iter.get(), &meta);
+  const Options& o = cfd->options();
+  CompactionFilter::Context context{false, false, cfd->id(), created.reason};
+  std::unique_ptr<CompactionFilter> owned_filter;
+  Status s = PickCompactionFilter(o.compaction_filter,
+                                  o.compaction_filter_factory.get(), context,
+                                  &owned_filter, &filter.filter);
+  std::unique_ptr<InternalIterator> filtered;
+  if (s.ok() && filter.filter != nullptr) {
+    filtered = NewFilteringIterator(iter.get(), cfd->user_comparator(),
+                                    std::move(snapshots),
+                                    o.merge_operator.get(), filter);
+  }
+  if (s.ok()) {
+    s = BuildTable(NewTableOptions(cfd),
+                   filtered != nullptr ? filtered.get() : iter.get(),
+                   range_iter.get(), &meta);
+  }
   if (s.ok() && meta.file_size > 0) {
     // The table's name must be durable before an edit names it.
     s = SyncDBDirectory(env_, dbname_);

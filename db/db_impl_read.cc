@@ -111,6 +111,26 @@ Status DBImpl::Get(const ReadOptions& options,
   return s;
 }
 
+Status DBImpl::GetLatestSequenceForKey(ColumnFamilyHandle* column_family,
+                                       const Slice& key,
+                                       SequenceNumber* sequence) {
+  *sequence = 0;
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
+  ReadOptions options;
+  ReadView view;
+  {
+    MutexLock l(&mutex_);
+    // Every applied write, published or not.
+    s = AcquireReadViewLocked(options, cfd, kMaxSequenceNumber, &view);
+  }
+  if (!s.ok()) return s;
+  s = view.LatestSequence(options, cfd->table_cache(), key, sequence);
+  ReleaseReadView(view);
+  return s;
+}
+
 std::vector<Status> DBImpl::MultiGet(
     const ReadOptions& options,
     const std::vector<ColumnFamilyHandle*>& column_family,

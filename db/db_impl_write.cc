@@ -112,6 +112,11 @@ Status DBImpl::DeleteRange(const WriteOptions& options,
 }
 
 Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
+  return WriteWithCallback(options, updates, nullptr);
+}
+
+Status DBImpl::WriteWithCallback(const WriteOptions& options,
+                                 WriteBatch* updates, WriteCallback* callback) {
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("WriteOptions: sync and disableWAL");
   }
@@ -141,7 +146,7 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
   }
   Statistics* stats = options_.statistics.get();
   StopWatch timer(env_, stats, DB_WRITE);
-  WriteThread::Writer writer(options, updates);
+  WriteThread::Writer writer(options, updates, callback);
   Status s = write_thread_.Write(&writer);
   if (s.ok()) {
     RecordTick(stats, NUMBER_KEYS_WRITTEN, updates->Count());
@@ -158,6 +163,14 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
     // Ingestions run here, before this group's numbers are allocated:
     // every write before them is applied, none after them has begun.
     RunIngestJobs();
+    if (closing_) return Status::ShutdownInProgress("the DB is closing");
+    if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
+  }
+  if (group->leader()->callback != nullptr) {
+    // The callback reads what every earlier group wrote
+    // (db/write_callback.h); in the pipelined and unordered modes some
+    // inserts may still be running.
+    WaitForMemTableWrites();
     if (closing_) return Status::ShutdownInProgress("the DB is closing");
     if (error_handler_.IsDBStopped()) return error_handler_.GetBGError();
   }

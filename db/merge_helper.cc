@@ -82,28 +82,31 @@ MergeHelper::MergeHelper(const Comparator* user_cmp, const MergeOperator* op,
       covered_(std::move(covered)) {}
 
 Status MergeHelper::MergeUntil(InternalIterator* iter, size_t stripe,
-                               bool at_bottom) {
+                               bool at_bottom, const OperandFilter* filter) {
   reads_.clear();
   output_.clear();
   if (op_ == nullptr) return NoOperator();
 
-  // The first operand; the caller has parsed it already.
-  reads_.push_back({iter->key().ToString(), iter->value().ToString(), true});
-  stats_.records_read++;
-  stats_.operands_read++;
-  // Owned: reads_ may reallocate and move short strings' bytes.
+  // Owned: iter moves on, and reads_ may reallocate and move short
+  // strings' bytes.
   const std::string user_key_copy = ExtractUserKey(iter->key()).ToString();
   const Slice user_key(user_key_copy);
+  // The first operand; the caller has parsed it already.
+  stats_.records_read++;
+  Status s = ReadOperand(iter, user_key, filter);
+  if (!s.ok()) return s;
   iter->Next();
 
   // Set when the walk ends at a version the operands merge into.
   bool have_base = false;
   bool base_is_value = false;
+  bool base_covered = false;
+  std::string base_key;
   std::string base_value;
   bool key_ended = true;  // false if stopped by an older stripe
   for (; iter->Valid(); iter->Next()) {
     ParsedInternalKey ikey;
-    Status s = ParseInternalKey(iter->key(), &ikey);
+    s = ParseInternalKey(iter->key(), &ikey);
     if (!s.ok()) {
       return Status::Corruption(
           "merging operands of '" + EscapeString(user_key) + "': ",
@@ -125,19 +128,18 @@ Status MergeHelper::MergeUntil(InternalIterator* iter, size_t stripe,
     const bool covered = covered_ && covered_(ikey);
     if (covered) stats_.range_deleted++;
     if (ikey.type == kTypeMerge) {
-      if (!covered) {
-        reads_.push_back(
-            {iter->key().ToString(), iter->value().ToString(), true});
-        stats_.operands_read++;
-      }
+      if (!covered) s = ReadOperand(iter, user_key, filter);
+      if (!s.ok()) return s;
       continue;
     }
     // A value or deletion of this stripe: the operands' base. Covered, it
     // is as if the key had no value.
     if (!covered) stats_.base_consumed++;
     have_base = true;
+    base_covered = covered;
     base_is_value = ikey.type == kTypeValue && !covered;
-    if (base_is_value) base_value = iter->value().ToString();
+    base_key = iter->key().ToString();
+    base_value = iter->value().ToString();
     iter->Next();
     break;
   }
@@ -147,11 +149,22 @@ Status MergeHelper::MergeUntil(InternalIterator* iter, size_t stripe,
   for (auto it = reads_.rbegin(); it != reads_.rend(); ++it) {
     if (it->is_operand) operands.emplace_back(it->value);
   }
+  if (operands.empty()) {
+    // The filter removed every operand: what is left is as read.
+    for (Read& read : reads_) {
+      output_.emplace_back(std::move(read.key), std::move(read.value));
+    }
+    if (have_base && !base_covered) {
+      stats_.base_consumed--;
+      output_.emplace_back(std::move(base_key), std::move(base_value));
+    }
+    return Status::OK();
+  }
   if (have_base || (at_bottom && key_ended)) {
     Slice base(base_value);
     std::string result;
-    Status s = FullMerge(op_, user_key, base_is_value ? &base : nullptr,
-                         operands, &result);
+    s = FullMerge(op_, user_key, base_is_value ? &base : nullptr, operands,
+                  &result);
     if (!s.ok()) return s;
     stats_.full_merges++;
     EmitCombined(kTypeValue, &result);
@@ -174,17 +187,39 @@ Status MergeHelper::MergeUntil(InternalIterator* iter, size_t stripe,
   return Status::OK();
 }
 
+Status MergeHelper::ReadOperand(InternalIterator* iter, const Slice& user_key,
+                                const OperandFilter* filter) {
+  stats_.operands_read++;
+  if (filter != nullptr) {
+    bool remove = false;
+    Status s = (*filter)(user_key, iter->value(), &remove);
+    if (!s.ok()) return s;
+    if (remove) {
+      stats_.operands_filtered++;
+      return Status::OK();
+    }
+  }
+  reads_.push_back({iter->key().ToString(), iter->value().ToString(), true});
+  return Status::OK();
+}
+
 void MergeHelper::EmitCombined(ValueType t, std::string* result) {
-  // The newest operand is the first read; every tombstone read after it
-  // has an older sequence, so it sorts after the result.
-  const Slice newest = reads_.front().key;
+  // The result takes the newest kept operand's place; tombstones read
+  // before it are newer and sort first, the others after it.
+  size_t newest = 0;
+  while (!reads_[newest].is_operand) newest++;
+  for (size_t i = 0; i < newest; i++) {
+    output_.emplace_back(std::move(reads_[i].key), std::move(reads_[i].value));
+  }
+  const Slice newest_key = reads_[newest].key;
   std::string key;
-  AppendInternalKey(&key, ParsedInternalKey(ExtractUserKey(newest),
-                                            ExtractSequence(newest), t));
+  AppendInternalKey(&key, ParsedInternalKey(ExtractUserKey(newest_key),
+                                            ExtractSequence(newest_key), t));
   output_.emplace_back(std::move(key), std::move(*result));
-  for (Read& read : reads_) {
-    if (!read.is_operand) {
-      output_.emplace_back(std::move(read.key), std::move(read.value));
+  for (size_t i = newest + 1; i < reads_.size(); i++) {
+    if (!reads_[i].is_operand) {
+      output_.emplace_back(std::move(reads_[i].key),
+                           std::move(reads_[i].value));
     }
   }
 }

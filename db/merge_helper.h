@@ -99,18 +99,23 @@ class MergeHelper {
  public:
   // What MergeUntil did, for compaction statistics.
   struct Stats {
-    uint64_t records_read = 0;      // every entry consumed, tombstones too
-    uint64_t operands_read = 0;     // merge operands consumed
-    uint64_t full_merges = 0;       // results written as a value
-    uint64_t partial_merges = 0;    // operands combined into one operand
-    uint64_t base_consumed = 0;     // value / deletion folded into a result
-    uint64_t range_deleted = 0;     // entries a range tombstone covered
-    uint64_t range_tombstones = 0;  // kTypeRangeDeletion entries passed on
+    uint64_t records_read = 0;       // every entry consumed, tombstones too
+    uint64_t operands_read = 0;      // merge operands consumed
+    uint64_t full_merges = 0;        // results written as a value
+    uint64_t partial_merges = 0;     // operands combined into one operand
+    uint64_t base_consumed = 0;      // value / deletion folded into a result
+    uint64_t range_deleted = 0;      // entries a range tombstone covered
+    uint64_t range_tombstones = 0;   // kTypeRangeDeletion entries passed on
+    uint64_t operands_filtered = 0;  // removed by the compaction filter
   };
 
   // Whether a range tombstone of the entry's snapshot stripe covers it
   // (may be empty: nothing is covered).
   using CoveredFunction = std::function<bool(const ParsedInternalKey&)>;
+  // A compaction filter's verdict on one operand of user_key: *remove
+  // drops it. Non-OK fails the merge.
+  using OperandFilter = std::function<Status(
+      const Slice& user_key, const Slice& operand, bool* remove)>;
 
   // The pointers are not owned and must outlive the helper. op may be null
   // (MergeUntil then fails with InvalidArgument).
@@ -131,9 +136,14 @@ class MergeHelper {
   //    several and the operator can, or kept as they are.
   // On return iter is on the first entry not consumed, and output() holds
   // the entries to write in internal-key order. A merge result carries
-  // the newest operand's sequence number. Corruption if an entry's key is
-  // damaged or the operator fails; iter's status if it fails.
-  Status MergeUntil(InternalIterator* iter, size_t stripe, bool at_bottom);
+  // the newest kept operand's sequence number. Corruption if an entry's
+  // key is damaged or the operator fails; iter's status if it fails.
+  //
+  // filter (may be null) is asked about each operand first; an operand it
+  // removes is dropped as if it had never been written. When every
+  // operand goes, the base (if any) is written as read.
+  Status MergeUntil(InternalIterator* iter, size_t stripe, bool at_bottom,
+                    const OperandFilter* filter = nullptr);
 
   // (internal key, value) pairs from the last MergeUntil.
   const std::vector<std::pair<std::string, std::string>>& output() const {
@@ -153,6 +163,9 @@ class MergeHelper {
   // Fills output_ from reads_ with result (the merged value or operand)
   // written under the newest operand's key with type t.
   void EmitCombined(ValueType t, std::string* result);
+  // Adds the read at iter's current entry, unless filter removes it.
+  Status ReadOperand(InternalIterator* iter, const Slice& user_key,
+                     const OperandFilter* filter);
 
   const Comparator* const user_cmp_;
   const MergeOperator* const op_;

@@ -8,6 +8,7 @@
 
 #include "db/option_values.h"
 #include "strata/cache.h"
+#include "strata/compaction_filter.h"
 #include "strata/comparator.h"
 #include "strata/filter_policy.h"
 #include "strata/merge_operator.h"
@@ -212,6 +213,21 @@ const OptionTable<ColumnFamilyOptions>& ColumnFamilyOptionFields() {
                     : std::string(o.merge_operator->Name());
        },
        // A merge operator is code: the caller sets it.
+       [](const std::string&, O*) { return true; }},
+      // Code as well: a name read back sets nothing.
+      {"compaction_filter", false,
+       [](const O& o) {
+         return o.compaction_filter == nullptr
+                    ? std::string("nullptr")
+                    : std::string(o.compaction_filter->Name());
+       },
+       [](const std::string&, O*) { return true; }},
+      {"compaction_filter_factory", false,
+       [](const O& o) {
+         return o.compaction_filter_factory == nullptr
+                    ? std::string("nullptr")
+                    : std::string(o.compaction_filter_factory->Name());
+       },
        [](const std::string&, O*) { return true; }},
       Mutable<&O::write_buffer_size>("write_buffer_size"),
       Field<&O::memtable_huge_page_size>("memtable_huge_page_size"),

@@ -81,8 +81,6 @@ constexpr const char* kIgnoredColumnFamilyOptions[] = {
     "bottommost_compression",
     "bottommost_compression_opts",
     "check_flush_compaction_key_order",
-    "compaction_filter",
-    "compaction_filter_factory",
     "compaction_options_fifo",
     "compaction_options_universal",
     "compaction_pri",

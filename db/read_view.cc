@@ -82,6 +82,67 @@ Status ReadView::Get(const ReadOptions& options, TableCache* tables,
   return context.Finish();
 }
 
+namespace {
+
+// The newest version of one user key: the first entry of that key a
+// source hands over (sources and their entries come newest first).
+struct NewestVersion {
+  const Comparator* ucmp;
+  Slice user_key;
+  bool found = false;
+  SequenceNumber sequence = 0;
+  Status status;
+};
+
+bool SaveNewest(void* arg, const Slice& internal_key, const Slice&) {
+  auto* newest = static_cast<NewestVersion*>(arg);
+  ParsedInternalKey parsed;
+  newest->status = ParseInternalKey(internal_key, &parsed);
+  if (!newest->status.ok()) return false;
+  // A table hands over the entry at or after the key: another user key
+  // means it has none.
+  if (newest->ucmp->Compare(parsed.user_key, newest->user_key) != 0) {
+    return true;
+  }
+  newest->found = true;
+  newest->sequence = parsed.sequence;
+  return false;
+}
+
+bool SaveNewestInTable(void* arg, const Slice& internal_key, const Slice& value,
+                       CachePin*) {
+  return SaveNewest(arg, internal_key, value);
+}
+
+}  // namespace
+
+Status ReadView::LatestSequence(const ReadOptions& options, TableCache* tables,
+                                const Slice& key,
+                                SequenceNumber* sequence) const {
+  *sequence = 0;
+  const Comparator* ucmp = mem->comparator().user_comparator();
+  RangeDelAggregator tombstones =
+      RangeDelAggregator::ForRead(ucmp, this->sequence);
+  Status s = AddRangeTombstones(options, tables, &key, &key, &tombstones);
+  if (!s.ok()) return s;
+  NewestVersion newest;
+  newest.ucmp = ucmp;
+  newest.user_key = key;
+  LookupKey lkey(key, this->sequence);
+  ForEachMemTable([&](MemTable* m) {
+    m->ForEachVersion(lkey, &newest, &SaveNewest);
+    return !newest.found && newest.status.ok();
+  });
+  if (!newest.found && newest.status.ok()) {
+    s = version->Get(options, lkey.internal_key(), tables, &newest,
+                     &SaveNewestInTable);
+    if (!s.ok()) return s;
+  }
+  if (!newest.status.ok()) return newest.status;
+  *sequence = std::max(newest.sequence, tombstones.MaxCoveringSeq(key));
+  return Status::OK();
+}
+
 void ReadView::MultiGet(const ReadOptions& options, TableCache* tables,
                         const MergeOperator* merge_operator, size_t n,
                         const Slice* keys, PinnableSlice* values,

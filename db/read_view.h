@@ -82,6 +82,16 @@ struct ReadView {
              const MergeOperator* merge_operator, const Slice& key,
              PinnableSlice* value, bool* memtable_hit) const;
 
+  // The sequence number of the newest write that touched key at this
+  // view's sequence: its newest version in any source (a value, a
+  // deletion or a merge operand) or the newest range tombstone covering
+  // it, whichever is larger; 0 when neither exists. What a transaction's
+  // conflict check compares against the sequence it read at
+  // (docs/transactions.md). Tables are searched only when no memtable
+  // holds a version.
+  Status LatestSequence(const ReadOptions& options, TableCache* tables,
+                        const Slice& key, SequenceNumber* sequence) const;
+
   // Get for keys[0..n) together; values[i] and statuses[i] are keys[i]'s.
   // The keys are visited in key order (sorted here unless sorted_input and
   // found sorted; duplicates each get their answer), range tombstones are

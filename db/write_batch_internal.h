@@ -36,6 +36,20 @@ class WriteBatchInternal {
   static uint32_t Count(const WriteBatch* batch);
   static void SetCount(WriteBatch* batch, uint32_t n);
 
+  // Adds a record of type (a point type of db/dbformat.h: kTypeValue,
+  // kTypeDeletion, ...) for the family with that id: what a wrapper that
+  // rewrites a batch (DBWithTTL) needs without the families' handles.
+  // Errors as WriteBatch::Put's.
+  static Status AddRecord(WriteBatch* batch, unsigned char type,
+                          uint32_t column_family_id, const Slice& key,
+                          const Slice* value) {
+    if (value == nullptr) {
+      return batch->AddRecord(type, column_family_id, {SliceParts(&key, 1)});
+    }
+    return batch->AddRecord(type, column_family_id,
+                            {SliceParts(&key, 1), SliceParts(value, 1)});
+  }
+
   static SequenceNumber Sequence(const WriteBatch* batch);
   static void SetSequence(WriteBatch* batch, SequenceNumber seq);
 

@@ -22,8 +22,10 @@ constexpr int kMaxSlowYields = 3;
 
 }  // namespace
 
-WriteThread::Writer::Writer(const WriteOptions& options, WriteBatch* b)
+WriteThread::Writer::Writer(const WriteOptions& options, WriteBatch* b,
+                            WriteCallback* cb)
     : batch(b),
+      callback(cb),
       sync(options.sync),
       no_slowdown(options.no_slowdown),
       disable_wal(options.disableWAL),
@@ -125,9 +127,12 @@ void WriteThread::EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group) {
   Writer* newest = newest_writer_.load(std::memory_order_acquire);
   CreateMissingNewerLinks(newest);
 
+  // A writer with a callback commits alone (db/write_callback.h).
+  if (leader->callback != nullptr) return;
   Writer* w = leader;
   while (w != newest) {
     w = w->link_newer_;
+    if (w->callback != nullptr) break;
     if (w->sync && !leader->sync) break;
     if (w->disable_wal != leader->disable_wal) break;
     if (w->no_slowdown != leader->no_slowdown) break;

@@ -32,10 +32,12 @@
 // inserts (MemTableWritesPending / MemTableWriteDone) before it switches
 // memtables.
 //
-// Grouping rules: the group ends at the first writer that is incompatible
-// with the leader -- a sync writer behind a non-sync leader (its sync would
-// be lost), a different disable_wal or no_slowdown, or a batch that would
-// push the group past its byte cap (Options::max_group_bytes, or, for a
+// Grouping rules: a writer with a WriteCallback commits alone (its check
+// runs after PrepareGroup, before AllocateSequence; a failed check fails
+// that group only). Otherwise the group ends at the first writer that is
+// incompatible with the leader -- a sync writer behind a non-sync leader (its
+// sync would be lost), a different disable_wal or no_slowdown, or a batch that
+// would push the group past its byte cap (Options::max_group_bytes, or, for a
 // leader batch of at most small_batch_bytes, leader + small_batch_bytes so
 // that small writes are not held up behind big ones).
 //
@@ -68,6 +70,8 @@
 #include "strata/write_batch.h"
 
 namespace strata {
+
+class WriteCallback;
 
 class WriteThread {
  public:
@@ -119,14 +123,17 @@ class WriteThread {
   class Writer {
    public:
     // batch may be null or empty: the write then completes with the
-    // group's status without adding any update.
-    Writer(const WriteOptions& options, WriteBatch* batch);
+    // group's status without adding any update. callback (may be null):
+    // see db/write_callback.h.
+    Writer(const WriteOptions& options, WriteBatch* batch,
+           WriteCallback* callback = nullptr);
     ~Writer();
 
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
 
     WriteBatch* const batch;
+    WriteCallback* const callback;
     const bool sync;
     const bool no_slowdown;
     const bool disable_wal;
@@ -235,6 +242,8 @@ class WriteThread {
 
     // Makes room and checks errors before the group writes: memtable
     // switch, write stalls, background errors. Non-OK fails the group.
+    // For a group led by a writer with a callback, also finishes every
+    // earlier group's memtable inserts first (the callback reads them).
     virtual Status PrepareGroup(WriteGroup* group) = 0;
 
     // Reserves count sequence numbers and returns the first. count may be

@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "db/write_callback.h"
 #include "db/write_thread.h"
 #include "util/mutexlock.h"
 
@@ -22,6 +23,11 @@ constexpr size_t kMaxDirectWakeups = 16;
 Status WriteThread::PrepareAndLog(WriteGroup* group) {
   Status s = env_->PrepareGroup(group);
   if (!s.ok()) return s;
+  if (group->leader_->callback != nullptr) {
+    // Alone in its group (EnterAsBatchGroupLeader).
+    s = group->leader_->callback->Check();
+    if (!s.ok()) return s;
+  }
   const SequenceNumber first = env_->AllocateSequence(group->total_count_);
   group->first_sequence_ = first;
   group->last_sequence_ = first + group->total_count_ - 1;

@@ -28,6 +28,8 @@ namespace strata {
 
 class Cache;
 class Comparator;
+class CompactionFilter;
+class CompactionFilterFactory;
 class EventListener;
 class MergeOperator;
 class Slice;
@@ -252,6 +254,15 @@ struct STRATA_EXPORT ColumnFamilyOptions {
   // reads and in compactions (strata/merge_operator.h). Null: DB::Merge
   // fails with InvalidArgument.
   std::shared_ptr<MergeOperator> merge_operator = nullptr;
+
+  // Sees the entries compactions rewrite and may remove or change them
+  // (strata/compaction_filter.h). Not owned: it must outlive the DB, and
+  // is called from several compactions at once. Default: none.
+  const CompactionFilter* compaction_filter = nullptr;
+
+  // Makes a filter per compaction; ignored when compaction_filter is set.
+  // Default: none.
+  std::shared_ptr<CompactionFilterFactory> compaction_filter_factory = nullptr;
 
   // Bytes of updates a memtable collects before it becomes immutable.
   // 0 is InvalidArgument; other values under 64 KiB are raised to it.

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "options_util_fixture.h"
 #include "strata/cache.h"
+#include "strata/compaction_filter.h"
 #include "strata/comparator.h"
 #include "strata/convenience.h"
 #include "strata/db.h"
@@ -61,6 +62,20 @@ std::vector<uint64_t> OptionsFiles(Env* env, const std::string& dbname) {
 }
 
 // Every option of the tables set away from its default.
+class NamedFilter : public CompactionFilter {
+ public:
+  const char* Name() const override { return "NamedFilter"; }
+};
+
+class NamedFilterFactory : public CompactionFilterFactory {
+ public:
+  std::unique_ptr<CompactionFilter> CreateCompactionFilter(
+      const CompactionFilter::Context&) override {
+    return std::make_unique<NamedFilter>();
+  }
+  const char* Name() const override { return "NamedFilterFactory"; }
+};
+
 void SetEveryOption(DBOptions* db, ColumnFamilyOptions* cf,
                     BlockBasedTableOptions* table) {
   db->create_if_missing = true;
@@ -94,6 +109,9 @@ void SetEveryOption(DBOptions* db, ColumnFamilyOptions* cf,
 
   cf->comparator = ReverseBytewiseComparator();
   cf->merge_operator = MergeOperators::CreateStringAppendOperator();
+  static const NamedFilter filter;
+  cf->compaction_filter = &filter;
+  cf->compaction_filter_factory = std::make_shared<NamedFilterFactory>();
   cf->write_buffer_size = 5 << 20;
   cf->memtable_huge_page_size = 4 << 20;
   cf->paranoid_file_checks = true;
@@ -183,7 +201,12 @@ TEST(OptionsFileTest, EveryOptionRoundTrips) {
   EXPECT_EQ(nullptr, back.merge_operator);
   EXPECT_EQ("stringappend", parsed.merge_operator_names[1]);
   EXPECT_EQ("rocksdb.ReverseBytewiseComparator", parsed.comparator_names[1]);
+  EXPECT_EQ(nullptr, back.compaction_filter);
+  EXPECT_EQ(nullptr, back.compaction_filter_factory);
+  EXPECT_NE(std::string::npos, text.find("compaction_filter=NamedFilter\n"));
   back.merge_operator = cf.merge_operator;
+  back.compaction_filter = cf.compaction_filter;
+  back.compaction_filter_factory = cf.compaction_filter_factory;
   EXPECT_EQ(Printed(ColumnFamilyOptionFields(), cf),
             Printed(ColumnFamilyOptionFields(), back));
   const BlockBasedTableOptions* table_back =
