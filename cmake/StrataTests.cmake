@@ -434,6 +434,13 @@ strata_add_test(db_backup_test SOURCES
   test/db/utilities/family_writers.cc
 )
 
+# WriteBatchWithIndex (docs/transactions.md): random batches over random
+# DBs checked against a model, and the API's edge cases.
+strata_add_test(write_batch_with_index_test SOURCES
+  test/db/utilities/write_batch_with_index_api_test.cc
+  test/db/utilities/write_batch_with_index_test.cc
+)
+
 # Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
 # DB::IngestExternalFile(s).
 strata_add_test(db_ingest_test SOURCES
@@ -719,6 +726,14 @@ set(_api_compat_options_expected
     ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_options_file.expected)
 strata_api_compat_compare(api_compat_options_file
   PROGRAMS api_compat_options_file EXPECTED ${_api_compat_options_expected})
+# WriteBatchWithIndex: reading a batch's own writes, compared likewise.
+strata_api_compat(api_compat_write_batch_with_index
+  rocksdb_write_batch_with_index)
+set(_api_compat_wbwi_expected
+    ${CMAKE_CURRENT_SOURCE_DIR}/test/api_compat/rocksdb_write_batch_with_index.expected)
+strata_api_compat_compare(api_compat_write_batch_with_index
+  PROGRAMS api_compat_write_batch_with_index
+  EXPECTED ${_api_compat_wbwi_expected})
 # Compaction filters and DBWithTTL: compared likewise.
 strata_api_compat(api_compat_compaction_filter rocksdb_compaction_filter)
 set(_api_compat_cfilter_expected
@@ -751,6 +766,10 @@ if(_api_compat_rocksdb)
   strata_api_compat_compare(api_compat_options_file_vs_rocksdb
     PROGRAMS api_compat_options_file api_compat_options_file_rocksdb
     EXPECTED ${_api_compat_options_expected})
+  strata_api_compat_compare(api_compat_write_batch_with_index_vs_rocksdb
+    PROGRAMS api_compat_write_batch_with_index
+             api_compat_write_batch_with_index_rocksdb
+    EXPECTED ${_api_compat_wbwi_expected})
   strata_api_compat_compare(api_compat_compaction_filter_vs_rocksdb
     PROGRAMS api_compat_compaction_filter api_compat_compaction_filter_rocksdb
     EXPECTED ${_api_compat_cfilter_expected})
@@ -773,7 +792,8 @@ elseif(STRATA_ROCKSDB_INCLUDE_DIR)
   # Headers of another RocksDB (or no library): the programs at least
   # still compile against them as they are.
   foreach(_source rocksdb_program rocksdb_column_families rocksdb_operations
-          rocksdb_listeners rocksdb_options_file)
+          rocksdb_listeners rocksdb_options_file
+          rocksdb_write_batch_with_index)
     add_test(NAME api_compat_${_source}_headers
              COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
                      -I${STRATA_ROCKSDB_INCLUDE_DIR}

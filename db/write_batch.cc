@@ -272,6 +272,7 @@ WriteBatch& WriteBatch::operator=(const WriteBatch&) = default;
 WriteBatch::WriteBatch(WriteBatch&& other) noexcept
     : rep_(std::move(other.rep_)),
       max_bytes_(other.max_bytes_),
+      save_points_(std::move(other.save_points_)),
       content_flags_(other.content_flags_) {
   other.Clear();
 }
@@ -280,6 +281,7 @@ WriteBatch& WriteBatch::operator=(WriteBatch&& other) noexcept {
   if (this != &other) {
     rep_ = std::move(other.rep_);
     max_bytes_ = other.max_bytes_;
+    save_points_ = std::move(other.save_points_);
     content_flags_ = other.content_flags_;
     other.Clear();
   }
@@ -391,6 +393,15 @@ Status WriteBatch::Delete(ColumnFamilyHandle* column_family, const Slice& key) {
 
 Status WriteBatch::Delete(const Slice& key) { return Delete(nullptr, key); }
 
+Status WriteBatch::Delete(ColumnFamilyHandle* column_family,
+                          const SliceParts& key) {
+  return AddRecord(kTypeDeletion, FamilyId(column_family), {key});
+}
+
+Status WriteBatch::Delete(const SliceParts& key) {
+  return Delete(nullptr, key);
+}
+
 Status WriteBatch::SingleDelete(ColumnFamilyHandle* column_family,
                                 const Slice& key) {
   return AddRecord(kTypeSingleDeletion, FamilyId(column_family),
@@ -398,6 +409,15 @@ Status WriteBatch::SingleDelete(ColumnFamilyHandle* column_family,
 }
 
 Status WriteBatch::SingleDelete(const Slice& key) {
+  return SingleDelete(nullptr, key);
+}
+
+Status WriteBatch::SingleDelete(ColumnFamilyHandle* column_family,
+                                const SliceParts& key) {
+  return AddRecord(kTypeSingleDeletion, FamilyId(column_family), {key});
+}
+
+Status WriteBatch::SingleDelete(const SliceParts& key) {
   return SingleDelete(nullptr, key);
 }
 
@@ -411,6 +431,18 @@ Status WriteBatch::DeleteRange(const Slice& begin_key, const Slice& end_key) {
   return DeleteRange(nullptr, begin_key, end_key);
 }
 
+Status WriteBatch::DeleteRange(ColumnFamilyHandle* column_family,
+                               const SliceParts& begin_key,
+                               const SliceParts& end_key) {
+  return AddRecord(kTypeRangeDeletion, FamilyId(column_family),
+                   {begin_key, end_key});
+}
+
+Status WriteBatch::DeleteRange(const SliceParts& begin_key,
+                               const SliceParts& end_key) {
+  return DeleteRange(nullptr, begin_key, end_key);
+}
+
 Status WriteBatch::Merge(ColumnFamilyHandle* column_family, const Slice& key,
                          const Slice& value) {
   return AddRecord(kTypeMerge, FamilyId(column_family),
@@ -421,6 +453,15 @@ Status WriteBatch::Merge(const Slice& key, const Slice& value) {
   return Merge(nullptr, key, value);
 }
 
+Status WriteBatch::Merge(ColumnFamilyHandle* column_family,
+                         const SliceParts& key, const SliceParts& value) {
+  return AddRecord(kTypeMerge, FamilyId(column_family), {key, value});
+}
+
+Status WriteBatch::Merge(const SliceParts& key, const SliceParts& value) {
+  return Merge(nullptr, key, value);
+}
+
 Status WriteBatch::PutLogData(const Slice& blob) {
   return AddRecord(kTypeLogData, 0, {SliceParts(&blob, 1)});
 }
@@ -428,6 +469,7 @@ Status WriteBatch::PutLogData(const Slice& blob) {
 void WriteBatch::Clear() {
   rep_.assign(kHeader, '\0');
   content_flags_ = 0;
+  save_points_.clear();
 }
 
 uint32_t WriteBatch::Count() const { return WriteBatchInternal::Count(this); }

@@ -20,16 +20,18 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "strata/export.h"
 #include "strata/slice.h"
 #include "strata/status.h"
+#include "strata/write_batch_base.h"
 
 namespace strata {
 
 class ColumnFamilyHandle;
 
-class STRATA_EXPORT WriteBatch {
+class STRATA_EXPORT WriteBatch : public WriteBatchBase {
  public:
   // reserved_bytes: initial capacity. max_bytes: if non-zero, an update
   // that would grow the batch beyond it fails with MemoryLimit-style
@@ -51,7 +53,7 @@ class STRATA_EXPORT WriteBatch {
   WriteBatch& operator=(const WriteBatch&);
   WriteBatch(WriteBatch&&) noexcept;
   WriteBatch& operator=(WriteBatch&&) noexcept;
-  ~WriteBatch();
+  ~WriteBatch() override;
 
   // Each update below comes in two forms: one for the column family of
   // column_family (the default family if it is null), and one without a
@@ -60,41 +62,72 @@ class STRATA_EXPORT WriteBatch {
 
   // Store key -> value.
   Status Put(ColumnFamilyHandle* column_family, const Slice& key,
-             const Slice& value);
-  Status Put(const Slice& key, const Slice& value);
+             const Slice& value) override;
+  Status Put(const Slice& key, const Slice& value) override;
 
   // Store key -> value, each the concatenation of its parts (the record is
   // the same as Put of the joined strings).
   Status Put(ColumnFamilyHandle* column_family, const SliceParts& key,
-             const SliceParts& value);
-  Status Put(const SliceParts& key, const SliceParts& value);
+             const SliceParts& value) override;
+  Status Put(const SliceParts& key, const SliceParts& value) override;
 
   // Remove key if present.
-  Status Delete(ColumnFamilyHandle* column_family, const Slice& key);
-  Status Delete(const Slice& key);
+  Status Delete(ColumnFamilyHandle* column_family, const Slice& key) override;
+  Status Delete(const Slice& key) override;
+  Status Delete(ColumnFamilyHandle* column_family,
+                const SliceParts& key) override;
+  Status Delete(const SliceParts& key) override;
 
   // Remove key, which the caller promises was Put at most once since it
   // was last deleted (and never merged); cheaper to compact than Delete.
-  Status SingleDelete(ColumnFamilyHandle* column_family, const Slice& key);
-  Status SingleDelete(const Slice& key);
+  Status SingleDelete(ColumnFamilyHandle* column_family,
+                      const Slice& key) override;
+  Status SingleDelete(const Slice& key) override;
+  Status SingleDelete(ColumnFamilyHandle* column_family,
+                      const SliceParts& key) override;
+  Status SingleDelete(const SliceParts& key) override;
 
   // Remove every key in [begin_key, end_key).
   Status DeleteRange(ColumnFamilyHandle* column_family, const Slice& begin_key,
-                     const Slice& end_key);
-  Status DeleteRange(const Slice& begin_key, const Slice& end_key);
+                     const Slice& end_key) override;
+  Status DeleteRange(const Slice& begin_key, const Slice& end_key) override;
+  Status DeleteRange(ColumnFamilyHandle* column_family,
+                     const SliceParts& begin_key,
+                     const SliceParts& end_key) override;
+  Status DeleteRange(const SliceParts& begin_key,
+                     const SliceParts& end_key) override;
 
   // Combine value with the key's existing value through the family's
   // merge_operator.
   Status Merge(ColumnFamilyHandle* column_family, const Slice& key,
-               const Slice& value);
-  Status Merge(const Slice& key, const Slice& value);
+               const Slice& value) override;
+  Status Merge(const Slice& key, const Slice& value) override;
+  Status Merge(ColumnFamilyHandle* column_family, const SliceParts& key,
+               const SliceParts& value) override;
+  Status Merge(const SliceParts& key, const SliceParts& value) override;
 
   // A blob that is written to the WAL with the batch but never applied;
   // Iterate hands it to Handler::LogData. Not counted by Count().
-  Status PutLogData(const Slice& blob);
+  Status PutLogData(const Slice& blob) override;
 
-  // Drop every update.
-  void Clear();
+  // Drop every update and every save point.
+  void Clear() override;
+
+  // The batch itself.
+  WriteBatch* GetWriteBatch() override { return this; }
+
+  // Save points: SetSavePoint remembers the batch's size, count and
+  // content; RollbackToSavePoint truncates the batch back to the newest
+  // one and forgets it; PopSavePoint forgets it and keeps the updates.
+  // Both return NotFound, changing nothing, when there is no save point.
+  // Copies and moves of a batch take its save points along.
+  void SetSavePoint() override;
+  Status RollbackToSavePoint() override;
+  Status PopSavePoint() override;
+
+  // Updates that would grow the batch past max_bytes (0: no limit) fail
+  // from now on; the updates already in it stay.
+  void SetMaxBytes(size_t max_bytes) override { max_bytes_ = max_bytes; }
 
   // Number of updates (Put, Delete, SingleDelete, DeleteRange, Merge).
   uint32_t Count() const;
@@ -178,8 +211,15 @@ class STRATA_EXPORT WriteBatch {
   Status AddRecord(unsigned char type, uint32_t column_family_id,
                    std::initializer_list<SliceParts> fields);
 
+  struct SavePoint {
+    size_t size;
+    uint32_t count;
+    uint32_t content_flags;
+  };
+
   std::string rep_;
   size_t max_bytes_;
+  std::vector<SavePoint> save_points_;
   // The kinds of records in rep_: exact for a batch built by the update
   // methods; for one from outside, those of the records before the first
   // malformed one (such a batch is kUnchecked).
