@@ -357,6 +357,11 @@ std::unique_ptr<Compaction> CompactionPicker::CompactRange(
       return nullptr;
     }
     inputs0 = all;
+  } else if (in_place) {
+    // Every file at once: the outputs land in this level, so a later
+    // step starting at a cut would pick this step's own outputs again
+    // (and could do so forever).
+    inputs0 = all;
   } else {
     uint64_t bytes = 0;
     for (FileMetaData* f : all) {

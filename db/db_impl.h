@@ -790,9 +790,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // An ingestion is writing its MANIFEST record: no compaction is picked
   // meanwhile, as its outputs could overlap the new files' level.
   int ingestions_installing_ GUARDED_BY(mutex_) = 0;
-  // CompactFiles calls running: no other compaction is picked meanwhile
-  // (theirs may skip levels, and another's outputs could fall into a gap
-  // between their inputs).
+  // CompactFiles calls and in-place CompactRange steps (a family with a
+  // compaction filter) running: no other compaction is picked meanwhile
+  // (theirs may skip levels or write within their own level, and
+  // another's outputs could fall into a gap between their inputs).
   int compact_files_running_ GUARDED_BY(mutex_) = 0;
   // Set by Close: running compactions stop early.
   std::atomic<bool> shutting_down_{false};

@@ -281,11 +281,25 @@ Status DBImpl::CompactLevelRange(ColumnFamilyData* cfd, int level,
                           cfd->options().compaction_filter_factory != nullptr;
     std::unique_ptr<Compaction> c = cfd->picker().CompactRange(
         view, level, from, end, &compaction_end, &conflict, filtered, in_place);
+    // An in-place step may write anywhere between its inputs' bounds in
+    // their own level, gaps included: as for CompactFiles, no running
+    // compaction may write there, and none starts beside it.
+    if (c != nullptr && in_place &&
+        !CheckNoCompactionWritesThere(*base, *c).ok()) {
+      c.reset();
+      conflict = true;
+    }
     Status s;
     if (c != nullptr) {
       *output_level = c->output_level();
       c->MarkFilesBeingCompacted(true);
+      if (in_place) compact_files_running_++;
       s = RunCompaction(cfd, c.get());
+      if (in_place) {
+        compact_files_running_--;
+        MaybeScheduleCompaction();
+        bg_cv_.SignalAll();
+      }
     } else if (conflict) {
       bg_cv_.Wait();  // a running compaction holds some inputs
     }

@@ -135,6 +135,21 @@ Status DBWithTTLImpl::CreateColumnFamilyWithTtl(
   return s;
 }
 
+// DB's forms call CreateColumnFamily (below) per family; StackableDB's
+// would go straight to the base DB, past the TTL layer.
+Status DBWithTTLImpl::CreateColumnFamilies(
+    const ColumnFamilyOptions& options,
+    const std::vector<std::string>& column_family_names,
+    std::vector<ColumnFamilyHandle*>* handles) {
+  return DB::CreateColumnFamilies(options, column_family_names, handles);
+}
+
+Status DBWithTTLImpl::CreateColumnFamilies(
+    const std::vector<ColumnFamilyDescriptor>& column_families,
+    std::vector<ColumnFamilyHandle*>* handles) {
+  return DB::CreateColumnFamilies(column_families, handles);
+}
+
 Status DBWithTTLImpl::CreateColumnFamily(const ColumnFamilyOptions& options,
                                          const std::string& column_family_name,
                                          ColumnFamilyHandle** handle) {

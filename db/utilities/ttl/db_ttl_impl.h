@@ -51,6 +51,17 @@ class DBWithTTLImpl : public DBWithTTL {
   Status CreateColumnFamily(const ColumnFamilyOptions& options,
                             const std::string& column_family_name,
                             ColumnFamilyHandle** handle) override;
+  // Each family as CreateColumnFamily makes it (ttl 0: no expiry), so its
+  // values are stamped and read back through the TTL layer; on an error
+  // the families made before it stay, their handles in *handles.
+  using StackableDB::CreateColumnFamilies;
+  Status CreateColumnFamilies(
+      const ColumnFamilyOptions& options,
+      const std::vector<std::string>& column_family_names,
+      std::vector<ColumnFamilyHandle*>* handles) override;
+  Status CreateColumnFamilies(
+      const std::vector<ColumnFamilyDescriptor>& column_families,
+      std::vector<ColumnFamilyHandle*>* handles) override;
 
   using StackableDB::Put;
   Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family,

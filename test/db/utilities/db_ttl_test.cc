@@ -165,6 +165,38 @@ TEST_F(DBWithTTLTest, MergeKeepsTtl) {
   EXPECT_EQ("c", Get("m"));
 }
 
+TEST_F(DBWithTTLTest, FamiliesMadeTogetherGoThroughTheTtlLayer) {
+  options_.merge_operator = MergeOperators::CreateStringAppendOperator();
+  Open(10);
+  std::vector<ColumnFamilyHandle*> made;
+  ASSERT_TRUE(db_->CreateColumnFamilies(ColumnFamilyOptions(options_),
+                                        {"a", "b"}, &made)
+                  .ok());
+  handles_.insert(handles_.end(), made.begin(), made.end());
+  std::vector<ColumnFamilyHandle*> described;
+  ASSERT_TRUE(db_->CreateColumnFamilies({{"c", ColumnFamilyOptions(options_)}},
+                                        &described)
+                  .ok());
+  handles_.insert(handles_.end(), described.begin(), described.end());
+  ASSERT_EQ(3u, handles_.size());
+  for (ColumnFamilyHandle* h : handles_) {
+    // The family's own merge operator sees values without their stamps.
+    ASSERT_TRUE(db_->Merge(WriteOptions(), h, "m", "x").ok());
+    ASSERT_TRUE(db_->Merge(WriteOptions(), h, "m", "y").ok());
+    EXPECT_EQ("x,y", Get("m", h));
+    Compact(h);
+    EXPECT_EQ("x,y", Get("m", h));
+  }
+  // A name taken: the error, and the handles of those made before it.
+  std::vector<ColumnFamilyHandle*> partial;
+  EXPECT_FALSE(db_->CreateColumnFamilies(ColumnFamilyOptions(options_),
+                                         {"d", "a"}, &partial)
+                   .ok());
+  ASSERT_EQ(1u, partial.size());
+  handles_.push_back(partial[0]);
+  EXPECT_EQ("d", partial[0]->GetName());
+}
+
 TEST_F(DBWithTTLTest, TtlPerFamilyAndSetTtl) {
   std::vector<ColumnFamilyDescriptor> families = {
       {kDefaultColumnFamilyName, ColumnFamilyOptions(options_)},
