@@ -92,6 +92,24 @@ std::string Status::ToString() const {
     case kLockHeld:
       result.append(": Lock held");
       break;
+    case kMutexTimeout:
+      result.append(": Timeout Acquiring Mutex");
+      break;
+    case kLockTimeout:
+      result.append(": Timeout waiting to lock key");
+      break;
+    case kLockLimit:
+      result.append(": Failed to acquire lock due to max_num_locks limit");
+      break;
+    case kDeadlock:
+      result.append(": Deadlock");
+      break;
+    case kMemoryLimit:
+      result.append(": Memory limit reached");
+      break;
+    case kTxnNotPrepared:
+      result.append(": Txn not prepared");
+      break;
     default:
       break;
   }

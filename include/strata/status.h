@@ -54,11 +54,25 @@ class STRATA_EXPORT Status {
     kColumnFamilyDropped = 14,
   };
 
+  // RocksDB's sub-codes, with its values; kLockHeld is strata's own.
   enum SubCode : unsigned char {
     kNone = 0,
-    kNoSpace = 1,
-    kPathNotFound = 2,
-    kLockHeld = 3,
+    kMutexTimeout = 1,
+    kLockTimeout = 2,  // a transaction's wait for a row lock timed out
+    kLockLimit = 3,    // a transaction DB's max_num_locks was reached
+    kNoSpace = 4,
+    kDeadlock = 5,  // granting the lock would close a cycle of waits
+    kStaleFile = 6,
+    kMemoryLimit = 7,
+    kSpaceLimit = 8,
+    kPathNotFound = 9,
+    KMergeOperandsInsufficientCapacity = 10,
+    kManualCompactionPaused = 11,
+    kOverwritten = 12,
+    kTxnNotPrepared = 13,
+    kIOFenced = 14,
+    kLockHeld = 15,
+    kMaxSubCode
   };
 
   // What a background error means for the DB (docs/reliability.md,
@@ -132,15 +146,34 @@ class STRATA_EXPORT Status {
                                    const Slice& msg2 = Slice()) {
     return Status(kShutdownInProgress, kNone, msg, msg2);
   }
-  static Status TimedOut(const Slice& msg = Slice(),
+  static Status TimedOut(SubCode sc = kNone) {
+    return Status(kTimedOut, sc, Slice(), Slice());
+  }
+  static Status TimedOut(SubCode sc, const Slice& msg,
                          const Slice& msg2 = Slice()) {
+    return Status(kTimedOut, sc, msg, msg2);
+  }
+  static Status TimedOut(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kTimedOut, kNone, msg, msg2);
   }
-  static Status Aborted(const Slice& msg = Slice(),
+  static Status Aborted(SubCode sc = kNone) {
+    return Status(kAborted, sc, Slice(), Slice());
+  }
+  static Status Aborted(SubCode sc, const Slice& msg,
                         const Slice& msg2 = Slice()) {
+    return Status(kAborted, sc, msg, msg2);
+  }
+  static Status Aborted(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kAborted, kNone, msg, msg2);
   }
-  static Status Busy(const Slice& msg = Slice(), const Slice& msg2 = Slice()) {
+  static Status Busy(SubCode sc = kNone) {
+    return Status(kBusy, sc, Slice(), Slice());
+  }
+  static Status Busy(SubCode sc, const Slice& msg,
+                     const Slice& msg2 = Slice()) {
+    return Status(kBusy, sc, msg, msg2);
+  }
+  static Status Busy(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kBusy, kNone, msg, msg2);
   }
   // A lock (such as a DB's LOCK file) is held by someone else.
@@ -148,12 +181,24 @@ class STRATA_EXPORT Status {
                          const Slice& msg2 = Slice()) {
     return Status(kIOError, kLockHeld, msg, msg2);
   }
-  static Status Expired(const Slice& msg = Slice(),
+  static Status Expired(SubCode sc = kNone) {
+    return Status(kExpired, sc, Slice(), Slice());
+  }
+  static Status Expired(SubCode sc, const Slice& msg,
                         const Slice& msg2 = Slice()) {
+    return Status(kExpired, sc, msg, msg2);
+  }
+  static Status Expired(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kExpired, kNone, msg, msg2);
   }
-  static Status TryAgain(const Slice& msg = Slice(),
+  static Status TryAgain(SubCode sc = kNone) {
+    return Status(kTryAgain, sc, Slice(), Slice());
+  }
+  static Status TryAgain(SubCode sc, const Slice& msg,
                          const Slice& msg2 = Slice()) {
+    return Status(kTryAgain, sc, msg, msg2);
+  }
+  static Status TryAgain(const Slice& msg, const Slice& msg2 = Slice()) {
     return Status(kTryAgain, kNone, msg, msg2);
   }
   // The column family the operation was for was dropped meanwhile.
@@ -176,6 +221,16 @@ class STRATA_EXPORT Status {
   bool IsTimedOut() const { return code_ == kTimedOut; }
   bool IsAborted() const { return code_ == kAborted; }
   bool IsBusy() const { return code_ == kBusy || subcode_ == kLockHeld; }
+  bool IsDeadlock() const { return code_ == kBusy && subcode_ == kDeadlock; }
+  bool IsLockLimit() const {
+    return code_ == kAborted && subcode_ == kLockLimit;
+  }
+  bool IsMemoryLimit() const {
+    return code_ == kAborted && subcode_ == kMemoryLimit;
+  }
+  bool IsTxnNotPrepared() const {
+    return code_ == kInvalidArgument && subcode_ == kTxnNotPrepared;
+  }
   bool IsLockHeld() const { return subcode_ == kLockHeld; }
   bool IsExpired() const { return code_ == kExpired; }
   bool IsTryAgain() const { return code_ == kTryAgain; }

@@ -73,6 +73,33 @@ TEST(StatusTest, SubcodesKeepTheirCodePredicate) {
   EXPECT_FALSE(Status::NotFound("x").IsPathNotFound());
 }
 
+// The transaction sub-codes read as RocksDB prints them, each under its
+// own code's predicate.
+TEST(StatusTest, TransactionSubcodes) {
+  Status timeout = Status::TimedOut(Status::kLockTimeout);
+  EXPECT_TRUE(timeout.IsTimedOut());
+  EXPECT_EQ(Status::kLockTimeout, timeout.subcode());
+  EXPECT_EQ("Operation timed out: Timeout waiting to lock key",
+            timeout.ToString());
+
+  Status deadlock = Status::Busy(Status::kDeadlock);
+  EXPECT_TRUE(deadlock.IsBusy());
+  EXPECT_TRUE(deadlock.IsDeadlock());
+  EXPECT_EQ("Resource busy: Deadlock", deadlock.ToString());
+  EXPECT_FALSE(Status::Busy().IsDeadlock());
+  EXPECT_FALSE(Status::TimedOut(Status::kDeadlock).IsDeadlock());
+
+  Status limit = Status::Aborted(Status::kLockLimit, "key k");
+  EXPECT_TRUE(limit.IsLockLimit());
+  EXPECT_EQ(
+      "Operation aborted: Failed to acquire lock due to max_num_locks limit: "
+      "key k",
+      limit.ToString());
+  EXPECT_FALSE(Status::Busy(Status::kLockLimit).IsLockLimit());
+  EXPECT_EQ("Operation failed. Try again.", Status::TryAgain().ToString());
+  EXPECT_EQ(Status::kNone, Status::Expired().subcode());
+}
+
 TEST(StatusTest, TwoPartMessage) {
   EXPECT_EQ("Corruption: file 7: bad block",
             Status::Corruption("file 7", "bad block").ToString());
