@@ -497,10 +497,12 @@ strata_add_test(db_listener_test SOURCES
   test/db/db_test_util.cc
 )
 
-# What transactions' conflict checks stand on: a key's newest sequence
-# number (memtables and tables) and writes checked inside the write path.
+# What transactions stand on: a key's newest sequence number (memtables
+# and tables), writes checked inside the write path, and two-phase commit's
+# markers (encoding, memtables skipping prepared sections, recovery).
 strata_add_test(db_write_callback_test SOURCES
   test/db/db_write_callback_test.cc
+  test/db/write_batch_markers_test.cc
 )
 
 # Point reads: values pinned in the block cache (PinnableSlice), and the

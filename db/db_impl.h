@@ -60,6 +60,7 @@
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
 #include "db/read_view.h"
+#include "db/recovered_transactions.h"
 #include "db/snapshot_impl.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
@@ -117,7 +118,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   Status Write(const WriteOptions& options, WriteBatch* updates) override;
   // Write, committed only if callback->Check() returns OK when the write
   // path reaches it (db/write_callback.h); else that status, and nothing
-  // written. callback may be null.
+  // written. callback may be null. Unlike Write, takes a batch holding
+  // two-phase commit markers (the transaction layer's prepare, commit and
+  // rollback records; docs/formats/write_batch.md).
   Status WriteWithCallback(const WriteOptions& options, WriteBatch* updates,
                            WriteCallback* callback);
   Status Put(const WriteOptions& options, ColumnFamilyHandle* column_family,
@@ -223,6 +226,12 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // key, so it never depends on how much memtable history is kept.
   Status GetLatestSequenceForKey(ColumnFamilyHandle* column_family,
                                  const Slice& key, SequenceNumber* sequence)
+      LOCKS_EXCLUDED(mutex_);
+
+  // The prepared transactions WAL recovery found unresolved (two-phase
+  // commit; db/recovered_transactions.h), by name, handed over once: a
+  // transaction DB takes them when it opens.
+  std::map<std::string, RecoveredTransaction> TakeRecoveredTransactions()
       LOCKS_EXCLUDED(mutex_);
 
   // Waits until no flush or compaction is running or needed (tests and
@@ -356,8 +365,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // Inserts batch, a record of WAL log_number, into the memtables of the
   // families whose log number it is at or past (not those dropped or not
   // open), and raises *max_sequence to its last write's number.
+  // prepared (if not null) receives its two-phase commit records.
   Status ReplayBatch(WriteBatch* batch, uint64_t log_number,
-                     SequenceNumber* max_sequence)
+                     SequenceNumber* max_sequence, PreparedSink* prepared)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // ---- db_impl_families.cc ----
@@ -627,6 +637,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   void NotifyIngested(const IngestJob& job) LOCKS_EXCLUDED(mutex_);
 
   // ---- db_impl_write.cc ----
+  // Write and WriteWithCallback: checks the batch (refusing two-phase
+  // commit markers unless markers_allowed), then hands it to the write
+  // thread.
+  Status WriteImpl(const WriteOptions& options, WriteBatch* updates,
+                   WriteCallback* callback, bool markers_allowed);
   Status PrepareGroup(WriteThread::WriteGroup* group) override;
   SequenceNumber AllocateSequence(uint64_t count) override;
   Status WriteWAL(WriteThread::WriteGroup* group) override;
@@ -795,6 +810,8 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // (theirs may skip levels or write within their own level, and
   // another's outputs could fall into a gap between their inputs).
   int compact_files_running_ GUARDED_BY(mutex_) = 0;
+  // Filled by WAL recovery; emptied by TakeRecoveredTransactions.
+  RecoveredTransactions recovered_transactions_ GUARDED_BY(mutex_);
   // Set by Close: running compactions stop early.
   std::atomic<bool> shutting_down_{false};
 

@@ -277,7 +277,9 @@ Status DBImpl::RefreshRoutes() {
 // than the default one asks of them.
 namespace {
 
-class FamilyChecker final : public WriteBatch::Handler {
+// Markers of a transaction's batch (WriteWithCallback) name no family and
+// are accepted.
+class FamilyChecker final : public AcceptingHandler {
  public:
   // ignore_missing: a family that does not exist is not an error (its
   // updates will be skipped).

@@ -226,7 +226,7 @@ Status DBImpl::CatchUpOnce() {
         reporter.Corruption(record.size(), bad);
         break;
       }
-      s = ReplayBatch(&batch, w.first, &max_sequence);
+      s = ReplayBatch(&batch, w.first, &max_sequence, /*prepared=*/nullptr);
       if (!s.ok()) return s;
     }
     if (!reporter.first().ok()) {

@@ -235,15 +235,24 @@ class DBImpl::FamilyRouter final : public MemTableRouter {
   const uint64_t log_number_;
 };
 
+std::map<std::string, RecoveredTransaction>
+DBImpl::TakeRecoveredTransactions() {
+  MutexLock l(&mutex_);
+  std::map<std::string, RecoveredTransaction> taken;
+  taken.swap(*recovered_transactions_.unresolved());
+  return taken;
+}
+
 Status DBImpl::ReplayBatch(WriteBatch* batch, uint64_t log_number,
-                           SequenceNumber* max_sequence) {
+                           SequenceNumber* max_sequence,
+                           PreparedSink* prepared) {
   const SequenceNumber first = WriteBatchInternal::Sequence(batch);
   FamilyRouter router(versions_->column_families(), log_number);
   MemTable* default_mem = nullptr;
   router.Route(0, &default_mem);
   Status s = InsertBatchIntoMemTable(batch, first, default_mem, &router,
                                      /*concurrent=*/false,
-                                     /*ignore_duplicates=*/true);
+                                     /*ignore_duplicates=*/true, prepared);
   if (!s.ok()) return s;
   const uint32_t count = WriteBatchInternal::Count(batch);
   if (count > 0) *max_sequence = std::max(*max_sequence, first + count - 1);
@@ -321,7 +330,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
       }
       s = CheckManifestLength(env_, dbname_, *versions_, record);
       if (!s.ok()) return s;
-      s = ReplayBatch(&batch, number, &max_sequence);
+      recovered_transactions_.set_log_number(number);
+      s = ReplayBatch(&batch, number, &max_sequence, &recovered_transactions_);
       if (!s.ok()) return s;
     }
     if (!reporter.read_error().ok()) return reporter.read_error();

@@ -112,11 +112,16 @@ Status DBImpl::DeleteRange(const WriteOptions& options,
 }
 
 Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
-  return WriteWithCallback(options, updates, nullptr);
+  return WriteImpl(options, updates, nullptr, /*markers_allowed=*/false);
 }
 
 Status DBImpl::WriteWithCallback(const WriteOptions& options,
                                  WriteBatch* updates, WriteCallback* callback) {
+  return WriteImpl(options, updates, callback, /*markers_allowed=*/true);
+}
+
+Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates,
+                         WriteCallback* callback, bool markers_allowed) {
   if (options.sync && options.disableWAL) {
     return Status::InvalidArgument("WriteOptions: sync and disableWAL");
   }
@@ -132,6 +137,19 @@ Status DBImpl::WriteWithCallback(const WriteOptions& options,
   // family or hold a range deletion pay for that walk).
   if (WriteBatchInternal::NeedsValidation(updates)) {
     Status s = WriteBatchInternal::ValidateUnchecked(updates);
+    if (!s.ok()) return s;
+  }
+  if (WriteBatchInternal::HasTwoPhaseMarkers(updates)) {
+    // A prepared section would be skipped by the memtables and kept by
+    // nobody: the batch's updates would vanish without an error.
+    if (!markers_allowed) {
+      return Status::InvalidArgument(
+          "DB::Write: the batch holds two-phase commit markers, which only a "
+          "TransactionDB writes");
+    }
+    // Sections that nest or do not end would fail in the memtables, after
+    // the WAL took the batch: checked first.
+    Status s = WriteBatchInternal::CheckPreparedSections(updates);
     if (!s.ok()) return s;
   }
   if (WriteBatchInternal::HasNonDefaultColumnFamily(updates) ||
@@ -293,7 +311,12 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
   WriteBatch* merged = nullptr;
   size_t members = 0;
   for (WriteThread::Writer* w : *group) {
-    if (w->batch == nullptr || w->batch->Count() == 0) continue;
+    // A commit or rollback marker alone has no update, but must be logged.
+    if (w->batch == nullptr ||
+        (w->batch->Count() == 0 &&
+         !WriteBatchInternal::HasTwoPhaseMarkers(w->batch))) {
+      continue;
+    }
     WriteBatchInternal::SetSequence(w->batch, w->sequence);
     if (members == 0) {
       merged = w->batch;

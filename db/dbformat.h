@@ -42,7 +42,15 @@ enum ValueType : unsigned char {
   kTypeColumnFamilyMerge = 0x6,     // WriteBatch only
   kTypeSingleDeletion = 0x7,
   kTypeColumnFamilySingleDeletion = 0x8,  // WriteBatch only
-  kTypeColumnFamilyRangeDeletion = 0xE,   // WriteBatch only
+  // Two-phase commit's markers (WriteBatch only, not counted): a prepared
+  // section's start and end (the end carries the transaction's name), and
+  // the commit or rollback of a named transaction; a Noop holds a place.
+  kTypeBeginPrepareXID = 0x9,
+  kTypeEndPrepareXID = 0xA,
+  kTypeCommitXID = 0xB,
+  kTypeRollbackXID = 0xC,
+  kTypeNoop = 0xD,
+  kTypeColumnFamilyRangeDeletion = 0xE,  // WriteBatch only
   kTypeRangeDeletion = 0xF,
   kMaxValueType = 0x7F,
 };

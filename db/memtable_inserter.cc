@@ -2,8 +2,10 @@
 
 #include <cassert>
 #include <string>
+#include <utility>
 
 #include "db/dbformat.h"
+#include "db/write_batch_internal.h"
 #include "memtable/memtable.h"
 #include "strata/write_batch.h"
 
@@ -15,12 +17,50 @@ class MemTableInserter final : public WriteBatch::Handler {
  public:
   MemTableInserter(SequenceNumber sequence, MemTable* default_mem,
                    MemTableRouter* router, bool concurrent,
-                   bool ignore_duplicates)
+                   bool ignore_duplicates, PreparedSink* prepared)
       : sequence_(sequence),
         default_mem_(default_mem),
         router_(router),
         concurrent_(concurrent),
-        ignore_duplicates_(ignore_duplicates) {}
+        ignore_duplicates_(ignore_duplicates),
+        prepared_(prepared) {}
+
+  Status MarkBeginPrepare(bool) override {
+    if (in_section_) return Status::Corruption("nested prepared sections");
+    in_section_ = true;
+    section_.Clear();
+    return Status::OK();
+  }
+  Status MarkEndPrepare(const Slice& xid) override {
+    if (!in_section_) {
+      return Status::Corruption("EndPrepare without a prepared section");
+    }
+    in_section_ = false;
+    if (prepared_ != nullptr) prepared_->Prepared(xid, std::move(section_));
+    section_.Clear();
+    return Status::OK();
+  }
+  Status MarkCommit(const Slice& xid) override {
+    if (in_section_) return Status::Corruption("Commit in a prepared section");
+    if (prepared_ != nullptr) prepared_->Committed(xid);
+    return Status::OK();
+  }
+  Status MarkRollback(const Slice& xid) override {
+    if (in_section_) {
+      return Status::Corruption("Rollback in a prepared section");
+    }
+    if (prepared_ != nullptr) prepared_->RolledBack(xid);
+    return Status::OK();
+  }
+  Status MarkNoop(bool) override { return Status::OK(); }
+
+  // Called once Iterate is done.
+  Status Finish() const {
+    if (in_section_) {
+      return Status::Corruption("prepared section without its EndPrepare");
+    }
+    return Status::OK();
+  }
 
   Status PutCF(uint32_t cf, const Slice& key, const Slice& value) override {
     return Add(cf, kTypeValue, key, value);
@@ -42,6 +82,14 @@ class MemTableInserter final : public WriteBatch::Handler {
  private:
   Status Add(uint32_t cf, ValueType type, const Slice& key,
              const Slice& value) {
+    if (in_section_) {
+      sequence_++;
+      if (prepared_ == nullptr) return Status::OK();
+      const bool has_value = type == kTypeValue || type == kTypeMerge ||
+                             type == kTypeRangeDeletion;
+      return WriteBatchInternal::AddRecord(&section_, type, cf, key,
+                                           has_value ? &value : nullptr);
+    }
     MemTable* mem = default_mem_;
     if (cf != 0) {
       if (router_ == nullptr) {
@@ -74,6 +122,9 @@ class MemTableInserter final : public WriteBatch::Handler {
   MemTableRouter* const router_;
   const bool concurrent_;
   const bool ignore_duplicates_;
+  PreparedSink* const prepared_;
+  bool in_section_ = false;
+  WriteBatch section_;  // the open section's updates, for prepared_
 };
 
 }  // namespace
@@ -81,10 +132,13 @@ class MemTableInserter final : public WriteBatch::Handler {
 Status InsertBatchIntoMemTable(const WriteBatch* batch,
                                SequenceNumber first_sequence,
                                MemTable* default_mem, MemTableRouter* router,
-                               bool concurrent, bool ignore_duplicates) {
+                               bool concurrent, bool ignore_duplicates,
+                               PreparedSink* prepared) {
   MemTableInserter inserter(first_sequence, default_mem, router, concurrent,
-                            ignore_duplicates);
-  return batch->Iterate(&inserter);
+                            ignore_duplicates, prepared);
+  Status s = batch->Iterate(&inserter);
+  if (s.ok()) s = inserter.Finish();
+  return s;
 }
 
 }  // namespace strata

@@ -8,12 +8,21 @@
 // through MemTable::Update, which may overwrite the key's newest value.
 // Recovery checks each WAL record whole (WriteBatchInternal::Validate) before
 // applying any of it, so a malformed record is never applied in part.
+//
+// A prepared section (two-phase commit: the updates between a BeginPrepare
+// and an EndPrepare marker) is not applied: its updates take their
+// sequence numbers and go to the PreparedSink if there is one (recovery),
+// nowhere otherwise. A Commit or Rollback marker is reported to the sink;
+// the updates of a commit record stand before its marker and are applied
+// as any others. Sections that nest, an EndPrepare without a section and a
+// section left open at the batch's end are Corruption.
 
 #ifndef STRATA_DB_MEMTABLE_INSERTER_H_
 #define STRATA_DB_MEMTABLE_INSERTER_H_
 
 #include <cstdint>
 
+#include "strata/slice.h"
 #include "strata/status.h"
 #include "strata/types.h"
 
@@ -32,6 +41,17 @@ class MemTableRouter {
   virtual Status Route(uint32_t id, MemTable** mem) = 0;
 };
 
+// Receives the two-phase commit records of the batches replayed.
+class PreparedSink {
+ public:
+  virtual ~PreparedSink() = default;
+  // A prepared section named xid, its updates (with their families) in
+  // updates.
+  virtual void Prepared(const Slice& xid, WriteBatch&& updates) = 0;
+  virtual void Committed(const Slice& xid) = 0;
+  virtual void RolledBack(const Slice& xid) = 0;
+};
+
 // default_mem: where the default family's records go (null: skipped).
 // router: the other families' (null: a record of another family is
 // InvalidArgument). concurrent: insert with the memtable's concurrent
@@ -41,7 +61,8 @@ class MemTableRouter {
 Status InsertBatchIntoMemTable(const WriteBatch* batch,
                                SequenceNumber first_sequence,
                                MemTable* default_mem, MemTableRouter* router,
-                               bool concurrent, bool ignore_duplicates);
+                               bool concurrent, bool ignore_duplicates,
+                               PreparedSink* prepared = nullptr);
 
 }  // namespace strata
 

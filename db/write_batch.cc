@@ -15,6 +15,11 @@
 //           |  kTypeColumnFamilySingleDeletion  varint32 cf  (as SingleDelete)
 //           |  kTypeColumnFamilyRangeDeletion   varint32 cf  (as DeleteRange)
 //           |  kTypeColumnFamilyMerge           varint32 cf  (as Merge)
+//           |  kTypeBeginPrepareXID                        (not counted)
+//           |  kTypeEndPrepareXID   varstring xid          (not counted)
+//           |  kTypeCommitXID       varstring xid          (not counted)
+//           |  kTypeRollbackXID     varstring xid          (not counted)
+//           |  kTypeNoop                                   (not counted)
 //   varstring := varint32 length, then length bytes
 //
 // The tag is one byte, the ValueType of db/dbformat.h. An update of the
@@ -97,7 +102,12 @@ struct Record {
   Slice b;
 };
 
-bool IsCounted(ValueType type) { return type != kTypeLogData; }
+// Updates are counted in the header; LogData and the markers are not.
+bool IsCounted(ValueType type) {
+  return type == kTypeValue || type == kTypeDeletion ||
+         type == kTypeSingleDeletion || type == kTypeRangeDeletion ||
+         type == kTypeMerge;
+}
 
 std::string HexByte(unsigned char byte) {
   const char* const kHex = "0123456789abcdef";
@@ -120,20 +130,10 @@ Status RecordCorruption(size_t offset, const char* problem,
 }
 
 // The record tags RocksDB 7.8 writes in a batch that strata does not
-// implement: its two-phase-commit markers, BlobDB indexes and wide-column
-// entities. Null for any other tag.
+// implement: BlobDB indexes, wide-column entities and the markers of its
+// WritePrepared and WriteUnprepared transactions. Null for any other tag.
 const char* UnsupportedRocksDBTag(unsigned char tag) {
   switch (tag) {
-    case 0x09:
-      return "BeginPrepareXID";
-    case 0x0A:
-      return "EndPrepareXID";
-    case 0x0B:
-      return "CommitXID";
-    case 0x0C:
-      return "RollbackXID";
-    case 0x0D:
-      return "Noop";
     case 0x10:
       return "ColumnFamilyBlobIndex";
     case 0x11:
@@ -178,6 +178,18 @@ Status DecodeRecord(size_t offset, Slice* input, Record* record) {
     case kTypeLogData:
       record->type = static_cast<ValueType>(tag);
       break;
+    case kTypeBeginPrepareXID:
+    case kTypeNoop:
+      record->type = static_cast<ValueType>(tag);
+      return Status::OK();  // no body
+    case kTypeEndPrepareXID:
+    case kTypeCommitXID:
+    case kTypeRollbackXID:
+      record->type = static_cast<ValueType>(tag);
+      if (!GetLengthPrefixedSlice(input, &record->a)) {
+        return RecordCorruption(offset, "truncated or malformed xid");
+      }
+      return Status::OK();
     case kTypeColumnFamilyValue:
       record->type = kTypeValue;
       has_family = true;
@@ -217,33 +229,6 @@ Status DecodeRecord(size_t offset, Slice* input, Record* record) {
   }
   return Status::OK();
 }
-
-Status UnsupportedColumnFamily(const char* operation,
-                               uint32_t column_family_id) {
-  return Status::InvalidArgument(
-      std::string(operation) + " for column family " +
-      NumberToString(column_family_id) +
-      " not implemented by this WriteBatch::Handler");
-}
-
-// Accepts every record of every family, so that Iterate only checks the
-// encoding.
-class ValidatingHandler : public WriteBatch::Handler {
- public:
-  Status PutCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status DeleteCF(uint32_t, const Slice&) override { return Status::OK(); }
-  Status SingleDeleteCF(uint32_t, const Slice&) override {
-    return Status::OK();
-  }
-  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
-    return Status::OK();
-  }
-};
 
 }  // namespace
 
@@ -296,6 +281,10 @@ uint32_t WriteBatch::ContentFlagsOf(unsigned char type,
   if (column_family_id != 0) flags |= kHasNonDefaultColumnFamily;
   if (type == kTypeMerge) flags |= kHasMerge;
   if (type == kTypeRangeDeletion) flags |= kHasDeleteRange;
+  if (type == kTypeBeginPrepareXID) flags |= kHasBeginPrepare;
+  if (type == kTypeEndPrepareXID) flags |= kHasEndPrepare;
+  if (type == kTypeCommitXID) flags |= kHasCommit;
+  if (type == kTypeRollbackXID) flags |= kHasRollback;
   return flags;
 }
 
@@ -482,6 +471,7 @@ Status WriteBatch::Iterate(Handler* handler) const {
   Slice input(rep_);
   input.remove_prefix(kHeader);
   uint32_t found = 0;
+  bool empty_batch = true;
   while (!input.empty()) {
     if (!handler->Continue()) return Status::OK();
     const size_t offset = rep_.size() - input.size();
@@ -504,12 +494,30 @@ Status WriteBatch::Iterate(Handler* handler) const {
       case kTypeMerge:
         s = handler->MergeCF(r.column_family, r.a, r.b);
         break;
+      case kTypeBeginPrepareXID:
+        s = handler->MarkBeginPrepare(false);
+        break;
+      case kTypeEndPrepareXID:
+        s = handler->MarkEndPrepare(r.a);
+        break;
+      case kTypeCommitXID:
+        s = handler->MarkCommit(r.a);
+        break;
+      case kTypeRollbackXID:
+        s = handler->MarkRollback(r.a);
+        break;
+      case kTypeNoop:
+        s = handler->MarkNoop(empty_batch);
+        break;
       default:  // kTypeLogData
         handler->LogData(r.a);
         break;
     }
     if (!s.ok()) return s;
-    if (IsCounted(r.type)) found++;
+    if (IsCounted(r.type)) {
+      found++;
+      empty_batch = false;
+    }
   }
   if (found != Count()) {
     return Status::Corruption("WriteBatch header count " +
@@ -518,59 +526,6 @@ Status WriteBatch::Iterate(Handler* handler) const {
   }
   return Status::OK();
 }
-
-// ---- WriteBatch::Handler ----------------------------------------------------
-
-WriteBatch::Handler::~Handler() = default;
-
-Status WriteBatch::Handler::PutCF(uint32_t column_family_id, const Slice& key,
-                                  const Slice& value) {
-  if (column_family_id != 0) {
-    return UnsupportedColumnFamily("PutCF", column_family_id);
-  }
-  Put(key, value);
-  return Status::OK();
-}
-void WriteBatch::Handler::Put(const Slice&, const Slice&) {}
-
-Status WriteBatch::Handler::DeleteCF(uint32_t column_family_id,
-                                     const Slice& key) {
-  if (column_family_id != 0) {
-    return UnsupportedColumnFamily("DeleteCF", column_family_id);
-  }
-  Delete(key);
-  return Status::OK();
-}
-void WriteBatch::Handler::Delete(const Slice&) {}
-
-Status WriteBatch::Handler::SingleDeleteCF(uint32_t column_family_id,
-                                           const Slice& key) {
-  if (column_family_id != 0) {
-    return UnsupportedColumnFamily("SingleDeleteCF", column_family_id);
-  }
-  SingleDelete(key);
-  return Status::OK();
-}
-void WriteBatch::Handler::SingleDelete(const Slice&) {}
-
-Status WriteBatch::Handler::DeleteRangeCF(uint32_t, const Slice&,
-                                          const Slice&) {
-  return Status::InvalidArgument("DeleteRange not implemented by this handler");
-}
-
-Status WriteBatch::Handler::MergeCF(uint32_t column_family_id, const Slice& key,
-                                    const Slice& value) {
-  if (column_family_id != 0) {
-    return UnsupportedColumnFamily("MergeCF", column_family_id);
-  }
-  Merge(key, value);
-  return Status::OK();
-}
-void WriteBatch::Handler::Merge(const Slice&, const Slice&) {}
-
-void WriteBatch::Handler::LogData(const Slice&) {}
-
-bool WriteBatch::Handler::Continue() { return true; }
 
 // ---- WriteBatchInternal -----------------------------------------------------
 
@@ -610,7 +565,8 @@ void WriteBatchInternal::Append(WriteBatch* dst, const WriteBatch* src) {
 }
 
 Status WriteBatchInternal::Validate(const WriteBatch* batch) {
-  ValidatingHandler handler;
+  // Iterate alone checks the encoding.
+  AcceptingHandler handler;
   return batch->Iterate(&handler);
 }
 

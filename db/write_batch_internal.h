@@ -22,6 +22,30 @@
 
 namespace strata {
 
+// Accepts every record of every family and every two-phase commit marker:
+// the base of handlers that look at some kinds only.
+class AcceptingHandler : public WriteBatch::Handler {
+ public:
+  Status PutCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status DeleteCF(uint32_t, const Slice&) override { return Status::OK(); }
+  Status SingleDeleteCF(uint32_t, const Slice&) override {
+    return Status::OK();
+  }
+  Status DeleteRangeCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status MergeCF(uint32_t, const Slice&, const Slice&) override {
+    return Status::OK();
+  }
+  Status MarkBeginPrepare(bool) override { return Status::OK(); }
+  Status MarkEndPrepare(const Slice&) override { return Status::OK(); }
+  Status MarkNoop(bool) override { return Status::OK(); }
+  Status MarkRollback(const Slice&) override { return Status::OK(); }
+  Status MarkCommit(const Slice&) override { return Status::OK(); }
+};
+
 class WriteBatchInternal {
  public:
   // The fixed64 sequence and fixed32 count in front of the records. An
@@ -105,6 +129,32 @@ class WriteBatchInternal {
   static bool IsCloseMarker(const Slice& record, SequenceNumber* seq,
                             uint64_t* manifest_number = nullptr,
                             uint64_t* manifest_size = nullptr);
+
+  // Two-phase commit (docs/formats/write_batch.md, "Two-phase commit"):
+  //
+  // MarkEndPrepare makes the batch a prepared section: a BeginPrepare
+  // marker in front of its records, an EndPrepare(xid) behind them. The
+  // memtables skip a prepared section's updates (they still take their
+  // sequence numbers); recovery keeps it under its xid until a Commit or
+  // Rollback of that xid is replayed. InvalidArgument, the batch unchanged,
+  // for an empty xid or a batch that holds markers already.
+  static Status MarkEndPrepare(WriteBatch* batch, const Slice& xid);
+  // Appends a Commit(xid) / Rollback(xid) marker. A commit record carries
+  // the transaction's updates themselves (its batch, then the marker), so
+  // it applies without the prepared section. InvalidArgument for an empty
+  // xid or a batch holding a prepared section.
+  static Status MarkCommit(WriteBatch* batch, const Slice& xid);
+  static Status MarkRollback(WriteBatch* batch, const Slice& xid);
+  // Corruption if the batch's prepared sections nest or do not end, or a
+  // Commit or Rollback stands inside one (what the memtables would refuse
+  // after the WAL took the batch); else what Validate returns.
+  static Status CheckPreparedSections(const WriteBatch* batch);
+  // Whether the batch holds any two-phase commit marker.
+  static bool HasTwoPhaseMarkers(const WriteBatch* batch) {
+    return (batch->content_flags_ &
+            (WriteBatch::kHasBeginPrepare | WriteBatch::kHasEndPrepare |
+             WriteBatch::kHasCommit | WriteBatch::kHasRollback)) != 0;
+  }
 
   // Whether some update of the batch is to a column family other than the
   // default (id 0). Exact for a batch built through the API or Append; for

@@ -67,6 +67,13 @@ class ReadingHandler : public WriteBatch::Handler {
     return Touch(key, value);
   }
   void LogData(const Slice& blob) override { Touch(blob, Slice()); }
+  Status MarkBeginPrepare(bool) override { return Status::OK(); }
+  Status MarkEndPrepare(const Slice& xid) override {
+    return Touch(xid, Slice());
+  }
+  Status MarkNoop(bool) override { return Status::OK(); }
+  Status MarkRollback(const Slice& xid) override { return Touch(xid, Slice()); }
+  Status MarkCommit(const Slice& xid) override { return Touch(xid, Slice()); }
 
   uint32_t sum() const { return sum_; }
 

@@ -138,6 +138,16 @@ class STRATA_EXPORT WriteBatch : public WriteBatchBase {
     return (content_flags_ & kHasDeleteRange) != 0;
   }
 
+  // Whether Iterate will call the handler's MarkBeginPrepare /
+  // MarkEndPrepare / MarkCommit / MarkRollback: the two-phase commit
+  // markers a transaction DB writes (docs/formats/write_batch.md).
+  bool HasBeginPrepare() const {
+    return (content_flags_ & kHasBeginPrepare) != 0;
+  }
+  bool HasEndPrepare() const { return (content_flags_ & kHasEndPrepare) != 0; }
+  bool HasCommit() const { return (content_flags_ & kHasCommit) != 0; }
+  bool HasRollback() const { return (content_flags_ & kHasRollback) != 0; }
+
   // The encoded batch.
   const std::string& Data() const { return rep_; }
   size_t GetDataSize() const { return rep_.size(); }
@@ -170,15 +180,27 @@ class STRATA_EXPORT WriteBatch : public WriteBatchBase {
 
     virtual void LogData(const Slice& blob);
 
+    // The two-phase commit markers, in the order of the batch. The
+    // defaults refuse them with InvalidArgument naming the marker, so a
+    // handler that does not know them cannot take a prepared section's
+    // updates for committed ones. MarkBeginPrepare's argument is RocksDB's
+    // (an unprepared section; strata writes none). MarkNoop's empty_batch
+    // says no update came before it in the batch.
+    virtual Status MarkBeginPrepare(bool unprepared = false);
+    virtual Status MarkEndPrepare(const Slice& xid);
+    virtual Status MarkNoop(bool empty_batch);
+    virtual Status MarkRollback(const Slice& xid);
+    virtual Status MarkCommit(const Slice& xid);
+
     // Return false to stop the iteration early.
     virtual bool Continue();
   };
 
   // Hands every record to handler in order. A malformed batch stops the
   // iteration with Status::Corruption, a record of a kind RocksDB writes
-  // but strata does not implement (a 2PC marker, a blob index, a wide-column
-  // entity) with Status::NotSupported; the first non-OK status a handler
-  // returns stops it with that status.
+  // but strata does not implement (a blob index, a wide-column entity, the
+  // WritePrepared and WriteUnprepared markers) with Status::NotSupported;
+  // the first non-OK status a handler returns stops it with that status.
   Status Iterate(Handler* handler) const;
 
  private:
@@ -193,6 +215,10 @@ class STRATA_EXPORT WriteBatch : public WriteBatchBase {
     // set by the update methods, whose records are well-formed by
     // construction, so batches built through them pay for no check.
     kUnchecked = 1u << 3,
+    kHasBeginPrepare = 1u << 4,
+    kHasEndPrepare = 1u << 5,
+    kHasCommit = 1u << 6,
+    kHasRollback = 1u << 7,
   };
 
   // Sets content_flags_ from the records of rep_: the kinds of those that

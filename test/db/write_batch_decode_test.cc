@@ -26,17 +26,9 @@ using test::Recorder;
 // The record tags RocksDB 7.8 writes in a batch that strata does not
 // implement, by name.
 const std::map<int, std::string> kRocksDBOnlyTags = {
-    {0x09, "BeginPrepareXID"},
-    {0x0a, "EndPrepareXID"},
-    {0x0b, "CommitXID"},
-    {0x0c, "RollbackXID"},
-    {0x0d, "Noop"},
-    {0x10, "ColumnFamilyBlobIndex"},
-    {0x11, "BlobIndex"},
-    {0x12, "BeginPersistedPrepareXID"},
-    {0x13, "BeginUnprepareXID"},
-    {0x15, "CommitXIDAndTimestamp"},
-    {0x16, "WideColumnEntity"},
+    {0x10, "ColumnFamilyBlobIndex"},        {0x11, "BlobIndex"},
+    {0x12, "BeginPersistedPrepareXID"},     {0x13, "BeginUnprepareXID"},
+    {0x15, "CommitXIDAndTimestamp"},        {0x16, "WideColumnEntity"},
     {0x17, "ColumnFamilyWideColumnEntity"},
 };
 
@@ -111,18 +103,29 @@ TEST(WriteBatchTest, VarintGarbageIsCorruption) {
 }
 
 // Every byte as a tag, before a record body that would suit it: the
-// eleven tags strata writes decode, RocksDB's others are NotSupported (by
+// sixteen tags strata writes decode, RocksDB's others are NotSupported (by
 // name), and the rest are Corruption.
 TEST(WriteBatchTest, EveryTagIsDecodedOrRefused) {
   // The call each decodable tag makes of a body ("x", then "y" for a
   // two-field record) in family 7 where the tag carries one.
   const std::map<int, std::string> kDecoded = {
-      {0x00, "Delete(x)"},         {0x01, "Put(x,y)"},
-      {0x02, "Merge(x,y)"},        {0x03, "LogData(x)"},
-      {0x04, "Delete(x)@7"},       {0x05, "Put(x,y)@7"},
-      {0x06, "Merge(x,y)@7"},      {0x07, "SingleDelete(x)"},
-      {0x08, "SingleDelete(x)@7"}, {0x0e, "DeleteRange(x,y)@7"},
+      {0x00, "Delete(x)"},
+      {0x01, "Put(x,y)"},
+      {0x02, "Merge(x,y)"},
+      {0x03, "LogData(x)"},
+      {0x04, "Delete(x)@7"},
+      {0x05, "Put(x,y)@7"},
+      {0x06, "Merge(x,y)@7"},
+      {0x07, "SingleDelete(x)"},
+      {0x08, "SingleDelete(x)@7"},
+      {0x0e, "DeleteRange(x,y)@7"},
       {0x0f, "DeleteRange(x,y)"},
+      // Two-phase commit's markers; the first and last have no body.
+      {0x09, "BeginPrepare"},
+      {0x0a, "EndPrepare(x)"},
+      {0x0b, "Commit(x)"},
+      {0x0c, "Rollback(x)"},
+      {0x0d, "Noop(empty)"},
   };
   for (int tag = 0; tag < 256; tag++) {
     auto decoded = kDecoded.find(tag);
@@ -130,10 +133,12 @@ TEST(WriteBatchTest, EveryTagIsDecodedOrRefused) {
                         decoded->second.find('@') != std::string::npos;
     const bool two_fields = decoded != kDecoded.end() &&
                             decoded->second.find(',') != std::string::npos;
+    const bool bodyless = tag == 0x09 || tag == 0x0d;
+    const bool counted = tag != 0x03 && (tag < 0x09 || tag > 0x0d);
     std::string bytes = std::string(8, '\0') +
-                        std::string(tag == 0x03 ? "\0\0\0\0" : "\1\0\0\0", 4) +
+                        std::string(counted ? "\1\0\0\0" : "\0\0\0\0", 4) +
                         static_cast<char>(tag) + (family ? "\x07" : "") +
-                        "\x01x" + (two_fields ? "\x01y" : "");
+                        (bodyless ? "" : "\x01x") + (two_fields ? "\x01y" : "");
     WriteBatch b;
     ASSERT_TRUE(WriteBatchInternal::SetContents(&b, bytes).ok());
     Recorder r;
@@ -276,6 +281,21 @@ SpecBatch DecodeAsSpecified(const std::string& bytes) {
       case 0x03:
         name = "LogData";
         break;
+      case 0x09:
+        spec.calls.push_back("BeginPrepare");
+        continue;
+      case 0x0d:
+        spec.calls.push_back(updates == 0 ? "Noop(empty)" : "Noop");
+        continue;
+      case 0x0a:
+        name = "EndPrepare";
+        break;
+      case 0x0b:
+        name = "Commit";
+        break;
+      case 0x0c:
+        name = "Rollback";
+        break;
       default:
         spec.rocksdb_only = kRocksDBOnlyTags.count(tag) != 0;
         return spec;
@@ -287,7 +307,7 @@ SpecBatch DecodeAsSpecified(const std::string& bytes) {
     spec.calls.push_back(std::string(name) + "(" + a +
                          (two_parts ? "," + b : std::string()) + ")" +
                          (cf != 0 ? "@" + std::to_string(cf) : std::string()));
-    if (tag != 0x03) updates++;
+    if (tag != 0x03 && (tag < 0x09 || tag > 0x0d)) updates++;
   }
   spec.valid = updates == DecodeFixed32(bytes.data() + 8);
   return spec;

@@ -44,6 +44,19 @@ class Recorder : public WriteBatch::Handler {
   void LogData(const Slice& blob) override {
     seen.push_back("LogData(" + blob.ToString() + ")");
   }
+  Status MarkBeginPrepare(bool) override { return Marker("BeginPrepare"); }
+  Status MarkEndPrepare(const Slice& xid) override {
+    return Marker("EndPrepare(" + xid.ToString() + ")");
+  }
+  Status MarkCommit(const Slice& xid) override {
+    return Marker("Commit(" + xid.ToString() + ")");
+  }
+  Status MarkRollback(const Slice& xid) override {
+    return Marker("Rollback(" + xid.ToString() + ")");
+  }
+  Status MarkNoop(bool empty_batch) override {
+    return Marker(empty_batch ? "Noop(empty)" : "Noop");
+  }
   bool Continue() override {
     return stop_after < 0 || static_cast<int>(seen.size()) < stop_after;
   }
@@ -53,6 +66,10 @@ class Recorder : public WriteBatch::Handler {
   int fail_at = -1;     // this update returns Aborted
 
  private:
+  Status Marker(std::string call) {
+    seen.push_back(std::move(call));
+    return Status::OK();
+  }
   Status Add(uint32_t cf, std::string call) {
     if (cf != 0) call += "@" + std::to_string(cf);
     if (static_cast<int>(seen.size()) == fail_at) {

@@ -339,6 +339,39 @@ TEST_F(InspectTest, WalInHexAsRocksDB) {
       out.str());
 }
 
+// A WAL RocksDB 7.8.3 wrote for a TransactionDB: transaction "xa"
+// prepared and committed, "xb" prepared and rolled back, "xc" left
+// prepared. The expected text is what RocksDB's `ldb dump_wal --header
+// --print_value` printed.
+TEST_F(InspectTest, WalWithTwoPhaseCommitMarkers) {
+  const std::string hex =
+      "8af48a741c00010100000000000000020000000901026b3102763100026b320a"
+      "027861b1260b3e1000010100000000000000000000000b027861acd100b21800"
+      "010300000000000000010000000901026b330276330a02786269d7727a100001"
+      "0300000000000000000000000c027862cf3791501e0001030000000000000002"
+      "0000000902026b34016d01026b350276350a027863";
+  std::string bytes;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    bytes.push_back(
+        static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  const std::string wal = Path() + "/000004.log";
+  ASSERT_TRUE(WriteStringToFile(env_, bytes, wal).ok());
+  std::ostringstream out;
+  ASSERT_TRUE(DumpWal(env_, wal, true, true, {true, true}, &out).ok());
+  EXPECT_EQ(
+      "Sequence,Count,ByteSize,Physical Offset,Key(s) : value \n"
+      "1,2,28,0,BEGIN_PREPARE(false) PUT(0) : 0x6B31 : 0x7631 DELETE(0) : "
+      "0x6B32 END_PREPARE(0x7861) \n"
+      "1,0,16,35,COMMIT(0x7861) \n"
+      "3,1,24,58,BEGIN_PREPARE(false) PUT(0) : 0x6B33 : 0x7633 "
+      "END_PREPARE(0x7862) \n"
+      "3,0,16,89,ROLLBACK(0x7862) \n"
+      "3,2,30,112,BEGIN_PREPARE(false) MERGE(0) : 0x6B34 : 0x6D PUT(0) : "
+      "0x6B35 : 0x7635 END_PREPARE(0x7863) \n",
+      out.str());
+}
+
 TEST_F(InspectTest, WalKeysOnly) {
   Build();
   std::ostringstream out;

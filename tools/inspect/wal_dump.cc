@@ -49,10 +49,31 @@ class RowPrinter final : public WriteBatch::Handler {
   // LogData blobs (the clean-close marker among them) print nothing, as
   // in RocksDB.
   void LogData(const Slice&) override {}
+  // The two-phase commit markers, the transaction's name in hex.
+  Status MarkBeginPrepare(bool unprepared) override {
+    *row_ +=
+        std::string("BEGIN_PREPARE(") + (unprepared ? "true" : "false") + ") ";
+    return Status::OK();
+  }
+  Status MarkEndPrepare(const Slice& xid) override {
+    return Marker("END_PREPARE", xid);
+  }
+  Status MarkCommit(const Slice& xid) override { return Marker("COMMIT", xid); }
+  Status MarkRollback(const Slice& xid) override {
+    return Marker("ROLLBACK", xid);
+  }
+  Status MarkNoop(bool) override {
+    *row_ += "NOOP ";
+    return Status::OK();
+  }
 
  private:
   void Op(const char* name, uint32_t cf) {
     *row_ += std::string(name) + "(" + NumberToString(cf) + ") : ";
+  }
+  Status Marker(const char* name, const Slice& xid) {
+    *row_ += std::string(name) + "(0x" + xid.ToString(true) + ") ";
+    return Status::OK();
   }
   std::string Key(const Slice& key) const {
     return print_.key_hex ? "0x" + key.ToString(true) : key.ToString();
