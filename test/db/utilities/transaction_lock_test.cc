@@ -299,6 +299,41 @@ TEST_F(TransactionLockTest, StripesComeFromTheMutexFactory) {
   EXPECT_EQ(6, factory->mutexes);
 }
 
+// Condition variables whose waits fail: a waiting request fails with
+// their status (not a lock timeout) and leaves no wait recorded.
+class RefusingCondVar : public TransactionDBCondVar {
+ public:
+  Status Wait(std::shared_ptr<TransactionDBMutex>) override {
+    return Status::Aborted("wait refused");
+  }
+  Status WaitFor(std::shared_ptr<TransactionDBMutex>, int64_t) override {
+    return Status::Aborted("wait refused");
+  }
+  void Notify() override {}
+  void NotifyAll() override {}
+};
+
+class RefusingWaitFactory : public TransactionDBMutexFactoryImpl {
+ public:
+  std::shared_ptr<TransactionDBCondVar> AllocateCondVar() override {
+    return std::make_shared<RefusingCondVar>();
+  }
+};
+
+TEST_F(TransactionLockTest, FailedWaitEndsTheRequest) {
+  TransactionDBOptions options;
+  options.custom_mutex_factory = std::make_shared<RefusingWaitFactory>();
+  Reset(options);
+  ASSERT_TRUE(mgr_->TryLock(Req(1), 0, "k", true).ok());
+  for (int64_t timeout : {int64_t{-1}, int64_t{100000}}) {
+    Status s = mgr_->TryLock(Req(2, timeout), 0, "k", true);
+    EXPECT_TRUE(s.IsAborted()) << s.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find("wait refused"));
+    EXPECT_TRUE(mgr_->GetWaitingTxns(2, nullptr, nullptr).empty());
+  }
+  EXPECT_EQ("X1", Holders(0, "k"));
+}
+
 TEST(TransactionDBMutexImplTest, TimedWaitsAndTryLock) {
   TransactionDBMutexFactoryImpl factory;
   std::shared_ptr<TransactionDBMutex> mu = factory.AllocateMutex();
