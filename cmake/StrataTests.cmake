@@ -441,6 +441,15 @@ strata_add_test(write_batch_with_index_test SOURCES
   test/db/utilities/write_batch_with_index_test.cc
 )
 
+# The pessimistic transactions' lock manager (docs/transactions.md,
+# "Locking"): modes, waits, upgrades, the lock limit, expiration with a
+# fake clock, deadlock detection and its buffer, eight threads at once.
+strata_add_test(transaction_lock_test SOURCES
+  test/db/utilities/transaction_deadlock_test.cc
+  test/db/utilities/transaction_lock_stress_test.cc
+  test/db/utilities/transaction_lock_test.cc
+)
+
 # Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
 # DB::IngestExternalFile(s).
 strata_add_test(db_ingest_test SOURCES
