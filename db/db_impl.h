@@ -225,6 +225,12 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
                                  const Slice& key, SequenceNumber* sequence)
       LOCKS_EXCLUDED(mutex_);
 
+  // OK if column_family is live; InvalidArgument naming it if it was
+  // dropped (its handle still reads, as Get does) or its handle released.
+  // For checks that must not act on a dropped family (transactions').
+  Status CheckFamilyLive(ColumnFamilyHandle* column_family)
+      LOCKS_EXCLUDED(mutex_);
+
   // Waits until no flush or compaction is running or needed (tests and
   // tools that want a settled tree); the background error if there is one.
   Status WaitForBackgroundWork();
