@@ -446,6 +446,7 @@ strata_add_test(write_batch_with_index_test SOURCES
 # and the bank-transfer invariant under eight threads
 # (STRATA_BANK_TEST_SECONDS=N for a long run).
 strata_add_test(optimistic_transaction_test SOURCES
+  test/db/utilities/optimistic_transaction_api_test.cc
   test/db/utilities/optimistic_transaction_test.cc
   test/db/utilities/transaction_bank_test.cc
 )
