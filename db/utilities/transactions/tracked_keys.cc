@@ -1,6 +1,7 @@
 #include "db/utilities/transactions/tracked_keys.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace strata {
 
