@@ -450,6 +450,16 @@ strata_add_test(transaction_lock_test SOURCES
   test/db/utilities/transaction_lock_test.cc
 )
 
+# OptimisticTransactionDB and Transaction (docs/transactions.md): own
+# writes read back, the commit-time conflict check, save points, misuse;
+# and the bank-transfer invariant under eight threads
+# (STRATA_BANK_TEST_SECONDS=N for a long run).
+strata_add_test(optimistic_transaction_test SOURCES
+  test/db/utilities/optimistic_transaction_api_test.cc
+  test/db/utilities/optimistic_transaction_test.cc
+  test/db/utilities/transaction_bank_test.cc
+)
+
 # Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
 # DB::IngestExternalFile(s).
 strata_add_test(db_ingest_test SOURCES

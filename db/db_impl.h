@@ -233,6 +233,11 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // transaction DB takes them when it opens.
   std::map<std::string, RecoveredTransaction> TakeRecoveredTransactions()
       LOCKS_EXCLUDED(mutex_);
+  // OK if column_family is live; InvalidArgument naming it if it was
+  // dropped (its handle still reads, as Get does) or its handle released.
+  // For checks that must not act on a dropped family (transactions').
+  Status CheckFamilyLive(ColumnFamilyHandle* column_family)
+      LOCKS_EXCLUDED(mutex_);
 
   // Waits until no flush or compaction is running or needed (tests and
   // tools that want a settled tree); the background error if there is one.

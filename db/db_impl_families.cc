@@ -77,6 +77,18 @@ Status DBImpl::FamilyOf(ColumnFamilyHandle* handle,
   return Status::OK();
 }
 
+Status DBImpl::CheckFamilyLive(ColumnFamilyHandle* column_family) {
+  ColumnFamilyData* cfd = nullptr;
+  Status s = FamilyOf(column_family, &cfd);
+  if (!s.ok()) return s;
+  MutexLock l(&mutex_);
+  if (cfd->dropped()) {
+    return Status::InvalidArgument("column family dropped: ",
+                                   column_family->GetName());
+  }
+  return Status::OK();
+}
+
 Status DBImpl::FamiliesOf(const std::vector<ColumnFamilyHandle*>& handles,
                           std::vector<ColumnFamilyData*>* cfds) const {
   cfds->clear();

@@ -27,16 +27,12 @@
 #include "strata/db.h"
 #include "strata/export.h"
 #include "strata/utilities/stackable_db.h"
+#include "strata/utilities/transaction.h"
 
 namespace strata {
 
-class Transaction;
 class TransactionDB;
 class TransactionDBMutexFactory;
-
-// As in transaction.h (identical alias declarations may repeat).
-using TransactionID = uint64_t;
-using TransactionName = std::string;
 
 enum TxnDBWritePolicy {
   WRITE_COMMITTED = 0,  // the DB sees a transaction's writes at commit

@@ -1,0 +1,97 @@
+#include "db/utilities/transactions/optimistic_transaction.h"
+
+#include "db/db_impl.h"
+#include "db/write_callback.h"
+
+namespace strata {
+
+namespace {
+
+class ConflictCheck : public WriteCallback {
+ public:
+  explicit ConflictCheck(OptimisticTransaction* txn) : txn_(txn) {}
+  Status Check() override { return txn_->CheckTrackedKeys(); }
+
+ private:
+  OptimisticTransaction* const txn_;
+};
+
+}  // namespace
+
+OptimisticTransaction::OptimisticTransaction(
+    DB* db, DBImpl* db_impl, const WriteOptions& write_options,
+    const OptimisticTransactionOptions& txn_options)
+    : TransactionBaseImpl(db, write_options, txn_options.cmp),
+      db_impl_(db_impl) {
+  if (txn_options.set_snapshot) SetSnapshot();
+}
+
+OptimisticTransaction::~OptimisticTransaction() = default;
+
+void OptimisticTransaction::Reinitialize(
+    const WriteOptions& write_options,
+    const OptimisticTransactionOptions& txn_options) {
+  TransactionBaseImpl::Reinitialize(write_options);
+  if (txn_options.set_snapshot) SetSnapshot();
+}
+
+Status OptimisticTransaction::TryLock(ColumnFamilyHandle* column_family,
+                                      const Slice& key, bool read_only,
+                                      bool exclusive, bool do_validate,
+                                      bool /*assume_tracked*/) {
+  if (!do_validate) return Status::OK();
+  if (history_ == nullptr) {
+    // Taken before the sequence below is read, so it is no newer than any
+    // sequence a key is tracked at: every write the check may need to see
+    // is newer than this snapshot and survives compaction.
+    history_ = snapshot_ != nullptr ? snapshot_ : TakeSnapshot();
+  }
+  const SequenceNumber seq = snapshot_ != nullptr
+                                 ? snapshot_->GetSequenceNumber()
+                                 : db_->GetLatestSequenceNumber();
+  TrackKey(column_family, key, seq, read_only, exclusive);
+  return Status::OK();
+}
+
+Status OptimisticTransaction::Prepare() {
+  return Status::InvalidArgument(
+      "Two phase commit not supported for optimistic transactions.");
+}
+
+Status OptimisticTransaction::SetName(const TransactionName& /*name*/) {
+  return Status::InvalidArgument("Optimistic transactions cannot be named.");
+}
+
+Status OptimisticTransaction::CheckTrackedKeys() {
+  for (const auto& family : tracked_keys_.families()) {
+    ColumnFamilyHandle* handle = family.second.handle;
+    // A dropped family still answers reads; a commit that depends on it
+    // fails, as RocksDB's does.
+    Status live = db_impl_->CheckFamilyLive(handle);
+    if (!live.ok()) return live;
+    for (const auto& key : family.second.keys) {
+      SequenceNumber latest = 0;
+      Status s = db_impl_->GetLatestSequenceForKey(handle, key.first, &latest);
+      if (!s.ok()) return s;
+      if (latest > key.second.seq) return Status::Busy();
+    }
+  }
+  return Status::OK();
+}
+
+Status OptimisticTransaction::Commit() {
+  ConflictCheck check(this);
+  Status s = db_impl_->WriteWithCallback(write_options_,
+                                         write_batch_.GetWriteBatch(), &check);
+  // A failed commit leaves the transaction as it was, to be rolled back
+  // or deleted; a committed one is empty and may be used again.
+  if (s.ok()) Clear();
+  return s;
+}
+
+void OptimisticTransaction::Clear() {
+  TransactionBaseImpl::Clear();
+  history_.reset();
+}
+
+}  // namespace strata
