@@ -59,6 +59,7 @@
 #include "db/error_handler.h"
 #include "db/internal_stats.h"
 #include "db/log_writer.h"
+#include "db/prepared_logs.h"
 #include "db/read_view.h"
 #include "db/recovered_transactions.h"
 #include "db/snapshot_impl.h"
@@ -371,6 +372,9 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // families whose log number it is at or past (not those dropped or not
   // open), and raises *max_sequence to its last write's number.
   // prepared (if not null) receives its two-phase commit records.
+  // Makes every LogAndApply record the oldest WAL prepared sections need
+  // (VersionSet::SetPreparedLogFloor); once.
+  void TrackPreparedLogs() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status ReplayBatch(WriteBatch* batch, uint64_t log_number,
                      SequenceNumber* max_sequence, PreparedSink* prepared)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
@@ -651,6 +655,10 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   SequenceNumber AllocateSequence(uint64_t count) override;
   Status WriteWAL(WriteThread::WriteGroup* group) override;
   Status ApplyMemTable(WriteThread::WriteGroup* group) override;
+  // Tells prepared_logs_ of the two-phase commit markers of the group's
+  // batches, just appended to the current WAL.
+  void RecordTwoPhaseMarkers(WriteThread::WriteGroup* group)
+      EXCLUSIVE_LOCKS_REQUIRED(log_mutex_);
   bool CanInsertInParallel(const WriteThread::WriteGroup& group) override;
   Status InsertMember(WriteThread::Writer* w) override;
   void MemTableWritesPending(uint64_t n) override;
@@ -817,6 +825,19 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   int compact_files_running_ GUARDED_BY(mutex_) = 0;
   // Filled by WAL recovery; emptied by TakeRecoveredTransactions.
   RecoveredTransactions recovered_transactions_ GUARDED_BY(mutex_);
+  // The WALs two-phase commit still needs (its own mutex); consulted by
+  // every LogAndApply once a prepared section may exist (allow_2pc, or
+  // one recovered).
+  PreparedLogs prepared_logs_;
+  bool prepared_floor_set_ GUARDED_BY(mutex_) = false;
+  // Whether batches with two-phase commit markers may be written:
+  // allow_2pc, or sections recovered (prepared_logs_ then tracks them).
+  std::atomic<bool> two_phase_allowed_{false};
+  // The last WAL RecoverLogFiles replayed and where its last record
+  // ended (0, 0: none): the predecessor of the WAL the open starts when
+  // older WALs are kept for prepared sections.
+  uint64_t last_replayed_log_ GUARDED_BY(mutex_) = 0;
+  uint64_t last_replayed_end_ GUARDED_BY(mutex_) = 0;
   // Set by Close: running compactions stop early.
   std::atomic<bool> shutting_down_{false};
 

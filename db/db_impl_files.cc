@@ -24,7 +24,7 @@ void DBImpl::DeleteObsoleteFiles() {
                      pending_outputs_.end());
   const std::unordered_set<uint64_t> live(live_tables.begin(),
                                           live_tables.end());
-  const uint64_t min_log = versions_->MinLogNumber();
+  const uint64_t min_log = versions_->MinLogNumberToKeep();
   // Every family's reader cache, dropped families still alive included
   // (a deleted table is in one of them at most). Referenced: a family
   // dropped meanwhile must not go while its cache is used.

@@ -95,7 +95,7 @@ Status DBImpl::LiveFilesAt(const LiveFilesStorageInfoOptions& opts,
     }
     manifest_number = versions_->ManifestFileNumber();
     manifest_size = versions_->ManifestFileSize();
-    const uint64_t min_log = versions_->MinLogNumber();
+    const uint64_t min_log = versions_->MinLogNumberToKeep();
     for (const LiveLog& log : live_logs_) {
       if (log.number >= min_log) wals.push_back(log);
     }

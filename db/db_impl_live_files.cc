@@ -191,7 +191,7 @@ Status DBImpl::GetSortedWalFiles(VectorLogPtr& files) {
   std::vector<uint64_t> numbers;
   {
     MutexLock l(&mutex_);
-    const uint64_t min_log = versions_->MinLogNumber();
+    const uint64_t min_log = versions_->MinLogNumberToKeep();
     for (const LiveLog& log : live_logs_) {
       if (log.number >= min_log) numbers.push_back(log.number);
     }

@@ -65,6 +65,7 @@ DBImpl::DBImpl(const Options& options, const std::string& dbname,
       write_thread_(WriteThreadOptions(options), this) {
   MutexLock l(&mutex_);
   default_handle_ = new ColumnFamilyHandleImpl(default_cfd_, this);
+  if (options_.allow_2pc && !read_only_) TrackPreparedLogs();
 }
 
 DBImpl::~DBImpl() {
@@ -271,6 +272,13 @@ Status DBImpl::Recover(
   {
     MutexLock l(&log_mutex_);
     s = NewLogFile(log_number, /*sync_dir=*/true, &log_);
+    // WALs kept for prepared sections are replayed again by the next
+    // open, this one's after them: it must name its predecessor, as a WAL
+    // started at a switch does (a WAL without one after replayed WALs
+    // reads as a power loss's hole).
+    if (s.ok() && prepared_floor_set_ && last_replayed_log_ != 0) {
+      s = log_->AddPredecessor(last_replayed_log_, last_replayed_end_);
+    }
   }
   if (!s.ok()) return s;
   // The replayed WALs are obsolete once the edit below is in (their sizes
@@ -332,7 +340,7 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
   std::vector<std::string> children;
   Status s = env_->GetChildren(dbname_, &children);
   if (!s.ok()) return s;
-  const uint64_t min_log = versions_->MinLogNumber();
+  const uint64_t min_log = versions_->MinLogNumberToKeep();
   std::set<uint64_t> tables;
   for (const std::string& child : children) {
     uint64_t number;
@@ -343,7 +351,8 @@ Status DBImpl::FindLogFiles(std::vector<uint64_t>* logs) {
     // Files written after the MANIFEST's last edit (a WAL started at a
     // switch) are numbered above what it records.
     versions_->MarkFileNumberUsed(number);
-    // Older WALs are fully in tables (DeleteObsoleteFiles removes them).
+    // Older WALs are fully in tables and hold no prepared section
+    // (DeleteObsoleteFiles removes them).
     if (type == FileType::kWalFile && number >= min_log) {
       logs->push_back(number);
     }
@@ -391,6 +400,19 @@ Status DBImpl::ReplayLogs(const std::vector<uint64_t>& logs) {
   }
   Status s = RecoverLogFiles(logs);
   if (!s.ok()) return s;
+  // Prepared sections no commit or rollback resolved keep their WALs
+  // until a transaction DB resolves them.
+  for (const auto& entry : *recovered_transactions_.unresolved()) {
+    prepared_logs_.Prepared(entry.first, entry.second.log_number);
+  }
+  // Also when the MANIFEST still records a WAL to keep (a DB that used
+  // two-phase commit, reopened without allow_2pc): the number must be
+  // brought down as the sections' WALs are released.
+  if ((!recovered_transactions_.unresolved()->empty() ||
+       versions_->RecordedMinLogNumberToKeep() != 0) &&
+      !read_only_) {
+    TrackPreparedLogs();
+  }
   // The MANIFEST may record a later sequence than the WALs hold (data
   // dropped by a point-in-time recovery): numbering continues above both.
   const SequenceNumber last =

@@ -235,6 +235,16 @@ class DBImpl::FamilyRouter final : public MemTableRouter {
   const uint64_t log_number_;
 };
 
+void DBImpl::TrackPreparedLogs() {
+  if (prepared_floor_set_) return;
+  prepared_floor_set_ = true;
+  two_phase_allowed_.store(true, std::memory_order_release);
+  // Called by LogAndApply, under mutex_.
+  versions_->SetPreparedLogFloor([this]() NO_THREAD_SAFETY_ANALYSIS {
+    return prepared_logs_.Floor(versions_->MinLogNumber());
+  });
+}
+
 std::map<std::string, RecoveredTransaction>
 DBImpl::TakeRecoveredTransactions() {
   MutexLock l(&mutex_);
@@ -284,7 +294,7 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
     if (!reporter.read_error().ok()) return reporter.read_error();
     const Status hole =
         CheckPredecessor(reader, fname, number == logs.front(), more,
-                         versions_->MinLogNumber(), replayed);
+                         versions_->MinLogNumberToKeep(), replayed);
     if (!hole.ok()) {
       STRATA_LOG_WARN(info_log_, "WAL recovery: %s", hole.ToString().c_str());
       s = CheckManifestLengthAfterHole(env_, dbname_, *versions_, logs, number);
@@ -336,6 +346,8 @@ Status DBImpl::RecoverLogFiles(const std::vector<uint64_t>& logs) {
     }
     if (!reporter.read_error().ok()) return reporter.read_error();
     replayed[number] = reader.EndOfLastRecord();
+    last_replayed_log_ = number;
+    last_replayed_end_ = reader.EndOfLastRecord();
     if (damage.ok() && !reporter.first().ok()) {
       damage = Status::Corruption(fname, reporter.first().getState());
     }

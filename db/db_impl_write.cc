@@ -147,6 +147,17 @@ Status DBImpl::WriteImpl(const WriteOptions& options, WriteBatch* updates,
           "DB::Write: the batch holds two-phase commit markers, which only a "
           "TransactionDB writes");
     }
+    // Only the WAL keeps a prepared section, and only a DB tracking the
+    // sections' WALs keeps them long enough.
+    if (options.disableWAL) {
+      return Status::InvalidArgument(
+          "two-phase commit records need the WAL: WriteOptions::disableWAL "
+          "is set");
+    }
+    if (!two_phase_allowed_.load(std::memory_order_acquire)) {
+      return Status::InvalidArgument(
+          "two-phase commit records need DBOptions::allow_2pc");
+    }
     // Sections that nest or do not end would fail in the memtables, after
     // the WAL took the batch: checked first.
     Status s = WriteBatchInternal::CheckPreparedSections(updates);
@@ -339,6 +350,7 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
       const Slice record = WriteBatchInternal::Contents(merged);
       TEST_KILL_POINT("WAL::Append");
       s = log_->AddRecord(record);
+      if (s.ok()) RecordTwoPhaseMarkers(group);
       // In the OS before the write is acknowledged: a process crash then
       // loses nothing acknowledged.
       if (s.ok()) s = log_->file()->Flush();
@@ -364,6 +376,15 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
     SetBackgroundError(s, BackgroundErrorReason::kWriteCallback);
   }
   return s;
+}
+
+void DBImpl::RecordTwoPhaseMarkers(WriteThread::WriteGroup* group) {
+  for (WriteThread::Writer* w : *group) {
+    if (w->batch != nullptr &&
+        WriteBatchInternal::HasTwoPhaseMarkers(w->batch)) {
+      prepared_logs_.Record(*w->batch, log_->log_number());
+    }
+  }
 }
 
 Status DBImpl::ApplyMemTable(WriteThread::WriteGroup* group) {

@@ -27,6 +27,7 @@ namespace strata {
 //   kColumnFamilyDrop (no payload)
 //   kMaxColumnFamily varint32 id
 //   kNextEdit        (no payload) the next edit of an atomic group starts
+//   kMinLogToKeep    lp: varint64 number (ignorable)
 //   tag & kTagIgnorableBit: lp-string payload, skipped if unknown
 //
 // (lp-string: varint32 length, then the bytes.) Tags are on disk: never
@@ -60,6 +61,11 @@ constexpr uint32_t kTagIgnorableBit = 0x2000;
 // range deletions). Ignorable: a reader without it opens the table for
 // its properties and range tombstones instead.
 constexpr uint32_t kNewFileCounts = kTagIgnorableBit | kNewFile;
+
+// The oldest WAL to keep for two-phase commit's prepared sections.
+// Ignorable: a strata without two-phase commit refuses the WAL records
+// that make it needed.
+constexpr uint32_t kMinLogToKeep = kTagIgnorableBit | 10;
 
 bool GetLevel(Slice* input, int* level) {
   uint32_t v;
@@ -138,6 +144,12 @@ void VersionEdit::EncodeTo(std::string* dst) const {
   if (has_log_number_) {
     PutVarint32(dst, kLogNumber);
     PutVarint64(dst, log_number_);
+  }
+  if (has_min_log_number_to_keep_) {
+    PutVarint32(dst, kMinLogToKeep);
+    std::string payload;
+    PutVarint64(&payload, min_log_number_to_keep_);
+    PutLengthPrefixedSlice(dst, payload);
   }
   if (has_next_file_number_) {
     PutVarint32(dst, kNextFileNumber);
@@ -327,6 +339,16 @@ Status VersionEdit::DecodeFields(Slice* in, bool* next_edit) {
         new_files_.back().second.global_seqno = seqno;
         break;
       }
+      case kMinLogToKeep: {
+        Slice payload;
+        uint64_t v;
+        if (!GetLengthPrefixedSlice(&input, &payload) ||
+            !GetVarint64(&payload, &v)) {
+          return BadField("min log number to keep");
+        }
+        SetMinLogNumberToKeep(v);
+        break;
+      }
       case kNewFileCounts: {
         Slice counts;
         uint64_t number, entries, deletions, range_deletions;
@@ -377,6 +399,9 @@ std::string VersionEdit::DebugString() const {
   }
   if (has_comparator_) r += "\n  Comparator: " + comparator_;
   if (has_log_number_) r += "\n  LogNumber: " + NumberToString(log_number_);
+  if (has_min_log_number_to_keep_) {
+    r += "\n  MinLogNumberToKeep: " + NumberToString(min_log_number_to_keep_);
+  }
   if (has_next_file_number_) {
     r += "\n  NextFileNumber: " + NumberToString(next_file_number_);
   }

@@ -69,6 +69,14 @@ class VersionEdit {
     has_log_number_ = true;
     log_number_ = num;
   }
+  // Two-phase commit: WALs numbered below num may be deleted, and
+  // recovery reads from num, whatever the families' log numbers say
+  // (the oldest WAL holding an unresolved prepared section); 0: no such
+  // WAL. DB-wide, in the last edit of a record.
+  void SetMinLogNumberToKeep(uint64_t num) {
+    has_min_log_number_to_keep_ = true;
+    min_log_number_to_keep_ = num;
+  }
   void SetNextFile(uint64_t num) {
     has_next_file_number_ = true;
     next_file_number_ = num;
@@ -105,6 +113,10 @@ class VersionEdit {
   const std::string& comparator() const { return comparator_; }
   bool has_log_number() const { return has_log_number_; }
   uint64_t log_number() const { return log_number_; }
+  bool has_min_log_number_to_keep() const {
+    return has_min_log_number_to_keep_;
+  }
+  uint64_t min_log_number_to_keep() const { return min_log_number_to_keep_; }
   bool has_next_file_number() const { return has_next_file_number_; }
   uint64_t next_file_number() const { return next_file_number_; }
   bool has_last_sequence() const { return has_last_sequence_; }
@@ -154,6 +166,8 @@ class VersionEdit {
   bool has_log_number_ = false;
   bool has_next_file_number_ = false;
   bool has_last_sequence_ = false;
+  uint64_t min_log_number_to_keep_ = 0;
+  bool has_min_log_number_to_keep_ = false;
 
   std::vector<std::pair<int, InternalKey>> compact_pointers_;
   DeletedFileSet deleted_files_;

@@ -63,6 +63,13 @@ uint64_t VersionSet::MinLogNumber() const {
   return min_log;
 }
 
+uint64_t VersionSet::MinLogNumberToKeep() const {
+  const uint64_t min_log = MinLogNumber();
+  return min_log_number_to_keep_ != 0
+             ? std::min(min_log, min_log_number_to_keep_)
+             : min_log;
+}
+
 void VersionSet::ApplyCounters(ColumnFamilyData* cfd, const VersionEdit& edit) {
   if (edit.has_log_number()) cfd->log_number_ = edit.log_number();
   for (const auto& cp : edit.compact_pointers()) {
@@ -103,6 +110,9 @@ std::string VersionSet::SnapshotRecord() const {
     edits.front().SetMaxColumnFamily(column_families_.max_id());
   }
   edits.front().SetNextFile(next_file_number_.load());
+  if (min_log_number_to_keep_ != 0) {
+    edits.front().SetMinLogNumberToKeep(min_log_number_to_keep_);
+  }
   std::vector<const VersionEdit*> ptrs;
   for (const VersionEdit& e : edits) ptrs.push_back(&e);
   std::string record;
@@ -163,6 +173,9 @@ Status VersionSet::LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
     }
   }
   edits.back()->SetLastSequence(LastSequence());
+  if (prepared_log_floor_) {
+    edits.back()->SetMinLogNumberToKeep(prepared_log_floor_());
+  }
 
   // A new MANIFEST begins with the state before these edits; they follow
   // it as its second record.
@@ -209,6 +222,9 @@ Status VersionSet::LogAndApply(const std::vector<ColumnFamilyData*>& cfds,
       manifest_file_number_ = new_manifest;
     }
     manifest_file_size_ = descriptor_log_->file()->GetFileSize();
+    if (edits.back()->has_min_log_number_to_keep()) {
+      min_log_number_to_keep_ = edits.back()->min_log_number_to_keep();
+    }
     for (size_t i = 0; i < cfds.size(); i++) {
       ColumnFamilyData* cfd = cfds[i];
       ApplyCounters(cfd, *edits[i]);
@@ -437,6 +453,9 @@ Status VersionSet::Recover(const std::map<std::string, Options>& families,
         if (edit.has_last_sequence()) {
           last_sequence = edit.last_sequence();
           have_last_sequence = true;
+        }
+        if (edit.has_min_log_number_to_keep()) {
+          min_log_number_to_keep_ = edit.min_log_number_to_keep();
         }
         return Status::OK();
       },

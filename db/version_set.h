@@ -159,6 +159,22 @@ class VersionSet {
   // WALs numbered below this hold nothing any live family still needs:
   // the smallest log number of the live families.
   uint64_t MinLogNumber() const;
+  // The oldest WAL to keep and to recover from: MinLogNumber, or the
+  // oldest WAL the MANIFEST records as holding an unresolved prepared
+  // section (two-phase commit) if that is older.
+  uint64_t MinLogNumberToKeep() const;
+  // Two-phase commit: floor() gives the oldest WAL holding a prepared
+  // section not yet safe to drop (0: none). Called under the DB mutex by
+  // every LogAndApply, whose record then carries it (so a MANIFEST always
+  // says from where recovery must read). Set once, before the first
+  // LogAndApply; floor must not take the DB mutex.
+  // The min log number to keep the MANIFEST records (0: none).
+  uint64_t RecordedMinLogNumberToKeep() const {
+    return min_log_number_to_keep_;
+  }
+  void SetPreparedLogFloor(std::function<uint64_t()> floor) {
+    prepared_log_floor_ = std::move(floor);
+  }
   // The live MANIFEST's number (0 before the first one is written). A DB
   // deleting obsolete files keeps every MANIFEST numbered at or above it:
   // a newer one may be named by CURRENT after a failed switch.
@@ -228,6 +244,10 @@ class VersionSet {
   uint64_t manifest_file_number_ = 0;
   uint64_t manifest_file_size_ = 0;
   uint64_t recovered_manifest_end_ = 0;
+  // The last min log number to keep written to (or read from) the
+  // MANIFEST; 0: none.
+  uint64_t min_log_number_to_keep_ = 0;
+  std::function<uint64_t()> prepared_log_floor_;
 
   // The open MANIFEST; null before the first LogAndApply and after a
   // failed one (the next starts a new MANIFEST). Used by the LogAndApply

@@ -55,6 +55,7 @@ TEST(VersionEditTest, EveryFieldRoundTrips) {
   edit.SetLogNumber(17);
   edit.SetNextFile(uint64_t{1} << 40);
   edit.SetLastSequence(kMaxSequenceNumber);
+  edit.SetMinLogNumberToKeep(12);
   edit.SetCompactPointer(3, Key("cp", 9, kTypeDeletion));
   edit.RemoveFile(2, 11);
   edit.RemoveFile(0, 12);
@@ -76,6 +77,8 @@ TEST(VersionEditTest, EveryFieldRoundTrips) {
   EXPECT_EQ(17u, parsed.log_number());
   EXPECT_EQ(uint64_t{1} << 40, parsed.next_file_number());
   EXPECT_EQ(kMaxSequenceNumber, parsed.last_sequence());
+  EXPECT_TRUE(parsed.has_min_log_number_to_keep());
+  EXPECT_EQ(12u, parsed.min_log_number_to_keep());
   ASSERT_EQ(1u, parsed.compact_pointers().size());
   EXPECT_EQ(3, parsed.compact_pointers()[0].first);
   EXPECT_EQ(Key("cp", 9, kTypeDeletion).Encode(),
@@ -114,6 +117,7 @@ VersionEdit RandomEdit(Random* rnd) {
   if (rnd->OneIn(2)) edit.SetLogNumber(rnd->Next());
   if (rnd->OneIn(2)) edit.SetNextFile(uint64_t{rnd->Next()} << 20);
   if (rnd->OneIn(2)) edit.SetLastSequence(rnd->Next());
+  if (rnd->OneIn(4)) edit.SetMinLogNumberToKeep(rnd->Next());
   const int n = static_cast<int>(rnd->Uniform(10));
   for (int i = 0; i < n; i++) {
     const int level = static_cast<int>(rnd->Uniform(config::kMaxNumLevels));

@@ -4,12 +4,14 @@
 // memtables skipping a prepared section; and recovery keeping the
 // sections no commit or rollback resolved.
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "db/db_impl.h"
+#include "db/filename.h"
 #include "db/write_batch_internal.h"
 #include "gtest/gtest.h"
 #include "strata/db.h"
@@ -157,6 +159,7 @@ class TwoPhaseRecoveryTest : public testing::Test {
     db_.reset();
     Options options;
     options.create_if_missing = true;
+    options.allow_2pc = allow_2pc_;
     DB* db = nullptr;
     Status s = DB::Open(options, dir_.path(), &db);
     ASSERT_TRUE(s.ok()) << s.ToString();
@@ -182,9 +185,121 @@ class TwoPhaseRecoveryTest : public testing::Test {
     return s.IsNotFound() ? "NOT_FOUND" : s.ok() ? value : s.ToString();
   }
 
+  std::vector<uint64_t> Wals() {
+    std::vector<std::string> children;
+    EXPECT_TRUE(Env::Default()->GetChildren(dir_.path(), &children).ok());
+    std::vector<uint64_t> wals;
+    for (const std::string& child : children) {
+      uint64_t number;
+      FileType type;
+      if (ParseFileName(child, &number, &type) && type == FileType::kWalFile) {
+        wals.push_back(number);
+      }
+    }
+    std::sort(wals.begin(), wals.end());
+    return wals;
+  }
+  // Some writes, then a flush: the WAL switches and the older ones hold
+  // nothing the tables lack.
+  void WriteAndFlush(const std::string& tag) {
+    for (int i = 0; i < 20; i++) {
+      ASSERT_TRUE(
+          db_->Put(WriteOptions(), tag + std::to_string(i), "filler").ok());
+    }
+    ASSERT_TRUE(db_->Flush(FlushOptions()).ok());
+  }
+
+  bool allow_2pc_ = true;
   test::TempDir dir_;
   std::unique_ptr<DB> db_;
 };
+
+// A prepared section's WAL outlives the flushes that make its other data
+// obsolete, across reopens, until the transaction is resolved and the
+// record resolving it is in tables too.
+TEST_F(TwoPhaseRecoveryTest, SectionsKeepTheirWalUntilResolved) {
+  ASSERT_TRUE(Prepare("kept", {"x", "y"}).ok());
+  const uint64_t section_wal = Wals().back();
+  WriteAndFlush("a");
+  WriteAndFlush("b");
+  EXPECT_EQ(section_wal, Wals().front());
+  Reopen();
+  WriteAndFlush("c");
+  Reopen();
+  std::map<std::string, RecoveredTransaction> recovered =
+      impl()->TakeRecoveredTransactions();
+  ASSERT_EQ(1u, recovered.count("kept"));
+  EXPECT_EQ(section_wal, recovered["kept"].log_number);
+  EXPECT_EQ(2u, recovered["kept"].updates.Count());
+
+  WriteBatch commit;
+  ASSERT_TRUE(commit.Put("x", "committed").ok());
+  ASSERT_TRUE(WriteBatchInternal::MarkCommit(&commit, "kept").ok());
+  ASSERT_TRUE(WriteMarked(&commit).ok());
+  const uint64_t commit_wal = Wals().back();
+  // Until the commit's own WAL is flushed, the section stays (a crash
+  // that lost the commit record must find the transaction prepared).
+  EXPECT_EQ(section_wal, Wals().front());
+  WriteAndFlush("d");
+  WriteAndFlush("e");
+  EXPECT_GT(Wals().front(), commit_wal);
+  Reopen();
+  EXPECT_TRUE(impl()->TakeRecoveredTransactions().empty());
+  EXPECT_EQ("committed", Get("x"));
+  EXPECT_EQ("NOT_FOUND", Get("y"));
+}
+
+// Unflushed writes after a reopen that kept a section's WAL: the WAL that
+// open started follows the kept ones (it names its predecessor), so the
+// next open replays it rather than taking it for a power loss's hole.
+TEST_F(TwoPhaseRecoveryTest, WritesAfterAReopenWithAKeptSectionSurvive) {
+  ASSERT_TRUE(Prepare("p", {"x"}).ok());
+  Reopen();
+  ASSERT_TRUE(db_->Put(WriteOptions(), "k", "after").ok());
+  WriteBatch commit;
+  ASSERT_TRUE(commit.Put("x", "committed").ok());
+  ASSERT_TRUE(WriteBatchInternal::MarkCommit(&commit, "p").ok());
+  ASSERT_TRUE(WriteMarked(&commit).ok());
+  Reopen();
+  EXPECT_EQ("after", Get("k"));
+  EXPECT_EQ("committed", Get("x"));
+  EXPECT_TRUE(impl()->TakeRecoveredTransactions().empty());
+  Reopen();
+  EXPECT_EQ("after", Get("k"));
+  EXPECT_TRUE(impl()->TakeRecoveredTransactions().empty());
+}
+
+// A DB that used two-phase commit, reopened without allow_2pc, lets the
+// WALs its MANIFEST still names go once nothing needs them.
+TEST_F(TwoPhaseRecoveryTest, ReopenedWithout2pcReleasesTheWals) {
+  ASSERT_TRUE(Prepare("p", {"x"}).ok());
+  WriteBatch rollback;
+  ASSERT_TRUE(WriteBatchInternal::MarkRollback(&rollback, "p").ok());
+  ASSERT_TRUE(WriteMarked(&rollback).ok());
+  WriteAndFlush("a");
+  const uint64_t first = Wals().front();
+  allow_2pc_ = false;
+  Reopen();
+  WriteAndFlush("b");
+  WriteAndFlush("c");
+  EXPECT_GT(Wals().front(), first);
+  Reopen();
+  EXPECT_EQ("filler", Get("c3"));
+  // Without allow_2pc, and without the WAL, markers are refused.
+  WriteBatch prepared;
+  ASSERT_TRUE(prepared.Put("y", "1").ok());
+  ASSERT_TRUE(WriteBatchInternal::MarkEndPrepare(&prepared, "q").ok());
+  Status s = WriteMarked(&prepared);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("allow_2pc"));
+  allow_2pc_ = true;
+  Reopen();
+  WriteOptions no_wal;
+  no_wal.disableWAL = true;
+  s = impl()->WriteWithCallback(no_wal, &prepared, nullptr);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("disableWAL"));
+}
 
 TEST_F(TwoPhaseRecoveryTest, PublicWriteRefusesMarkers) {
   WriteBatch batch;
