@@ -257,6 +257,15 @@ TEST_F(PessimisticTransactionTest, SkipConcurrencyControlTakesNoLocks) {
   EXPECT_EQ(txn->GetNumKeys(), 0u);
   ASSERT_TRUE(txn->Commit().ok());
   EXPECT_EQ(DbGet("a"), "1");
+
+  // A transaction that only read commits nothing and frees its lock.
+  std::unique_ptr<Transaction> reader(Begin());
+  std::string v;
+  ASSERT_TRUE(reader->GetForUpdate(ReadOptions(), "a", &v).ok());
+  EXPECT_EQ(LockOf("a"), "X:" + std::to_string(reader->GetID()));
+  ASSERT_TRUE(reader->Commit().ok());
+  EXPECT_EQ(LockOf("a"), "");
+  EXPECT_EQ(DbGet("a"), "1");
 }
 
 TEST_F(PessimisticTransactionTest, DroppedFamilyForgetsItsLocks) {
