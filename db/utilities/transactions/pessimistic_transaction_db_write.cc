@@ -2,9 +2,11 @@
 // keys for its length, as RocksDB's through a transaction of its own),
 // the dropping of families, and the recovery of prepared transactions.
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "db/db_impl.h"
 #include "db/utilities/transactions/pessimistic_transaction.h"
@@ -60,8 +62,19 @@ Status PessimisticTransactionDB::WriteLocked(const WriteOptions& options,
   request.timeout_us = options_.default_lock_timeout < 0
                            ? -1
                            : options_.default_lock_timeout * 1000;
+  // Each family's keys once, in order, the families by id: two writes
+  // outside transactions then never wait for each other in a cycle.
+  std::vector<uint32_t> ids;
+  for (auto& family : keys) {
+    std::vector<std::string>& list = family.second;
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    ids.push_back(family.first);
+  }
+  std::sort(ids.begin(), ids.end());
   LockedKeys taken;
-  for (const auto& family : keys) {
+  for (uint32_t id : ids) {
+    const auto& family = *keys.find(id);
     for (const std::string& key : family.second) {
       s = lock_manager_.TryLock(request, family.first, key, true);
       if (!s.ok()) break;

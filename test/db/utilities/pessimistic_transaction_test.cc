@@ -219,6 +219,29 @@ TEST_F(PessimisticTransactionTest, WritesOutsideTransactionsLock) {
           .IsNotSupported());
 }
 
+TEST_F(PessimisticTransactionTest, OutsideWritesInOppositeOrdersNeverDeadlock) {
+  // Locked in one order whatever the batch's: no cycle of waits, so no
+  // write times out even with the keys in opposite orders.
+  txn_db_options_.default_lock_timeout = 30000;
+  Reopen();
+  auto writer = [this](bool reverse, Status* result) {
+    for (int i = 0; i < 200 && result->ok(); i++) {
+      WriteBatch batch;
+      batch.Put(reverse ? "b" : "a", std::to_string(i));
+      batch.Put(reverse ? "a" : "b", std::to_string(i));
+      *result = db_->Write(WriteOptions(), &batch);
+    }
+  };
+  Status forward, backward;
+  std::thread t1(writer, false, &forward);
+  std::thread t2(writer, true, &backward);
+  t1.join();
+  t2.join();
+  EXPECT_TRUE(forward.ok()) << forward.ToString();
+  EXPECT_TRUE(backward.ok()) << backward.ToString();
+  EXPECT_EQ(DbGet("a"), DbGet("b"));
+}
+
 TEST_F(PessimisticTransactionTest, SavePointsReleaseOnlyNewLocks) {
   std::unique_ptr<Transaction> txn(Begin());
   std::unique_ptr<Transaction> other(Begin(0));
