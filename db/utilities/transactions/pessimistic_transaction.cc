@@ -98,8 +98,10 @@ Status PessimisticTransaction::TryLock(ColumnFamilyHandle* column_family,
   const bool previously_locked = tracked != nullptr;
   const bool upgrade = previously_locked && exclusive && !tracked->exclusive;
   if (!previously_locked || upgrade) {
-    Status s = lock_manager_->TryLock(MakeRequest(), cf_id, key_str,
-                                      exclusive || upgrade);
+    Status s = txn_db_->CheckFamilyNotDropped(cf_id);
+    if (!s.ok()) return s;
+    s = lock_manager_->TryLock(MakeRequest(), cf_id, key_str,
+                               exclusive || upgrade);
     if (!s.ok()) return s;
   }
   // The sequence the key is known unwritten since: the snapshot's once

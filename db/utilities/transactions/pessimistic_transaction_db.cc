@@ -131,6 +131,14 @@ void PessimisticTransactionDB::UnregisterName(const TransactionName& name,
   if (it != by_name_.end() && it->second == txn) by_name_.erase(it);
 }
 
+Status PessimisticTransactionDB::CheckFamilyNotDropped(uint32_t cf_id) {
+  if (!any_dropped_.load(std::memory_order_acquire)) return Status::OK();
+  MutexLock l(&registry_mutex_);
+  if (dropped_.count(cf_id) == 0) return Status::OK();
+  return Status::InvalidArgument("Column family id not found: " +
+                                 std::to_string(cf_id));
+}
+
 void PessimisticTransactionDB::RegisterExpirable(TransactionID id,
                                                  PessimisticTransaction* txn) {
   MutexLock l(&registry_mutex_);

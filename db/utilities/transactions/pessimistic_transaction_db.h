@@ -27,6 +27,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -95,6 +96,9 @@ class PessimisticTransactionDB : public TransactionDB,
   Status RegisterName(const TransactionName& name, PessimisticTransaction* txn);
   // Forgets name if txn is the one registered under it.
   void UnregisterName(const TransactionName& name, PessimisticTransaction* txn);
+  // InvalidArgument (RocksDB's message) if the family cf_id was dropped
+  // through this DB: its keys can no longer be locked.
+  Status CheckFamilyNotDropped(uint32_t cf_id);
   void RegisterExpirable(TransactionID id, PessimisticTransaction* txn);
   void UnregisterExpirable(TransactionID id);
 
@@ -116,6 +120,9 @@ class PessimisticTransactionDB : public TransactionDB,
       GUARDED_BY(registry_mutex_);
   std::unordered_map<TransactionID, PessimisticTransaction*> expirable_
       GUARDED_BY(registry_mutex_);
+  // Families dropped; any_dropped_ spares the common case the mutex.
+  std::atomic<bool> any_dropped_{false};
+  std::set<uint32_t> dropped_ GUARDED_BY(registry_mutex_);
 };
 
 // NotSupported or InvalidArgument naming the first option a TransactionDB

@@ -11,6 +11,7 @@
 #include "db/db_impl.h"
 #include "db/utilities/transactions/pessimistic_transaction.h"
 #include "db/utilities/transactions/pessimistic_transaction_db.h"
+#include "util/mutexlock.h"
 
 namespace strata {
 
@@ -74,6 +75,8 @@ Status PessimisticTransactionDB::WriteLocked(const WriteOptions& options,
   std::sort(ids.begin(), ids.end());
   LockedKeys taken;
   for (uint32_t id : ids) {
+    s = CheckFamilyNotDropped(id);
+    if (!s.ok()) break;
     const auto& family = *keys.find(id);
     for (const std::string& key : family.second) {
       s = lock_manager_.TryLock(request, family.first, key, true);
@@ -146,7 +149,15 @@ Status PessimisticTransactionDB::DropColumnFamily(
     ColumnFamilyHandle* column_family) {
   const uint32_t id = column_family->GetID();
   Status s = TransactionDB::DropColumnFamily(column_family);
-  if (s.ok()) lock_manager_.RemoveColumnFamily(id);
+  if (!s.ok()) return s;
+  {
+    // Marked before the locks are forgotten, so no new lock lands in the
+    // family after RemoveColumnFamily.
+    MutexLock l(&registry_mutex_);
+    dropped_.insert(id);
+    any_dropped_.store(true, std::memory_order_release);
+  }
+  lock_manager_.RemoveColumnFamily(id);
   return s;
 }
 

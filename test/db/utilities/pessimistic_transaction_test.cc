@@ -300,6 +300,16 @@ TEST_F(PessimisticTransactionTest, DroppedFamilyForgetsItsLocks) {
   EXPECT_EQ(db_->GetLockStatusData().count(id), 1u);
   ASSERT_TRUE(db_->DropColumnFamily(cf).ok());
   EXPECT_EQ(db_->GetLockStatusData().count(id), 0u);
+  // Its keys can no longer be locked, by a transaction or a write
+  // (RocksDB's status); other families' can.
+  std::string v;
+  Status s = txn->GetForUpdate(ReadOptions(), cf, "b", &v);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("Column family id not found"), std::string::npos);
+  EXPECT_TRUE(txn->Put(cf, "c", "v").IsInvalidArgument());
+  EXPECT_TRUE(db_->Put(WriteOptions(), cf, "z", "v").IsInvalidArgument());
+  EXPECT_TRUE(txn->Put("d", "v").ok());
+  EXPECT_EQ(db_->GetLockStatusData().count(id), 0u);
   ASSERT_TRUE(txn->Rollback().ok());
   txn.reset();
   ASSERT_TRUE(db_->DestroyColumnFamilyHandle(cf).ok());
