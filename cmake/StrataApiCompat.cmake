@@ -113,7 +113,7 @@ endif()
 # Column families; operating a DB (checkpoints, live files); listeners,
 # CompactFiles and kCompactionStyleNone; the OPTIONS file written and read
 # back; WriteBatchWithIndex; compaction filters and DBWithTTL; optimistic
-# transactions; the C API.
+# and pessimistic transactions; the C API.
 strata_api_compat_recorded(api_compat_column_families rocksdb_column_families)
 strata_api_compat_recorded(api_compat_operations rocksdb_operations)
 strata_api_compat_recorded(api_compat_listeners rocksdb_listeners)
@@ -124,6 +124,7 @@ strata_api_compat_recorded(api_compat_compaction_filter
   rocksdb_compaction_filter)
 strata_api_compat_recorded(api_compat_optimistic_transaction
   rocksdb_optimistic_transaction)
+strata_api_compat_recorded(api_compat_transaction rocksdb_transaction)
 strata_api_compat_recorded(api_compat_c rocksdb_c_program)
 if(_api_compat_rocksdb)
   # Each engine reads the OPTIONS file of a DB the other made.
@@ -147,7 +148,7 @@ elseif(STRATA_ROCKSDB_INCLUDE_DIR)
   foreach(_source rocksdb_program rocksdb_column_families rocksdb_operations
           rocksdb_listeners rocksdb_options_file
           rocksdb_write_batch_with_index rocksdb_compaction_filter
-          rocksdb_optimistic_transaction)
+          rocksdb_optimistic_transaction rocksdb_transaction)
     add_test(NAME api_compat_${_source}_headers
              COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only
                      -I${STRATA_ROCKSDB_INCLUDE_DIR}

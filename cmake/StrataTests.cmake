@@ -460,6 +460,15 @@ strata_add_test(optimistic_transaction_test SOURCES
   test/db/utilities/transaction_bank_test.cc
 )
 
+# TransactionDB (docs/transactions.md, "TransactionDB"): row locks,
+# timeouts, deadlocks, expiration with a skewed clock, the snapshot
+# validation, writes outside transactions, the state machine's statuses,
+# two-phase commit and prepared transactions recovered on reopen.
+strata_add_test(pessimistic_transaction_test SOURCES
+  test/db/utilities/pessimistic_transaction_2pc_test.cc
+  test/db/utilities/pessimistic_transaction_test.cc
+)
+
 # Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
 # DB::IngestExternalFile(s).
 strata_add_test(db_ingest_test SOURCES

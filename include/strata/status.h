@@ -177,6 +177,11 @@ class STRATA_EXPORT Status {
     return Status(kBusy, kNone, msg, msg2);
   }
   // A lock (such as a DB's LOCK file) is held by someone else.
+  // A transaction that must be prepared first (skip_prepare = false).
+  static Status TxnNotPrepared(const Slice& msg = Slice(),
+                               const Slice& msg2 = Slice()) {
+    return Status(kInvalidArgument, kTxnNotPrepared, msg, msg2);
+  }
   static Status LockHeld(const Slice& msg = Slice(),
                          const Slice& msg2 = Slice()) {
     return Status(kIOError, kLockHeld, msg, msg2);

@@ -15,6 +15,7 @@
 #define STRATA_DB_UTILITIES_TRANSACTIONS_TRANSACTION_BASE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -154,6 +155,12 @@ class TransactionBaseImpl : public Transaction {
   void UndoGetForUpdate(const Slice& key) override;
   Status RebuildFromWriteBatch(WriteBatch* src_batch) override;
   WriteBatch* GetCommitTimeWriteBatch() override { return &commit_time_batch_; }
+
+  // The handle of a family id in a batch, or why there is none.
+  using FamilyResolver =
+      std::function<Status(uint32_t id, ColumnFamilyHandle** family)>;
+  // Replays batch's updates as tracked writes (each through TryLock).
+  Status ReplayBatch(const WriteBatch& batch, const FamilyResolver& resolve);
 
  protected:
   enum class WriteKind { kPut, kDelete, kSingleDelete, kMerge };

@@ -123,44 +123,59 @@ void TransactionBaseImpl::UndoGetForUpdate(const Slice& key) {
 
 namespace {
 
-// Replays a batch into a transaction. The batch names families by id;
-// the transaction knows the handles of the default family and of the
-// families it has tracked keys in.
-class RebuildHandler : public WriteBatch::Handler {
+// Replays a batch into a transaction as tracked writes; families by id,
+// through the resolver.
+class ReplayHandler : public WriteBatch::Handler {
  public:
-  RebuildHandler(Transaction* txn, DB* db, const TrackedKeys& tracked)
-      : txn_(txn), db_(db), tracked_(tracked) {}
+  ReplayHandler(Transaction* txn,
+                const TransactionBaseImpl::FamilyResolver* resolve)
+      : txn_(txn), resolve_(resolve) {}
 
   Status PutCF(uint32_t id, const Slice& key, const Slice& value) override {
     ColumnFamilyHandle* family = nullptr;
-    Status s = Family(id, &family);
+    Status s = (*resolve_)(id, &family);
     return s.ok() ? txn_->Put(family, key, value) : s;
   }
   Status DeleteCF(uint32_t id, const Slice& key) override {
     ColumnFamilyHandle* family = nullptr;
-    Status s = Family(id, &family);
+    Status s = (*resolve_)(id, &family);
     return s.ok() ? txn_->Delete(family, key) : s;
   }
   Status SingleDeleteCF(uint32_t id, const Slice& key) override {
     ColumnFamilyHandle* family = nullptr;
-    Status s = Family(id, &family);
+    Status s = (*resolve_)(id, &family);
     return s.ok() ? txn_->SingleDelete(family, key) : s;
   }
   Status MergeCF(uint32_t id, const Slice& key, const Slice& value) override {
     ColumnFamilyHandle* family = nullptr;
-    Status s = Family(id, &family);
+    Status s = (*resolve_)(id, &family);
     return s.ok() ? txn_->Merge(family, key, value) : s;
   }
   void LogData(const Slice& blob) override { txn_->PutLogData(blob); }
 
  private:
-  Status Family(uint32_t id, ColumnFamilyHandle** family) {
+  Transaction* const txn_;
+  const TransactionBaseImpl::FamilyResolver* const resolve_;
+};
+
+}  // namespace
+
+Status TransactionBaseImpl::ReplayBatch(const WriteBatch& batch,
+                                        const FamilyResolver& resolve) {
+  ReplayHandler handler(this, &resolve);
+  return batch.Iterate(&handler);
+}
+
+Status TransactionBaseImpl::RebuildFromWriteBatch(WriteBatch* src_batch) {
+  // The batch names families by id; the transaction knows the handles of
+  // the default family and of the families it has tracked keys in.
+  FamilyResolver resolve = [this](uint32_t id, ColumnFamilyHandle** family) {
     if (id == 0) {
       *family = db_->DefaultColumnFamily();
       return Status::OK();
     }
-    auto f = tracked_.families().find(id);
-    if (f == tracked_.families().end()) {
+    auto f = tracked_keys_.families().find(id);
+    if (f == tracked_keys_.families().end()) {
       return Status::NotSupported(
           "RebuildFromWriteBatch: an update of column family " +
           std::to_string(id) +
@@ -169,18 +184,8 @@ class RebuildHandler : public WriteBatch::Handler {
     }
     *family = f->second.handle;
     return Status::OK();
-  }
-
-  Transaction* const txn_;
-  DB* const db_;
-  const TrackedKeys& tracked_;
-};
-
-}  // namespace
-
-Status TransactionBaseImpl::RebuildFromWriteBatch(WriteBatch* src_batch) {
-  RebuildHandler handler(this, db_, tracked_keys_);
-  return src_batch->Iterate(&handler);
+  };
+  return ReplayBatch(*src_batch, resolve);
 }
 
 }  // namespace strata
