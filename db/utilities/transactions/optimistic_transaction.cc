@@ -40,10 +40,14 @@ Status OptimisticTransaction::TryLock(ColumnFamilyHandle* column_family,
                                       bool exclusive, bool do_validate,
                                       bool /*assume_tracked*/) {
   if (!do_validate) return Status::OK();
-  if (history_ == nullptr) {
-    // Taken before the sequence below is read, so it is no newer than any
-    // sequence a key is tracked at: every write the check may need to see
-    // is newer than this snapshot and survives compaction.
+  // Taken before the sequence below is read, so it is no newer than any
+  // sequence a key is tracked at: every write the check may need to see
+  // is newer than this snapshot and survives compaction. A save point's
+  // rollback may bring back a snapshot older than the one held: it is
+  // held instead.
+  if (history_ == nullptr ||
+      (snapshot_ != nullptr &&
+       snapshot_->GetSequenceNumber() < history_->GetSequenceNumber())) {
     history_ = snapshot_ != nullptr ? snapshot_ : TakeSnapshot();
   }
   const SequenceNumber seq = snapshot_ != nullptr

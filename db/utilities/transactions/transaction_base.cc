@@ -38,6 +38,7 @@ void TransactionBaseImpl::Reinitialize(const WriteOptions& write_options) {
   start_micros_ = db_->GetEnv()->NowMicros();
   log_number_ = 0;
   name_.clear();
+  indexing_enabled_ = true;  // as a new transaction's
   SetState(STARTED);
 }
 

@@ -88,6 +88,7 @@ TEST_F(OptimisticTransactionApiTest, BeginTransactionReusesOldOne) {
   Transaction* txn = Begin(/*set_snapshot=*/true);
   ASSERT_TRUE(txn->Put("a", "1").ok());
   txn->SetSavePoint();
+  txn->DisableIndexing();
   OptimisticTransactionOptions plain;
   Transaction* again = db_->BeginTransaction(WriteOptions(), plain, txn);
   EXPECT_EQ(again, txn);
@@ -96,6 +97,8 @@ TEST_F(OptimisticTransactionApiTest, BeginTransactionReusesOldOne) {
   EXPECT_EQ(TxnGet(again, "a"), "NOT_FOUND");
   EXPECT_TRUE(again->RollbackToSavePoint().IsNotFound());
   ASSERT_TRUE(again->Put("b", "1").ok());
+  // Indexing is on again, as in a new transaction: it reads its write.
+  EXPECT_EQ(TxnGet(again, "b"), "1");
   ASSERT_TRUE(again->Commit().ok());
   EXPECT_EQ(DbGet("a"), "NOT_FOUND");
   EXPECT_EQ(DbGet("b"), "1");

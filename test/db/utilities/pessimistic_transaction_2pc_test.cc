@@ -166,9 +166,17 @@ TEST_F(TwoPhaseCommitTest, PreparedTransactionRecoveredOnReopen) {
     ASSERT_TRUE(u->Put("u", "1").ok());
   }
   Reopen();
+  std::vector<Transaction*> prepared;
+  db_->GetAllPreparedTransactions(&prepared);
+  ASSERT_EQ(prepared.size(), 2u);
+  // Left unresolved, with flushes in between, they survive another open
+  // (their WALs are kept).
+  ASSERT_TRUE(db_->Put(WriteOptions(), "other", "1").ok());
+  ASSERT_TRUE(db_->Flush(FlushOptions()).ok());
+  Reopen();
   EXPECT_EQ(DbGet("a"), "NOT_FOUND");
   EXPECT_EQ(DbGet("b"), "NOT_FOUND");
-  std::vector<Transaction*> prepared;
+  EXPECT_EQ(DbGet("other"), "1");
   db_->GetAllPreparedTransactions(&prepared);
   ASSERT_EQ(prepared.size(), 2u);
   Transaction* c = db_->GetTransactionByName("commit-me");

@@ -2,6 +2,7 @@
 // transactions (the path recorded hop by hop), the search's depth limit,
 // waits without detection, and the ring of recorded deadlocks.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <thread>
@@ -105,6 +106,30 @@ TEST_F(TransactionDeadlockTest, TwoTransactions) {
   EXPECT_FALSE(paths[0].empty());
   mgr_.UnLock(2, 4, "b");
   EXPECT_TRUE(w->Join().ok());
+}
+
+// A shared holder joining a key someone waits for is added to that
+// waiter's wait: a cycle through the newcomer is found.
+TEST_F(TransactionDeadlockTest, CycleThroughAHolderWhoJoinedLater) {
+  ASSERT_TRUE(mgr_.TryLock(Req(1), 0, "m", true).ok());
+  ASSERT_TRUE(mgr_.TryLock(Req(2), 0, "k", false).ok());
+  std::unique_ptr<Waiter> w1 = StartWaiting(1, 0, "k", true);
+  ASSERT_TRUE(mgr_.TryLock(Req(3), 0, "k", false).ok());
+  // 1 records its wait afresh, now for 2 and 3 (bounded: without the
+  // wake-up it never would).
+  std::vector<TransactionID> holders;
+  for (int i = 0; i < 2000000; i++) {
+    holders = mgr_.GetWaitingTxns(1, nullptr, nullptr);
+    if (holders.size() == 2) break;
+    std::this_thread::yield();
+  }
+  std::sort(holders.begin(), holders.end());
+  ASSERT_EQ((std::vector<TransactionID>{2, 3}), holders);
+  Status s = mgr_.TryLock(Req(3, 2000000, true), 0, "m", true);
+  EXPECT_TRUE(s.IsDeadlock()) << s.ToString();
+  mgr_.UnLock(2, 0, "k");
+  mgr_.UnLock(3, 0, "k");
+  EXPECT_TRUE(w1->Join().ok());
 }
 
 TEST_F(TransactionDeadlockTest, ThreeTransactions) {

@@ -157,6 +157,10 @@ Status PointLockManager::AcquireLocked(LockMap* map, LockStripe* stripe,
   if (!info.exclusive && !exclusive) {
     if (!held) {
       info.holders.push_back(id);
+      // Waiters for this key recorded whom they wait for without this
+      // holder: woken, they record the wait afresh, so a cycle through it
+      // is found.
+      stripe->cv->NotifyAll();
       // 0 is "never": a lock some holder keeps forever never expires.
       info.expiration_time =
           info.expiration_time == 0 || request.expiration_time_us == 0
