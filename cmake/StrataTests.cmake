@@ -446,6 +446,7 @@ strata_add_test(write_batch_with_index_test SOURCES
 # fake clock, deadlock detection and its buffer, eight threads at once.
 strata_add_test(transaction_lock_test SOURCES
   test/db/utilities/transaction_deadlock_test.cc
+  test/db/utilities/transaction_lock_limit_test.cc
   test/db/utilities/transaction_lock_stress_test.cc
   test/db/utilities/transaction_lock_test.cc
 )

@@ -39,7 +39,8 @@ struct LockStripe {
 
   std::shared_ptr<TransactionDBMutex> mutex;
   // Notified (all waiters) whenever a key of the stripe is released, so
-  // that waiters for it, or for a lock-limit slot, look again.
+  // that waiters for it look again; and, while lock-limit waiters exist,
+  // when a key of any stripe of the family is.
   std::shared_ptr<TransactionDBCondVar> cv;
   std::unordered_map<std::string, LockInfo> keys;
 };
@@ -56,6 +57,11 @@ struct LockMap {
 
   // Keys locked in this column family, for max_num_locks.
   std::atomic<int64_t> lock_count{0};
+  // Requests waiting for lock_count to drop below max_num_locks. A release
+  // in one stripe must wake them in every stripe; both counters are
+  // sequentially consistent so that a waiter that counted itself and then
+  // saw the family full is seen by the release that empties a slot.
+  std::atomic<int64_t> limit_waiters{0};
   std::vector<std::unique_ptr<LockStripe>> stripes;
 };
 

@@ -94,8 +94,15 @@ Status PointLockManager::WaitForLock(LockMap* map, LockStripe* stripe,
     const bool until_expiry =
         expire_hint > 0 && (forever || expire_hint < end_time);
     if (until_expiry) wait_until = static_cast<int64_t>(expire_hint);
+    // A wait for a lock-limit slot counts itself first, then looks again:
+    // a release that emptied a slot before it counted is seen here, and
+    // one after it wakes this stripe too (UnLock's WakeLimitWaiters).
+    const bool waits_on_limit = result.subcode() == Status::kLockLimit;
+    if (waits_on_limit) map->limit_waiters.fetch_add(1);
     Status waited;
-    if (wait_until < 0) {
+    if (waits_on_limit && map->lock_count.load() < max_num_locks_) {
+      waited = Status::OK();
+    } else if (wait_until < 0) {
       waited = stripe->cv->Wait(stripe->mutex);
     } else {
       const int64_t now = static_cast<int64_t>(env_->NowMicros());
@@ -103,6 +110,7 @@ Status PointLockManager::WaitForLock(LockMap* map, LockStripe* stripe,
                    ? stripe->cv->WaitFor(stripe->mutex, wait_until - now)
                    : Status::TimedOut();
     }
+    if (waits_on_limit) map->limit_waiters.fetch_sub(1);
     if (waits_on_holders) wait_for_.RemoveWaiter(request.id);
 
     if (waited.IsTimedOut()) {
@@ -133,15 +141,14 @@ Status PointLockManager::AcquireLocked(LockMap* map, LockStripe* stripe,
   const TransactionID id = request.id;
   auto it = stripe->keys.find(key);
   if (it == stripe->keys.end()) {
-    if (max_num_locks_ > 0 &&
-        map->lock_count.load(std::memory_order_relaxed) >= max_num_locks_) {
+    if (max_num_locks_ > 0 && map->lock_count.load() >= max_num_locks_) {
       return Status::Busy(Status::kLockLimit);
     }
     LockInfo& info = stripe->keys[key];
     info.exclusive = exclusive;
     info.holders.push_back(id);
     info.expiration_time = request.expiration_time_us;
-    map->lock_count.fetch_add(1, std::memory_order_relaxed);
+    map->lock_count.fetch_add(1);
     return Status::OK();
   }
 

@@ -13,7 +13,8 @@
 //   WaitForGraph; with deadlock_detect, a wait closing a cycle fails at
 //   once with Busy (kDeadlock) and the cycle goes to the deadlock buffer.
 // - A column family holding max_num_locks keys (when positive) refuses a
-//   new key, after waiting as a conflict does, with Busy (kLockLimit) --
+//   new key, after waiting as a conflict does (woken by a release in any
+//   stripe of the family), with Busy (kLockLimit) --
 //   RocksDB's code for it, although its Status::IsLockLimit() tests for
 //   Aborted.
 // - Expiration: each lock carries its holders' expiration time (Env
@@ -139,6 +140,10 @@ class PointLockManager {
   // the stripe changed.
   bool UnLockKey(LockMap* map, LockStripe* stripe, TransactionID id,
                  const std::string& key);
+
+  // Wakes the family's lock-limit waiters, if any, in every stripe; called
+  // after a release, with no stripe's mutex held.
+  void WakeLimitWaiters(LockMap* map);
 
   // The waits of TryLock once the first attempt has failed.
   Status WaitForLock(LockMap* map, LockStripe* stripe,

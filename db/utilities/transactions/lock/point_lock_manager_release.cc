@@ -19,9 +19,21 @@ bool PointLockManager::UnLockKey(LockMap* map, LockStripe* stripe,
   holders.erase(pos);
   if (holders.empty()) {
     stripe->keys.erase(it);
-    map->lock_count.fetch_sub(1, std::memory_order_relaxed);
+    map->lock_count.fetch_sub(1);
   }
   return true;
+}
+
+void PointLockManager::WakeLimitWaiters(LockMap* map) {
+  if (max_num_locks_ <= 0 || map->limit_waiters.load() == 0) return;
+  // A waiter holds its stripe's mutex from its last look until its wait
+  // has begun, so taking that mutex here means the notification reaches
+  // it.
+  for (const auto& stripe : map->stripes) {
+    stripe->mutex->Lock();
+    stripe->mutex->UnLock();
+    stripe->cv->NotifyAll();
+  }
 }
 
 void PointLockManager::UnLock(TransactionID id, uint32_t cf_id,
@@ -35,7 +47,10 @@ void PointLockManager::UnLock(TransactionID id, uint32_t cf_id,
   const bool changed = UnLockKey(map.get(), stripe, id, key);
   stripe->mutex->UnLock();
   // Waiters look again; shared holders left behind may now upgrade.
-  if (changed) stripe->cv->NotifyAll();
+  if (changed) {
+    stripe->cv->NotifyAll();
+    WakeLimitWaiters(map.get());
+  }
 }
 
 void PointLockManager::UnLock(TransactionID id, const LockedKeys& keys) {
@@ -43,6 +58,7 @@ void PointLockManager::UnLock(TransactionID id, const LockedKeys& keys) {
     std::shared_ptr<LockMap> map = GetLockMap(family.first, /*create=*/false);
     if (map == nullptr) continue;
     std::unordered_map<LockStripe*, std::vector<const std::string*>> by_stripe;
+    bool released = false;
     for (const std::string& key : family.second) {
       by_stripe[map->StripeOf(key)].push_back(&key);
     }
@@ -55,7 +71,9 @@ void PointLockManager::UnLock(TransactionID id, const LockedKeys& keys) {
       }
       stripe->mutex->UnLock();
       if (changed) stripe->cv->NotifyAll();
+      released = released || changed;
     }
+    if (released) WakeLimitWaiters(map.get());
   }
 }
 
