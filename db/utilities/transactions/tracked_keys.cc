@@ -40,13 +40,16 @@ void TrackedKeys::Undo(uint32_t family_id, const std::string& key, bool read) {
 void TrackedKeys::UndoRead(uint32_t family_id, const std::string& key) {
   const TrackedKeyInfo* info = Find(family_id, key);
   if (info == nullptr || info->num_reads == 0) return;
-  // A read tracked since the last save point is no longer there to undo.
+  // With a save point set, only a read made since it can be undone (as
+  // RocksDB documents: a save point set after the read makes the undo a
+  // no-op); the read leaves the save point's record too.
   if (!save_points_.empty()) {
     std::vector<Op>& ops = save_points_.back();
     auto it = std::find_if(ops.rbegin(), ops.rend(), [&](const Op& op) {
       return op.read && op.family_id == family_id && op.key == key;
     });
-    if (it != ops.rend()) ops.erase(std::next(it).base());
+    if (it == ops.rend()) return;
+    ops.erase(std::next(it).base());
   }
   Undo(family_id, key, true);
 }

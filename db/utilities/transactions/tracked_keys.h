@@ -41,7 +41,8 @@ class TrackedKeys {
   void Track(ColumnFamilyHandle* family, const std::string& key,
              SequenceNumber seq, bool read_only, bool exclusive);
   // Undoes one read of key (UndoGetForUpdate): the key is forgotten when
-  // no read or write tracks it any more. A key not read: nothing.
+  // no read or write tracks it any more. A key not read, or read only
+  // before the last save point: nothing.
   void UndoRead(uint32_t family_id, const std::string& key);
 
   // The key's info, or null.

@@ -43,6 +43,34 @@ TEST_F(OptimisticTransactionApiTest, UntrackedAndUndoneKeysAreNotChecked) {
   EXPECT_EQ(DbGet("u"), "txn");
 }
 
+TEST_F(OptimisticTransactionApiTest,
+       UndoGetForUpdateKeepsReadsBeforeASavePoint) {
+  std::unique_ptr<Transaction> txn(Begin());
+  std::string value;
+  EXPECT_TRUE(txn->GetForUpdate(ReadOptions(), "before", &value).IsNotFound());
+  txn->SetSavePoint();
+  EXPECT_TRUE(txn->GetForUpdate(ReadOptions(), "after", &value).IsNotFound());
+  // Reads made before the save point cannot be undone; those after can.
+  txn->UndoGetForUpdate("before");
+  txn->UndoGetForUpdate("after");
+  EXPECT_EQ(txn->GetNumKeys(), 1u);
+  // Once the save point is popped, its reads join the earlier ones.
+  EXPECT_TRUE(txn->GetForUpdate(ReadOptions(), "after", &value).IsNotFound());
+  ASSERT_TRUE(txn->PopSavePoint().ok());
+  txn->UndoGetForUpdate("before");
+  EXPECT_EQ(txn->GetNumKeys(), 1u);  // "after" is still read
+  Put("before", "other");            // no longer checked: the commit succeeds
+  ASSERT_TRUE(txn->Commit().ok());
+
+  // A key read before the save point stays checked.
+  txn.reset(Begin());
+  EXPECT_TRUE(txn->GetForUpdate(ReadOptions(), "kept", &value).IsNotFound());
+  txn->SetSavePoint();
+  txn->UndoGetForUpdate("kept");
+  Put("kept", "other");
+  EXPECT_TRUE(txn->Commit().IsBusy());
+}
+
 TEST_F(OptimisticTransactionApiTest, SnapshotOnNextOperation) {
   struct Notifier : public TransactionNotifier {
     void SnapshotCreated(const Snapshot* s) override { snapshot = s; }
