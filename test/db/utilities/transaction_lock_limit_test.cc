@@ -1,11 +1,13 @@
 // The lock limit (TransactionDBOptions::max_num_locks) across stripes: a
 // request waiting for a free slot is woken by a release in any stripe of
-// its column family, not only in its own.
+// its column family, not only in its own; and the stripes never take
+// more slots between them than the limit.
 
 #include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "db/utilities/transactions/lock/point_lock_manager.h"
 #include "db/utilities/transactions/lock/transaction_db_mutex_impl.h"
@@ -97,6 +99,37 @@ TEST(TransactionLockLimitTest, ReleaseInAnotherStripeWakesALimitWaiter) {
   mgr.UnLock(2, keys);
   second.join();
   EXPECT_TRUE(waited.ok()) << waited.ToString();
+}
+
+// Threads locking new keys in many stripes at once never take more than
+// max_num_locks keys between them: the slots are counted family-wide.
+TEST(TransactionLockLimitTest, ConcurrentStripesNeverOvershoot) {
+  constexpr int kLimit = 5;
+  constexpr int kThreads = 8;
+  TransactionDBOptions options;
+  options.num_stripes = 64;
+  options.max_num_locks = kLimit;
+  LockClockEnv env;
+  TestStealer stealer;
+  PointLockManager mgr(options, &env, &stealer);
+  std::atomic<int> granted{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; i++) {
+        const std::string key = std::to_string(t) + "." + std::to_string(i);
+        Status s = mgr.TryLock(Req(t + 1), 0, key, true);
+        if (s.ok()) {
+          granted.fetch_add(1);
+        } else {
+          EXPECT_EQ(Status::kLockLimit, s.subcode()) << s.ToString();
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(kLimit, granted.load());
+  EXPECT_EQ(static_cast<size_t>(kLimit), mgr.GetLockStatusData().size());
 }
 
 }  // namespace

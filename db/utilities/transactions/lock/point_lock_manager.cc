@@ -141,14 +141,11 @@ Status PointLockManager::AcquireLocked(LockMap* map, LockStripe* stripe,
   const TransactionID id = request.id;
   auto it = stripe->keys.find(key);
   if (it == stripe->keys.end()) {
-    if (max_num_locks_ > 0 && map->lock_count.load() >= max_num_locks_) {
-      return Status::Busy(Status::kLockLimit);
-    }
+    if (!TakeLockSlot(map)) return Status::Busy(Status::kLockLimit);
     LockInfo& info = stripe->keys[key];
     info.exclusive = exclusive;
     info.holders.push_back(id);
     info.expiration_time = request.expiration_time_us;
-    map->lock_count.fetch_add(1);
     return Status::OK();
   }
 
@@ -186,6 +183,20 @@ Status PointLockManager::AcquireLocked(LockMap* map, LockStripe* stripe,
     if (holder != id) holders->push_back(holder);
   }
   return Status::TimedOut(Status::kLockTimeout);
+}
+
+bool PointLockManager::TakeLockSlot(LockMap* map) {
+  if (max_num_locks_ <= 0) {
+    map->lock_count.fetch_add(1);
+    return true;
+  }
+  // Stripes count into one family-wide number; the compare-and-swap keeps
+  // two stripes from both taking the last slot.
+  int64_t count = map->lock_count.load();
+  do {
+    if (count >= max_num_locks_) return false;
+  } while (!map->lock_count.compare_exchange_weak(count, count + 1));
+  return true;
 }
 
 bool PointLockManager::IsExpired(const LockInfo& info, TransactionID requester,

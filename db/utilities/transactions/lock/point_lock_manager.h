@@ -131,6 +131,10 @@ class PointLockManager {
                        bool exclusive, std::vector<TransactionID>* holders,
                        uint64_t* expire_hint);
 
+  // Counts one more locked key in map, unless max_num_locks (when
+  // positive) is reached: then false.
+  bool TakeLockSlot(LockMap* map);
+
   // Whether the lock's holders other than requester are expired and the
   // stealer agrees; else *expire_hint is when to look again (0: never).
   bool IsExpired(const LockInfo& info, TransactionID requester,
