@@ -51,6 +51,9 @@ class OptimisticTransaction : public TransactionBaseImpl {
   // a key from being checked. Runs inside the write path.
   Status CheckTrackedKeys();
 
+  // Whether this transaction commits into db_impl.
+  bool BelongsTo(const DBImpl* db_impl) const { return db_impl_ == db_impl; }
+
  protected:
   void Clear() override;
 

@@ -81,9 +81,14 @@ Transaction* OptimisticTransactionDBImpl::BeginTransaction(
     const WriteOptions& write_options,
     const OptimisticTransactionOptions& txn_options, Transaction* old_txn) {
   if (old_txn != nullptr) {
-    static_cast<OptimisticTransaction*>(old_txn)->Reinitialize(write_options,
-                                                               txn_options);
-    return old_txn;
+    // Only a transaction of this DB is reused; another (of another DB or
+    // kind) is deleted and replaced, as callers assign the result to it.
+    auto* reused = dynamic_cast<OptimisticTransaction*>(old_txn);
+    if (reused != nullptr && reused->BelongsTo(db_impl_)) {
+      reused->Reinitialize(write_options, txn_options);
+      return reused;
+    }
+    delete old_txn;
   }
   return new OptimisticTransaction(GetRootDB(), db_impl_, write_options,
                                    txn_options);

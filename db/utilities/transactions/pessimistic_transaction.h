@@ -46,6 +46,11 @@ class PessimisticTransaction : public TransactionBaseImpl {
   void Reinitialize(const WriteOptions& write_options,
                     const TransactionOptions& txn_options);
 
+  // Whether this transaction is txn_db's.
+  bool BelongsTo(const PessimisticTransactionDB* txn_db) const {
+    return txn_db_ == txn_db;
+  }
+
   Status TryLock(ColumnFamilyHandle* column_family, const Slice& key,
                  bool read_only, bool exclusive, bool do_validate = true,
                  bool assume_tracked = false) override;

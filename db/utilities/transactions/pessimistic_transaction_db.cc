@@ -115,9 +115,14 @@ Transaction* PessimisticTransactionDB::BeginTransaction(
     const WriteOptions& write_options, const TransactionOptions& txn_options,
     Transaction* old_txn) {
   if (old_txn != nullptr) {
-    static_cast<PessimisticTransaction*>(old_txn)->Reinitialize(write_options,
-                                                                txn_options);
-    return old_txn;
+    // Only a transaction of this DB is reused; another (of another DB or
+    // kind) is deleted and replaced, as callers assign the result to it.
+    auto* reused = dynamic_cast<PessimisticTransaction*>(old_txn);
+    if (reused != nullptr && reused->BelongsTo(this)) {
+      reused->Reinitialize(write_options, txn_options);
+      return reused;
+    }
+    delete old_txn;
   }
   return new PessimisticTransaction(this, write_options, txn_options);
 }

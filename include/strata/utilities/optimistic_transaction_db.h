@@ -70,7 +70,8 @@ class STRATA_EXPORT OptimisticTransactionDB : public StackableDB {
 
   // A new transaction; the caller owns it and deletes it before the DB.
   // With old_txn (a transaction of this DB, committed or rolled back or
-  // not), old_txn is reset and returned instead of a new one.
+  // not), old_txn is reset and returned instead of a new one; an old_txn
+  // of another DB is deleted and a new one returned.
   virtual Transaction* BeginTransaction(
       const WriteOptions& write_options,
       const OptimisticTransactionOptions& txn_options =

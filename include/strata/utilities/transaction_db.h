@@ -210,7 +210,8 @@ class STRATA_EXPORT TransactionDB : public StackableDB {
   ~TransactionDB() override {}
 
   // A new transaction, owned by the caller; old_txn, if given, is reused
-  // (and returned) instead of allocating one.
+  // (and returned) instead of allocating one. An old_txn of another DB is
+  // deleted and a new transaction returned: assign the result to it.
   virtual Transaction* BeginTransaction(
       const WriteOptions& write_options,
       const TransactionOptions& txn_options = TransactionOptions(),

@@ -6,6 +6,7 @@
 #include <memory>
 #include <thread>
 
+#include "strata/utilities/optimistic_transaction_db.h"
 #include "test/db/utilities/pessimistic_transaction_fixture.h"
 
 namespace strata {
@@ -335,6 +336,48 @@ TEST_F(PessimisticTransactionTest, OpenRefusesUnsupportedOptions) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(s.ToString().find("inplace_update_support"), std::string::npos);
   EXPECT_EQ(db, nullptr);
+}
+
+// BeginTransaction(old_txn) reuses only a transaction of the same DB;
+// one of another DB, or of the optimistic kind, is replaced, and the new
+// transaction writes into this DB.
+TEST_F(PessimisticTransactionTest, BeginReusesOnlyItsOwnTransactions) {
+  Transaction* txn = Begin();
+  const TransactionID first_id = txn->GetID();
+  ASSERT_TRUE(txn->Put("own", "1").ok());
+  ASSERT_TRUE(txn->Commit().ok());
+  txn = db_->BeginTransaction(WriteOptions(), TransactionOptions(), txn);
+  EXPECT_NE(first_id, txn->GetID());  // reused, with a new id
+  delete txn;
+
+  TempDir other_dir(Env::Default(), "ptxn_other");
+  Options options;
+  options.create_if_missing = true;
+  TransactionDB* other = nullptr;
+  ASSERT_TRUE(TransactionDB::Open(options, TransactionDBOptions(),
+                                  other_dir.path(), &other)
+                  .ok());
+  OptimisticTransactionDB* optimistic = nullptr;
+  TempDir optimistic_dir(Env::Default(), "ptxn_optimistic");
+  ASSERT_TRUE(
+      OptimisticTransactionDB::Open(options, optimistic_dir.path(), &optimistic)
+          .ok());
+  for (Transaction* foreign : {other->BeginTransaction(WriteOptions()),
+                               optimistic->BeginTransaction(WriteOptions())}) {
+    ASSERT_TRUE(foreign->Put("foreign", "lost").ok());
+    txn = db_->BeginTransaction(WriteOptions(), TransactionOptions(), foreign);
+    ASSERT_TRUE(txn->Put("mine", "2").ok());
+    ASSERT_TRUE(txn->Commit().ok());
+    delete txn;
+  }
+  EXPECT_EQ("2", DbGet("mine"));
+  std::string value;
+  EXPECT_TRUE(other->Get(ReadOptions(), "foreign", &value).IsNotFound());
+  EXPECT_TRUE(
+      other->GetLockStatusData().empty());  // the foreign one rolled back
+  EXPECT_TRUE(optimistic->Get(ReadOptions(), "foreign", &value).IsNotFound());
+  delete optimistic;
+  delete other;
 }
 
 }  // namespace
