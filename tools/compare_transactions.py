@@ -22,6 +22,7 @@ on with the others.
 
 Usage:
   tools/compare_transactions.py [--runs=3] [--num=100000] [--threads=1,4]
+      [--kinds=transaction_db,optimistic_transaction_db]
       [--strata=build/release/db_bench] [--rocksdb=/usr/bin/db_bench]
       [--tmpdir=DIR] [-- extra db_bench flags]
 
@@ -87,6 +88,7 @@ def main(argv):
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--num", type=int, default=100000)
     p.add_argument("--threads", default="1,4")
+    p.add_argument("--kinds", default=",".join(KINDS))
     p.add_argument("--tmpdir", default=None)
     p.add_argument("extra", nargs="*")
     opts = p.parse_args(argv)
@@ -97,9 +99,12 @@ def main(argv):
         return 1
     binaries = {"strata": strata, "RocksDB": rocksdb}
     threads_list = [int(t) for t in opts.threads.split(",")]
+    kinds = opts.kinds.split(",")
+    if any(k not in KINDS for k in kinds):
+        p.error("--kinds: a list of %s" % ", ".join(KINDS))
     results = {}
     for run in range(opts.runs):
-        for kind in KINDS:
+        for kind in kinds:
             for threads in threads_list:
                 for engine in ENGINES:
                     r = run_one(binaries[engine], kind, threads, opts)
@@ -120,7 +125,7 @@ def main(argv):
           "| strata aborts | RocksDB aborts |")
     print("|---|--:|--:|--:|--:|--:|--:|")
     failed = False
-    for kind in KINDS:
+    for kind in kinds:
         for threads in threads_list:
             s = results[(kind, threads, "strata")]
             r = results[(kind, threads, "RocksDB")]
