@@ -112,6 +112,7 @@ if(STRATA_BUILD_TOOLS)
     test/tools/db_bench_families_test.cc
     test/tools/db_bench_flags_test.cc
     test/tools/db_bench_keys_test.cc
+    test/tools/db_bench_transaction_test.cc
   )
   target_link_libraries(db_bench_test PRIVATE db_bench_lib)
 
@@ -204,6 +205,26 @@ if(STRATA_BUILD_TOOLS)
   strata_db_bench_test(db_bench.multireadrandom_batched
     "--benchmarks=fillseq,multireadrandom --num=1000 --seed=1 --batch_size=8 --multiread_batched=true"
     EXPECT "\nmultireadrandom${_result_line}")
+  # randomtransaction on each kind of transaction DB (fillrandom first runs
+  # on the base DB beneath), four threads on few keys so that transactions
+  # collide, with and without snapshots; the verification must pass. Then
+  # RocksDB's refusals: no transaction DB, or both kinds at once.
+  set(_txn_args "--num=200 --reads=1000 --seed=1 --threads=4 --transaction_sets=3 --transaction_sleep=20")
+  set(_txn_expect
+    "\nrandomtransaction${_result_line}.*\\( transactions:[0-9]+ aborts:[0-9]+\\)\nRandomTransactionVerify Success\\.\n")
+  foreach(_kind transaction_db optimistic_transaction_db)
+    foreach(_snapshot 0 1)
+      strata_db_bench_test(db_bench.randomtransaction.${_kind}.snapshot${_snapshot}
+        "--benchmarks=fillrandom,randomtransaction --${_kind}=1 --transaction_set_snapshot=${_snapshot} ${_txn_args}"
+        EXPECT "${_txn_expect}")
+    endforeach()
+  endforeach()
+  strata_db_bench_test(db_bench.randomtransaction.no_transaction_db
+    "--benchmarks=randomtransaction --num=10"
+    EXPECT_ERROR "randomtransaction needs --transaction_db or --optimistic_transaction_db")
+  strata_db_bench_test(db_bench.randomtransaction.both_kinds
+    "--benchmarks=randomtransaction --num=10 --transaction_db=1 --optimistic_transaction_db=1"
+    EXPECT_ERROR "--optimistic_transaction_db: cannot be used with --transaction_db")
   strata_db_bench_test(db_bench.unknown_flag "--num=10 --bogus_flag=1"
     EXPECT_ERROR "unknown flag --bogus_flag.*supported flags: .*readwritepercent")
   strata_db_bench_test(db_bench.bad_value "--num=10x"

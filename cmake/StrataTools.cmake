@@ -9,6 +9,8 @@ add_library(db_bench_lib STATIC
   tools/db_bench/keys.cc
   tools/db_bench/read_workloads.cc
   tools/db_bench/report.cc
+  tools/db_bench/transaction_sets.cc
+  tools/db_bench/transaction_workloads.cc
   tools/db_bench/workloads.cc
   tools/db_bench/write_workloads.cc
 )

@@ -4,6 +4,7 @@
 #include "tools/db_bench/bench_options.h"
 
 #include <cstdio>
+#include <limits>
 #include <memory>
 
 #include "strata/cache.h"
@@ -33,6 +34,7 @@ const char* const kBenchmarkNames[] = {"fillseq",
                                        "multireadrandom",
                                        "readwhilewriting",
                                        "readrandomwriterandom",
+                                       "randomtransaction",
                                        "deleterandom",
                                        "deleteseq",
                                        "compact",
@@ -115,7 +117,29 @@ Status ValidateFlags(const Flags& f) {
                    "'" + f.compression_type +
                        "' is not supported by strata (none, snappy, zlib)");
   }
+  // RocksDB's bounds: a set's number is a four-digit key prefix.
+  if (f.transaction_sets < 1 || f.transaction_sets > 9999) {
+    return BadFlag("transaction_sets", "must be in [1, 9999]");
+  }
+  if (f.transaction_sleep < 0) {
+    return BadFlag("transaction_sleep", "must not be negative");
+  }
+  if (f.transaction_lock_timeout >
+      static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return BadFlag("transaction_lock_timeout", "is too large");
+  }
+  if (f.transaction_db && f.optimistic_transaction_db) {
+    return BadFlag("optimistic_transaction_db",
+                   "cannot be used with --transaction_db: open one kind of "
+                   "transaction DB");
+  }
   for (const std::string& name : SplitBenchmarks(f.benchmarks)) {
+    if (name == "randomtransaction" && !f.transaction_db &&
+        !f.optimistic_transaction_db) {
+      return BadFlag("benchmarks",
+                     "randomtransaction needs --transaction_db or "
+                     "--optimistic_transaction_db");
+    }
     bool known = false;
     for (const char* k : kBenchmarkNames) known = known || name == k;
     if (!known) {

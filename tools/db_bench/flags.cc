@@ -123,7 +123,9 @@ const std::vector<FlagSpec>& FlagTable() {
        "fillseq, fillrandom, filluniquerandom, overwrite, fillsync, "
        "fillbatch, fill100K, readrandom, readmissing, readseq, readreverse, "
        "seekrandom, multireadrandom, readwhilewriting, "
-       "readrandomwriterandom, deleterandom, deleteseq, compact, flush, "
+       "readrandomwriterandom, randomtransaction (needs --transaction_db or "
+       "--optimistic_transaction_db), deleterandom, deleteseq, compact, "
+       "flush, "
        "waitforcompaction (until no flush or compaction is pending or "
        "running), stats, levelstats, crc32c."},
       {"block_size", &F::block_size, "4096", "Number of bytes in a block."},
@@ -210,6 +212,9 @@ const std::vector<FlagSpec>& FlagTable() {
       {"open_files", &F::open_files, "-1",
        "Maximum number of files to keep open at the same time (-1: no "
        "limit)"},
+      {"optimistic_transaction_db", &F::optimistic_transaction_db, "false",
+       "Open a OptimisticTransactionDB instance. Required for "
+       "randomtransaction benchmark."},
       {"prefix_size", &F::prefix_size, "0",
        "Prefix length of keys (fixed-prefix extractor, prefix filters); 0: "
        "no prefix extractor"},
@@ -236,6 +241,21 @@ const std::vector<FlagSpec>& FlagTable() {
       {"target_file_size_base", &F::target_file_size_base, "67108864",
        "Target file size at level-1"},
       {"threads", &F::threads, "1", "Number of concurrent threads to run."},
+      {"transaction_db", &F::transaction_db, "false",
+       "Open a TransactionDB instance. Required for randomtransaction "
+       "benchmark."},
+      {"transaction_lock_timeout", &F::transaction_lock_timeout, "100",
+       "If using a transaction_db, specifies the lock wait timeout in "
+       "milliseconds before failing a transaction waiting on a lock"},
+      {"transaction_set_snapshot", &F::transaction_set_snapshot, "false",
+       "Setting to true will have each transaction call SetSnapshot() upon "
+       "creation."},
+      {"transaction_sets", &F::transaction_sets, "2",
+       "Number of keys each transaction will modify (use in "
+       "RandomTransaction only).  Max: 9999"},
+      {"transaction_sleep", &F::transaction_sleep, "0",
+       "Max microseconds to sleep in between reading and writing a value "
+       "(used in RandomTransaction only). "},
       {"unordered_write", &F::unordered_write, "false",
        "Enable the unordered write feature, which provides higher "
        "throughput but relaxes the guarantees around atomic reads and "

@@ -53,6 +53,14 @@ struct Flags {
   int32_t readwritepercent;
   uint64_t benchmark_write_rate_limit;
 
+  // Transactions (randomtransaction).
+  bool transaction_db;
+  bool optimistic_transaction_db;
+  uint64_t transaction_sets;
+  bool transaction_set_snapshot;
+  int32_t transaction_sleep;
+  uint64_t transaction_lock_timeout;
+
   // Tables and caches.
   std::string compression_type;
   double compression_ratio;

@@ -75,19 +75,42 @@ Status Benchmark::Open() {
   Status s = BuildOptions(flags_, &options);
   options.statistics = statistics_;
   if (!s.ok()) return Status::IOError("cannot open " + flags_.db, s.ToString());
-  if (flags_.num_column_families == 1) {
-    s = DB::Open(options, flags_.db, &db_);
-    if (s.ok()) families_.assign(1, db_->DefaultColumnFamily());
-  } else {
-    // Every family with the run's options, as RocksDB's db_bench.
-    std::vector<ColumnFamilyDescriptor> descriptors;
-    for (int i = 0; i < flags_.num_column_families; i++) {
-      descriptors.emplace_back(ColumnFamilyName(i), options);
-    }
-    s = DB::Open(options, flags_.db, descriptors, &families_, &db_);
-    if (!s.ok()) families_.clear();
+  // Every family with the run's options, as RocksDB's db_bench.
+  std::vector<ColumnFamilyDescriptor> descriptors;
+  for (int i = 0; i < flags_.num_column_families; i++) {
+    descriptors.emplace_back(ColumnFamilyName(i), options);
   }
-  if (!s.ok()) return Status::IOError("cannot open " + flags_.db, s.ToString());
+  if (flags_.transaction_db) {
+    TransactionDBOptions txn_db_options;
+    txn_db_options.transaction_lock_timeout =
+        static_cast<int64_t>(flags_.transaction_lock_timeout);
+    s = TransactionDB::Open(options, txn_db_options, flags_.db, descriptors,
+                            &families_, &txn_db_);
+    owned_db_.reset(txn_db_);
+  } else if (flags_.optimistic_transaction_db) {
+    s = OptimisticTransactionDB::Open(options, flags_.db, descriptors,
+                                      &families_, &opt_txn_db_);
+    owned_db_.reset(opt_txn_db_);
+  } else if (flags_.num_column_families == 1) {
+    s = DB::Open(options, flags_.db, &owned_db_);
+    if (s.ok()) families_.assign(1, owned_db_->DefaultColumnFamily());
+  } else {
+    s = DB::Open(options, flags_.db, descriptors, &families_, &owned_db_);
+  }
+  if (!s.ok()) {
+    families_.clear();
+    owned_db_.reset();
+    txn_db_ = nullptr;
+    opt_txn_db_ = nullptr;
+    return Status::IOError("cannot open " + flags_.db, s.ToString());
+  }
+  if (txn_db_ != nullptr) {
+    db_ = txn_db_->GetBaseDB();
+  } else if (opt_txn_db_ != nullptr) {
+    db_ = opt_txn_db_->GetBaseDB();
+  } else {
+    db_ = owned_db_.get();
+  }
   return s;
 }
 
@@ -101,9 +124,12 @@ void Benchmark::Close() {
     }
   }
   families_.clear();
-  Status s = db_->Close();
+  Status s = owned_db_->Close();
   if (!s.ok()) std::fprintf(stderr, "close error: %s\n", s.ToString().c_str());
-  db_.reset();
+  owned_db_.reset();
+  db_ = nullptr;
+  txn_db_ = nullptr;
+  opt_txn_db_ = nullptr;
 }
 
 Status Benchmark::Run() {
@@ -192,6 +218,8 @@ Status Benchmark::RunOne(const std::string& name) {
     method = &Benchmark::ReadWhileWriting;
   } else if (name == "readrandomwriterandom") {
     method = &Benchmark::ReadRandomWriteRandom;
+  } else if (name == "randomtransaction") {
+    method = &Benchmark::RandomTransaction;
   } else if (name == "deleteseq") {
     method = &Benchmark::DeleteSeq;
   } else if (name == "deleterandom") {
@@ -209,10 +237,10 @@ Status Benchmark::RunOne(const std::string& name) {
     std::fflush(stdout);
     return s;
   } else if (name == "stats") {
-    PrintProperty(db_.get(), "strata.stats");
+    PrintProperty(db_, "strata.stats");
     return Status::OK();
   } else if (name == "levelstats") {
-    PrintProperty(db_.get(), "strata.levelstats");
+    PrintProperty(db_, "strata.levelstats");
     return Status::OK();
   } else if (name == "waitforcompaction") {
     return WaitForCompaction();
@@ -235,7 +263,11 @@ Status Benchmark::RunOne(const std::string& name) {
   }
   std::fprintf(stdout, "DB path: [%s]\n", flags_.db.c_str());
   std::fflush(stdout);
-  return RunThreads(num_threads, name, method);
+  Status s = RunThreads(num_threads, name, method);
+  if (s.ok() && method == &Benchmark::RandomTransaction) {
+    s = VerifyRandomTransaction();
+  }
+  return s;
 }
 
 Status Benchmark::RunThreads(int n, const std::string& name, Method method) {
@@ -245,7 +277,7 @@ Status Benchmark::RunThreads(int n, const std::string& name, Method method) {
     const uint64_t seed = static_cast<uint64_t>(flags_.seed) +
                           static_cast<uint64_t>(++total_thread_count_);
     states.emplace_back(new ThreadState(
-        i, seed, Stats(i, &flags_, env_, db_.get(), reporter_.get()), &shared));
+        i, seed, Stats(i, &flags_, env_, db_, reporter_.get()), &shared));
   }
   std::vector<std::thread> workers;
   for (auto& state : states) {
@@ -281,6 +313,13 @@ Status Benchmark::RunThreads(int n, const std::string& name, Method method) {
   if (!error.ok()) return error;
   Stats merged(0, &flags_, env_, nullptr, nullptr);
   for (const auto& state : states) merged.Merge(state->stats);
+  if (method == &Benchmark::RandomTransaction) {
+    char msg[100];
+    std::snprintf(msg, sizeof(msg),
+                  "( transactions:%" PRId64 " aborts:%" PRId64 ")",
+                  shared.transactions.load(), shared.aborts.load());
+    merged.AddMessage(msg);
+  }
   merged.Report(name);
   return Status::OK();
 }

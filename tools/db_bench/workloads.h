@@ -18,9 +18,18 @@
 // waits until no family has work pending. With N = 1 the code paths are
 // those of a DB without column families.
 //
+// --transaction_db / --optimistic_transaction_db open the DB as a
+// TransactionDB / OptimisticTransactionDB; randomtransaction runs its
+// transactions there (transaction_workloads.cc) and every other workload
+// runs on the base DB beneath.
+//
 // Deliberate differences from RocksDB 7.8.3: fillsync and fill100K do
-// num/1000 operations (RocksDB documents that but does --num), and crc32c
-// stops early at --duration when one is set.
+// num/1000 operations (RocksDB documents that but does --num), crc32c
+// stops early at --duration when one is set, and randomtransaction's
+// "transactions:N aborts:M" count every thread's transactions (RocksDB's
+// the first thread's alone). randomtransaction without a transaction DB
+// is refused (RocksDB 7.8.3 then runs plain write batches, no
+// transactions), and so are both kinds at once (RocksDB 7.8.3 crashes).
 //
 // Thread safety: a Benchmark is driven by one thread; its workloads run on
 // threads of their own, sharing only the DB, SharedState and the flags.
@@ -41,6 +50,8 @@
 #include "strata/options.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
+#include "strata/utilities/optimistic_transaction_db.h"
+#include "strata/utilities/transaction_db.h"
 #include "tools/db_bench/flags.h"
 #include "tools/db_bench/keys.h"
 #include "tools/db_bench/report.h"
@@ -127,6 +138,16 @@ class Benchmark {
   void MultiReadRandom(ThreadState* thread);
   void ReadWhileWriting(ThreadState* thread);
   void ReadRandomWriteRandom(ThreadState* thread);
+
+  // Transactions (transaction_workloads.cc).
+  void RandomTransaction(ThreadState* thread);
+  // One randomtransaction transaction on txn: true if it committed, false
+  // if it failed as transactions may (Busy, TimedOut, TryAgain); any other
+  // error is *error.
+  bool DoRandomTransaction(ThreadState* thread, Transaction* txn,
+                           int64_t* bytes, Status* error);
+  // Checks that the sets' sums are equal, and says so.
+  Status VerifyRandomTransaction();
   uint64_t RandomKeyNumber(ThreadState* thread) const;
   // The family key number k lives in. REQUIRES: MultipleFamilies()
   ColumnFamilyHandle* FamilyOf(uint64_t k) const {
@@ -141,7 +162,13 @@ class Benchmark {
   const Flags flags_;
   Env* const env_;
   std::shared_ptr<Statistics> statistics_;
-  std::unique_ptr<DB> db_;
+  // The open DB as opened: a plain DB, or a transaction DB over it.
+  std::unique_ptr<DB> owned_db_;
+  // The base DB, which every workload but randomtransaction uses.
+  DB* db_ = nullptr;
+  // owned_db_ when it is of that kind, else nullptr.
+  TransactionDB* txn_db_ = nullptr;
+  OptimisticTransactionDB* opt_txn_db_ = nullptr;
   // The open DB's families, in ColumnFamilyName order; with one family,
   // just db_->DefaultColumnFamily(). Every other handle is ours to give
   // back before db_ closes.
@@ -179,6 +206,9 @@ struct Benchmark::SharedState {
   Status error GUARDED_BY(mu);
   // num_done, for polling without the lock (BGWriter).
   std::atomic<int> done{0};
+  // randomtransaction's committed and failed transactions.
+  std::atomic<int64_t> transactions{0};
+  std::atomic<int64_t> aborts{0};
 };
 
 struct Benchmark::ThreadState {
