@@ -486,6 +486,7 @@ strata_add_test(transaction_lock_test SOURCES
 # (STRATA_BANK_TEST_SECONDS=N for a long run).
 strata_add_test(optimistic_transaction_test SOURCES
   test/db/utilities/optimistic_transaction_api_test.cc
+  test/db/utilities/optimistic_transaction_policy_test.cc
   test/db/utilities/optimistic_transaction_test.cc
   test/db/utilities/transaction_bank_test.cc
 )

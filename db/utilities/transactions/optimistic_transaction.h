@@ -25,11 +25,14 @@
 namespace strata {
 
 class DBImpl;
+class OccLockBuckets;
 
 class OptimisticTransaction : public TransactionBaseImpl {
  public:
   // db reads and snapshots; db_impl checks and commits (db's root).
-  OptimisticTransaction(DB* db, DBImpl* db_impl,
+  // buckets: the DB's key locks for parallel validation, or nullptr to
+  // validate inside the write path (kValidateSerial).
+  OptimisticTransaction(DB* db, DBImpl* db_impl, OccLockBuckets* buckets,
                         const WriteOptions& write_options,
                         const OptimisticTransactionOptions& txn_options);
   ~OptimisticTransaction() override;
@@ -48,7 +51,8 @@ class OptimisticTransaction : public TransactionBaseImpl {
   void SetLockTimeout(int64_t /*timeout*/) override {}
 
   // The conflict check: OK, Busy for a conflict, or the error that kept
-  // a key from being checked. Runs inside the write path.
+  // a key from being checked. Runs inside the write path (serial
+  // validation) or with the tracked keys' buckets locked (parallel).
   Status CheckTrackedKeys();
 
   // Whether this transaction commits into db_impl.
@@ -58,7 +62,12 @@ class OptimisticTransaction : public TransactionBaseImpl {
   void Clear() override;
 
  private:
+  // The two validation policies' commits.
+  Status CommitSerial();
+  Status CommitParallel();
+
   DBImpl* const db_impl_;
+  OccLockBuckets* const buckets_;
   std::shared_ptr<const Snapshot> history_;
 };
 

@@ -1,6 +1,7 @@
 #include "db/utilities/transactions/optimistic_transaction_db_impl.h"
 
 #include "db/db_impl.h"
+#include "db/utilities/transactions/occ_lock_buckets.h"
 #include "db/utilities/transactions/optimistic_transaction.h"
 
 namespace strata {
@@ -73,7 +74,10 @@ OptimisticTransactionDBImpl::OptimisticTransactionDBImpl(
     DB* db, const OptimisticTransactionDBOptions& options)
     : OptimisticTransactionDB(db),
       options_(options),
-      db_impl_(static_cast<DBImpl*>(GetRootDB())) {}
+      db_impl_(static_cast<DBImpl*>(GetRootDB())),
+      buckets_(options.validate_policy == OccValidationPolicy::kValidateParallel
+                   ? new OccLockBuckets(options.occ_lock_buckets)
+                   : nullptr) {}
 
 OptimisticTransactionDBImpl::~OptimisticTransactionDBImpl() = default;
 
@@ -90,8 +94,8 @@ Transaction* OptimisticTransactionDBImpl::BeginTransaction(
     }
     delete old_txn;
   }
-  return new OptimisticTransaction(GetRootDB(), db_impl_, write_options,
-                                   txn_options);
+  return new OptimisticTransaction(GetRootDB(), db_impl_, buckets_.get(),
+                                   write_options, txn_options);
 }
 
 }  // namespace strata

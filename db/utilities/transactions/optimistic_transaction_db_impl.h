@@ -7,11 +7,14 @@
 #ifndef STRATA_DB_UTILITIES_TRANSACTIONS_OPTIMISTIC_TRANSACTION_DB_IMPL_H_
 #define STRATA_DB_UTILITIES_TRANSACTIONS_OPTIMISTIC_TRANSACTION_DB_IMPL_H_
 
+#include <memory>
+
 #include "strata/utilities/optimistic_transaction_db.h"
 
 namespace strata {
 
 class DBImpl;
+class OccLockBuckets;
 
 class OptimisticTransactionDBImpl : public OptimisticTransactionDB {
  public:
@@ -27,6 +30,8 @@ class OptimisticTransactionDBImpl : public OptimisticTransactionDB {
  private:
   const OptimisticTransactionDBOptions options_;
   DBImpl* const db_impl_;
+  // For kValidateParallel; nullptr under kValidateSerial.
+  const std::unique_ptr<OccLockBuckets> buckets_;
 };
 
 // InvalidArgument naming the first option under which the conflict check

@@ -99,9 +99,20 @@ class PessimisticBankDB : public BankDB {
 
 Status OpenBank(const std::string& kind, const Options& options,
                 const std::string& path, std::unique_ptr<BankDB>* bank) {
-  if (kind == "optimistic") {
+  if (kind == "optimistic" || kind == "optimistic_serial") {
+    // The default validation is RocksDB's default, kValidateParallel.
+    OptimisticTransactionDBOptions occ_options;
+    if (kind == "optimistic_serial") {
+      occ_options.validate_policy = OccValidationPolicy::kValidateSerial;
+    }
+    std::vector<ColumnFamilyHandle*> handles;
     OptimisticTransactionDB* db = nullptr;
-    Status s = OptimisticTransactionDB::Open(options, path, &db);
+    Status s = OptimisticTransactionDB::Open(
+        options, occ_options, path,
+        {ColumnFamilyDescriptor(kDefaultColumnFamilyName, options)}, &handles,
+        &db);
+    // The default family's handle: the DB's own serves instead.
+    for (ColumnFamilyHandle* handle : handles) delete handle;
     if (s.ok()) bank->reset(new OptimisticBankDB(db));
     return s;
   }
@@ -251,6 +262,7 @@ TEST_P(TransactionBankTest, TotalNeverChanges) {
 
 INSTANTIATE_TEST_SUITE_P(Kinds, TransactionBankTest,
                          testing::Values(std::string("optimistic"),
+                                         std::string("optimistic_serial"),
                                          std::string("pessimistic"),
                                          std::string("pessimistic_2pc")));
 
