@@ -48,8 +48,10 @@ constexpr int kThreads = 8;
 constexpr int kPausers = 2;  // the last threads pause after Prepare
 constexpr int kInitialBalance = 1000;
 constexpr int kCiRounds = 6;
-// Commits each thread acknowledges in a round before the kill may come.
+// Commits each thread acknowledges in a round before the kill may come
+// (a pausing one: a few).
 constexpr int kCommitsBeforeKill = 8;
+constexpr int kPauserCommitsBeforeKill = 2;
 
 std::string AccountKey(int i) {
   char buf[16];
@@ -60,9 +62,9 @@ std::string AccountKey(int i) {
 std::string CounterKey(int thread) { return "ctr" + std::to_string(thread); }
 
 // The counter's value: n, padded so that memtables fill (and flush, and
-// WALs switch) every few dozen transfers.
+// WALs switch) every few transfers, many times during a long pause.
 std::string CounterValue(int n) {
-  return std::to_string(n) + ":" + std::string(200, 'x');
+  return std::to_string(n) + ":" + std::string(1000, 'x');
 }
 
 std::string AckName(const std::string& dir, int thread) {
@@ -82,7 +84,7 @@ Options BankOptions() {
   Options options;
   options.create_if_missing = true;
   options.allow_2pc = true;
-  options.write_buffer_size = 16 << 10;
+  options.write_buffer_size = 8 << 10;
   options.level0_file_num_compaction_trigger = 2;
   options.target_file_size_base = 64 << 10;
   options.max_bytes_for_level_base = 128 << 10;
@@ -137,7 +139,10 @@ void TransferUntilKilled(TransactionDB* db, const WriteOptions& write_options,
     if (!s.ok()) std::_Exit(7);
     acknowledge('p', n);
     if (t >= kThreads - kPausers) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20 + rng() % 40));
+      // The last one's pauses span flushes (and WAL switches): the WAL
+      // holding its section must be kept.
+      const int ms = t == kThreads - 1 ? 100 + rng() % 200 : 20 + rng() % 40;
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     }
     if (!txn->Commit().ok()) std::_Exit(8);
     acknowledge('c', n);
@@ -336,8 +341,11 @@ class TransactionCrashTest : public testing::Test {
   void KillChild(Subprocess* child, bool in_pause) {
     auto ready = [&]() {
       for (int t = 0; t < kThreads; t++) {
-        if (ReadAck(env_, AckName(dir_.path(), t)).commits < kCommitsBeforeKill)
+        const int needed = t >= kThreads - kPausers ? kPauserCommitsBeforeKill
+                                                    : kCommitsBeforeKill;
+        if (ReadAck(env_, AckName(dir_.path(), t)).commits < needed) {
           return false;
+        }
       }
       return true;
     };
