@@ -475,6 +475,7 @@ strata_add_test(pessimistic_transaction_test SOURCES
 # checks the total and every acknowledged transfer
 # (STRATA_TXN_CRASH_ROUNDS=N for a long run).
 strata_add_test(transaction_crash_test LABELS crash SOURCES
+  test/db/utilities/transaction_crash_child.cc
   test/db/utilities/transaction_crash_test.cc
 )
 

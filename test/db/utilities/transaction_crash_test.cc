@@ -1,10 +1,10 @@
 // The bank-transfer test under kill, for the pessimistic TransactionDB
-// with two-phase commit. A child process moves money between accounts
-// from eight threads, each transfer named, prepared, then committed; the
-// last two threads pause between Prepare and Commit, so a kill often
-// finds transactions in doubt. Each transfer also writes its thread's
-// counter, and the thread acknowledges in a side file each Prepare
-// ("p<n>") and each Commit ("c<n>") once it returns.
+// with two-phase commit. A child process (transaction_crash_child.cc)
+// moves money between accounts from eight threads, each transfer named,
+// prepared, then committed; the last two threads pause between Prepare
+// and Commit, so a kill often finds transactions in doubt. Each transfer
+// also writes its thread's counter, and the thread acknowledges in a side
+// file each Prepare ("p<n>") and each Commit ("c<n>") once it returns.
 //
 // The parent kills the child (SIGKILL / TerminateProcess) after a random
 // delay, reopens, and checks: the prepared transactions recovered are
@@ -36,6 +36,7 @@
 #include "strata/utilities/transaction_db.h"
 #include "strata/utilities/write_batch_with_index.h"
 #include "strata/write_batch.h"
+#include "test/db/utilities/transaction_crash_util.h"
 #include "test/util/subprocess.h"
 #include "test/util/temp_dir.h"
 
@@ -43,137 +44,11 @@ namespace strata {
 namespace test {
 namespace {
 
-constexpr int kAccounts = 32;
-constexpr int kThreads = 8;
-constexpr int kPausers = 2;  // the last threads pause after Prepare
-constexpr int kInitialBalance = 1000;
 constexpr int kCiRounds = 6;
 // Commits each thread acknowledges in a round before the kill may come
 // (a pausing one: a few).
 constexpr int kCommitsBeforeKill = 8;
 constexpr int kPauserCommitsBeforeKill = 2;
-
-std::string AccountKey(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "acct%03d", i);
-  return buf;
-}
-
-std::string CounterKey(int thread) { return "ctr" + std::to_string(thread); }
-
-// The counter's value: n, padded so that memtables fill (and flush, and
-// WALs switch) every few transfers, many times during a long pause.
-std::string CounterValue(int n) {
-  return std::to_string(n) + ":" + std::string(1000, 'x');
-}
-
-std::string AckName(const std::string& dir, int thread) {
-  return dir + "/ack" + std::to_string(thread);
-}
-
-// Thread t's transfer n of a round, at its attempt-th try (a try that
-// meets a deadlock or a lock timeout is rolled back, its name freed).
-std::string TransferName(int round, int t, int n, int attempt) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "r%d-t%d-n%d-a%d", round, t, n, attempt);
-  return buf;
-}
-
-// A tree that flushes and compacts all the time.
-Options BankOptions() {
-  Options options;
-  options.create_if_missing = true;
-  options.allow_2pc = true;
-  options.write_buffer_size = 8 << 10;
-  options.level0_file_num_compaction_trigger = 2;
-  options.target_file_size_base = 64 << 10;
-  options.max_bytes_for_level_base = 128 << 10;
-  options.max_bytes_for_level_multiplier = 2;
-  options.compression = kNoCompression;
-  return options;
-}
-
-// Thread t's transfers until the process is killed. Any unexpected
-// status ends the process with a code the parent reports.
-void TransferUntilKilled(TransactionDB* db, const WriteOptions& write_options,
-                         int round, int t, unsigned seed,
-                         const std::string& ack_name) {
-  std::unique_ptr<WritableFile> ack;
-  if (!Env::Default()->NewWritableFile(ack_name, &ack, EnvOptions()).ok()) {
-    std::_Exit(3);
-  }
-  auto acknowledge = [&ack](char what, int n) {
-    const std::string line = what + std::to_string(n) + "\n";
-    if (!ack->Append(line).ok() || !ack->Flush().ok()) std::_Exit(4);
-  };
-  std::string counter;
-  Status s = db->Get(ReadOptions(), CounterKey(t), &counter);
-  if (!s.ok() && !s.IsNotFound()) std::_Exit(5);
-  int n = s.ok() ? std::stoi(counter) + 1 : 1;
-  std::mt19937 rng(seed + t);
-  TransactionOptions txn_options;
-  txn_options.deadlock_detect = true;
-  txn_options.lock_timeout = 1000;
-  Transaction* txn = nullptr;
-  for (int attempt = 0;; attempt++) {
-    const int from = rng() % kAccounts;
-    const int to = (from + 1 + rng() % (kAccounts - 1)) % kAccounts;
-    const int amount = 1 + rng() % 50;  // never 0: each write changes
-    txn = db->BeginTransaction(write_options, txn_options, txn);
-    s = txn->SetName(TransferName(round, t, n, attempt));
-    std::string a, b;
-    if (s.ok()) s = txn->GetForUpdate(ReadOptions(), AccountKey(from), &a);
-    if (s.ok()) s = txn->GetForUpdate(ReadOptions(), AccountKey(to), &b);
-    if (s.ok()) {
-      s = txn->Put(AccountKey(from), std::to_string(std::stoll(a) - amount));
-    }
-    if (s.ok()) {
-      s = txn->Put(AccountKey(to), std::to_string(std::stoll(b) + amount));
-    }
-    if (s.ok()) s = txn->Put(CounterKey(t), CounterValue(n));
-    if (s.IsBusy() || s.IsTimedOut()) {  // a deadlock or a lock timeout
-      if (!txn->Rollback().ok()) std::_Exit(6);
-      continue;
-    }
-    if (s.ok()) s = txn->Prepare();
-    if (!s.ok()) std::_Exit(7);
-    acknowledge('p', n);
-    if (t >= kThreads - kPausers) {
-      // The last one's pauses span flushes (and WAL switches): the WAL
-      // holding its section must be kept.
-      const int ms = t == kThreads - 1 ? 100 + rng() % 200 : 20 + rng() % 40;
-      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-    }
-    if (!txn->Commit().ok()) std::_Exit(8);
-    acknowledge('c', n);
-    n++;
-  }
-}
-
-// args: DB, ack directory, round, sync (0/1), seed.
-STRATA_TEST_CHILD(TransfersUntilKilled) {
-  TransactionDB* raw = nullptr;
-  if (!TransactionDB::Open(BankOptions(), TransactionDBOptions(), args.at(0),
-                           &raw)
-           .ok()) {
-    return 2;
-  }
-  std::unique_ptr<TransactionDB> db(raw);
-  std::vector<Transaction*> prepared;
-  db->GetAllPreparedTransactions(&prepared);
-  if (!prepared.empty()) return 10;  // the parent resolved them all
-  WriteOptions write_options;
-  write_options.sync = args.at(3) == "1";
-  const int round = std::stoi(args.at(2));
-  const unsigned seed = std::stoul(args.at(4));
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; t++) {
-    threads.emplace_back(TransferUntilKilled, db.get(), write_options, round, t,
-                         seed, AckName(args.at(1), t));
-  }
-  for (std::thread& t : threads) t.join();
-  return 0;
-}
 
 // What a thread's ack file says: its last whole line, 'c' or 'p' and n
 // ('-' if none), and how many commits it acknowledged.
