@@ -192,14 +192,23 @@ class TransactionCrashTest : public testing::Test {
   }
 
   // Commits or rolls back each at random; its writes are then all there
-  // or all absent.
+  // or all absent. Until then, its locks came back with it.
   void Resolve(const std::vector<InDoubt>& in_doubt) {
+    TransactionOptions no_wait;
+    no_wait.lock_timeout = 0;
     for (const InDoubt& d : in_doubt) {
+      std::unique_ptr<Transaction> other(
+          db_->BeginTransaction(WriteOptions(), no_wait));
       std::map<std::string, std::string> before;
       for (const auto& w : d.writes) {
         before[w.first] = Value(w.first);
         EXPECT_NE(before[w.first], w.second) << "visible before commit";
+        std::string value;
+        EXPECT_TRUE(
+            other->GetForUpdate(ReadOptions(), w.first, &value).IsTimedOut())
+            << d.txn->GetName() << ": " << w.first << " not locked";
       }
+      ASSERT_TRUE(other->Rollback().ok());
       const bool commit = rng_() % 2 == 0;
       ASSERT_TRUE((commit ? d.txn->Commit() : d.txn->Rollback()).ok());
       (commit ? committed_ : rolled_back_)++;
