@@ -500,6 +500,16 @@ strata_add_test(pessimistic_transaction_test SOURCES
   test/db/utilities/pessimistic_transaction_test.cc
 )
 
+# The bank-transfer test under kill (docs/transactions.md): a child
+# process moves money in prepared-then-committed transactions, the parent
+# kills it, reopens, resolves the prepared transactions recovered, and
+# checks the total and every acknowledged transfer
+# (STRATA_TXN_CRASH_ROUNDS=N for a long run).
+strata_add_test(transaction_crash_test LABELS crash SOURCES
+  test/db/utilities/transaction_crash_child.cc
+  test/db/utilities/transaction_crash_test.cc
+)
+
 # Bulk loading (docs/operations.md, "Bulk ingestion"): SstFileWriter and
 # DB::IngestExternalFile(s).
 strata_add_test(db_ingest_test SOURCES
