@@ -326,13 +326,14 @@ case "$cmd" in
     # runs what linking differs in: jemalloc replacing operator new
     # (port_test), thread-local cleanup without DllMain (util_test), the
     # Env, one whole-DB suite, the C API, a RocksDB-shaped program and the
-    # installed package.
+    # installed package (with the tools it installs).
     windows_tests windows-dll "strata.dll" -- -DBUILD_SHARED_LIBS=ON \
       -DSTRATA_BUILD_BENCHMARKS=OFF
     windows_tests windows "static library, smoke suites" \
       --only '^(port_test|util_test|env_test|db_engine_test|c_api_test|api_compat_operations|install_consumer)$' \
-      strata port_test util_test env_test db_engine_test c_api_test \
-      api_compat_operations -- -DSTRATA_BUILD_BENCHMARKS=OFF
+      strata db_bench ldb sst_dump port_test util_test env_test \
+      db_engine_test c_api_test api_compat_operations \
+      -- -DSTRATA_BUILD_BENCHMARKS=OFF
     wine_stop
     step "all tests passed"
     ;;
