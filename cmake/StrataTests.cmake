@@ -208,7 +208,8 @@ if(STRATA_BUILD_TOOLS)
   # randomtransaction on each kind of transaction DB (fillrandom first runs
   # on the base DB beneath), four threads on few keys so that transactions
   # collide, with and without snapshots; the verification must pass. Then
-  # RocksDB's refusals: no transaction DB, or both kinds at once.
+  # the refusals: no transaction DB (RocksDB's db_bench runs plain batches
+  # instead, docs/transactions.md), or both kinds at once, as RocksDB's.
   set(_txn_args "--num=200 --reads=1000 --seed=1 --threads=4 --transaction_sets=3 --transaction_sleep=20")
   set(_txn_expect
     "\nrandomtransaction${_result_line}.*\\( transactions:[0-9]+ aborts:[0-9]+\\)\nRandomTransactionVerify Success\\.\n")
