@@ -163,10 +163,16 @@ std::string PrintOptionValue(unsigned long long value) {
   return std::to_string(value);
 }
 
+// Six decimals as RocksDB writes them (10.000000) when that text reads
+// back as the same value; otherwise (1e-9, 1e300) the shortest form of 17
+// significant digits, which always does.
 std::string PrintOptionValue(double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%f", value);
-  return buf;
+  std::vector<char> buf(std::numeric_limits<double>::max_exponent10 + 32);
+  std::snprintf(buf.data(), buf.size(), "%f", value);
+  if (std::strtod(buf.data(), nullptr) != value) {
+    std::snprintf(buf.data(), buf.size(), "%.17g", value);
+  }
+  return buf.data();
 }
 
 std::string PrintOptionValue(CompressionType value) {

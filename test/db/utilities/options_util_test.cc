@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "db/filename.h"
+#include "db/option_values.h"
 #include "db/options_fields.h"
 #include "db/options_file.h"
 #include "gtest/gtest.h"
@@ -227,6 +228,22 @@ TEST(OptionsFileTest, EveryOptionRoundTrips) {
             text.find("prefix_extractor=rocksdb.FixedPrefix.6"));
   // A strata-only option stays out of the file RocksDB reads.
   EXPECT_EQ(std::string::npos, text.find("wal_write_through"));
+}
+
+// Every finite double prints to text that reads back as the same value:
+// six decimals where they suffice (RocksDB's spelling), more digits where
+// not. A 1e300 multiplier once printed cut off at 63 characters.
+TEST(OptionValueTest, DoublesReadBackAsWritten) {
+  EXPECT_EQ("10.000000", PrintOptionValue(10.0));
+  EXPECT_EQ("0.250000", PrintOptionValue(0.25));
+  for (double d : {1.23456789e300, -1.7976931348623157e308, 1e-9, 0.1, 1.0 / 3,
+                   5e-324, 123456789.123456789, -0.0}) {
+    const std::string text = PrintOptionValue(d);
+    double back = 0;
+    ASSERT_TRUE(ParseOptionValue(text, &back)) << text;
+    EXPECT_EQ(d, back) << text;
+    EXPECT_EQ(text, PrintOptionValue(back));
+  }
 }
 
 class OptionsDBTest : public ::testing::Test {
