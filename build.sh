@@ -79,11 +79,16 @@ deps() {
   fi
 }
 
+# The sanitizer builds keep line tables only (-g1): their reports name
+# file and line, and the compile is about a tenth shorter than with -g.
+sanitizer_debug=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1
+                 -DCMAKE_C_FLAGS_DEBUG=-g1)
+
 native_tests() {
   step "native build (ASan + UBSan)"
   local dir=$build_root/asan
   mkdir -p "$build_root"
-  configure "$dir" -DCMAKE_BUILD_TYPE=Debug "-DSTRATA_SANITIZE=address;undefined" \
+  configure "$dir" "${sanitizer_debug[@]}" "-DSTRATA_SANITIZE=address;undefined" \
     -DSTRATA_BUILD_BENCHMARKS=OFF "${native_linker[@]}"
   cmake --build "$dir" -j "$jobs"
   step "native tests"
@@ -97,7 +102,7 @@ tsan_tests() {
   mkdir -p "$build_root"
   # Also the build without codecs: its tests check that asking for snappy
   # or zlib says NotSupported and that everything else still works.
-  configure "$dir" -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=thread \
+  configure "$dir" "${sanitizer_debug[@]}" -DSTRATA_SANITIZE=thread \
     -DSTRATA_BUILD_BENCHMARKS=OFF -DSTRATA_WITH_SNAPPY=OFF -DSTRATA_WITH_ZLIB=OFF \
     "${native_linker[@]}"
   cmake --build "$dir" -j "$jobs"
@@ -181,8 +186,10 @@ fuzz() {
   step "fuzz build (clang: libFuzzer, ASan + UBSan)"
   mkdir -p "$build_root"
   CC=clang CXX=clang++ configure "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DSTRATA_BUILD_FUZZERS=ON -DSTRATA_BUILD_TESTS=OFF \
-    -DSTRATA_BUILD_BENCHMARKS=OFF -DSTRATA_BUILD_TOOLS=OFF "${native_linker[@]}"
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+    -DSTRATA_BUILD_FUZZERS=ON -DSTRATA_BUILD_TESTS=OFF -DSTRATA_BUILD_BENCHMARKS=OFF \
+    -DSTRATA_BUILD_TOOLS=OFF "${native_linker[@]}"
   cmake --build "$dir" -j "$jobs"
   step "fuzz seeds"
   "$dir/fuzz/make_seeds" "$dir/fuzz/seeds"
