@@ -269,6 +269,17 @@ if(STRATA_BUILD_TOOLS)
         --compact_range_one_in=600 --clear_column_family_one_in=500
         --acquire_snapshot_one_in=20 --use_merge --use_multiget)
     set_tests_properties(db_stress_tsan PROPERTIES LABELS "crash" TIMEOUT 240)
+    # Snapshot-safe unordered writes: batches over every family read
+    # atomically, through snapshots too, while inserts run unordered.
+    add_test(NAME db_stress_tsan_unordered_snapshot_safe
+      COMMAND db_stress
+        --db=${CMAKE_CURRENT_BINARY_DIR}/db_stress_tsan_unordered_safe
+        --destroy_db_initially --threads=4 --ops_per_thread=1000
+        --max_key=500 --column_families=3 --test_batches_snapshots=1
+        --unordered_write --unordered_write_snapshot_safe --flush_one_in=300
+        --acquire_snapshot_one_in=20)
+    set_tests_properties(db_stress_tsan_unordered_snapshot_safe PROPERTIES
+      LABELS "crash" TIMEOUT 240)
   else()
     foreach(_form blackbox whitebox)
       foreach(_power "" power_loss)
@@ -414,6 +425,7 @@ strata_add_test(write_thread_modes_test SOURCES
   test/db/write_thread_runner.cc
   test/db/write_thread_stress_test.cc
   test/db/write_thread_unordered_test.cc
+  test/db/write_thread_visible_test.cc
 )
 
 strata_add_test(db_test SOURCES

@@ -26,6 +26,7 @@ WriteThread::Options WriteThreadOptions(const Options& options) {
   result.parallel_memtable = options.allow_concurrent_memtable_write;
   result.pipelined = options.enable_pipelined_write;
   result.unordered = options.unordered_write;
+  result.unordered_snapshot_safe = options.unordered_write_snapshot_safe;
   result.adaptive_yield = options.enable_write_thread_adaptive_yield;
   result.max_yield_usec = options.write_thread_max_yield_usec;
   result.slow_yield_usec = options.write_thread_slow_yield_usec;

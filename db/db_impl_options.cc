@@ -142,6 +142,10 @@ Status DBImpl::ValidateOptions(const Options& options) {
     return Status::InvalidArgument(
         "unordered_write is incompatible with enable_pipelined_write");
   }
+  if (options.unordered_write_snapshot_safe && !options.unordered_write) {
+    return Status::InvalidArgument(
+        "unordered_write_snapshot_safe is set without unordered_write");
+  }
   if (options.unordered_write && !options.allow_concurrent_memtable_write) {
     return Status::InvalidArgument(
         "unordered_write requires allow_concurrent_memtable_write");

@@ -289,11 +289,13 @@ Iterator* DBImpl::NewIteratorOver(const ReadOptions& options,
   std::vector<InternalIterator*> children;
   // A memtable empty now holds nothing this read may see: its sequence was
   // published after the inserts up to it (not so with unordered_write,
-  // whose published writes may still be on their way in). Leaving it out
-  // spares a child, and, on a DB read after a reopen, the merging
-  // iterator altogether.
+  // whose published writes may still be on their way in, unless it is
+  // snapshot-safe). Leaving it out spares a child, and, on a DB read after
+  // a reopen, the merging iterator altogether.
+  const bool published_in_flight =
+      options_.unordered_write && !options_.unordered_write_snapshot_safe;
   view.ForEachMemTable([&](MemTable* m) {
-    if (m->num_entries() > 0 || options_.unordered_write) {
+    if (m->num_entries() > 0 || published_in_flight) {
       children.push_back(m->NewIterator());
     }
     return true;

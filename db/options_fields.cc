@@ -192,6 +192,8 @@ const OptionTable<DBOptions>& DBOptionFields() {
           "allow_concurrent_memtable_write"),
       Field<&O::enable_pipelined_write>("enable_pipelined_write"),
       Field<&O::unordered_write>("unordered_write"),
+      Field<&O::unordered_write_snapshot_safe>("unordered_write_snapshot_safe",
+                                               false, false),
       Field<&O::enable_write_thread_adaptive_yield>(
           "enable_write_thread_adaptive_yield"),
       Field<&O::write_thread_max_yield_usec>("write_thread_max_yield_usec"),

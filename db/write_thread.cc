@@ -53,6 +53,7 @@ WriteThread::WriteThread(const Options& options, CommitEnv* env)
       block_waits_(0),
       turn_cv_(&turn_mu_) {
   assert(!(options.unordered && options.pipelined));
+  assert(options.unordered || !options.unordered_snapshot_safe);
 }
 
 WriteThread::~WriteThread() {
@@ -72,7 +73,9 @@ Status WriteThread::Write(Writer* w) {
   const uint8_t state = w->state_.load(std::memory_order_acquire);
   if (state == kStateCompleted) return w->status;
   if (state == kStateParallelMemtableWriter) {
-    if (options_.unordered) {
+    if (options_.unordered_snapshot_safe) {
+      InsertUnorderedSnapshotSafe(w);
+    } else if (options_.unordered) {
       InsertUnordered(w);
     } else {
       InsertAsParallelMember(w);
@@ -81,7 +84,9 @@ Status WriteThread::Write(Writer* w) {
   }
   WriteGroup group;
   EnterAsBatchGroupLeader(w, &group);
-  if (options_.unordered) {
+  if (options_.unordered_snapshot_safe) {
+    CommitUnorderedSnapshotSafe(&group);
+  } else if (options_.unordered) {
     CommitUnordered(&group);
   } else if (options_.pipelined) {
     CommitPipelined(&group);

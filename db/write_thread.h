@@ -28,6 +28,12 @@
 //     WAL, announces the group's inserts (MemTableWritesPending), hands
 //     the queue on and releases the members; each inserts its own batch
 //     and reports MemTableWriteDone. Readers may see a batch partly.
+//   - unordered, snapshot-safe (Options::unordered_snapshot_safe): as
+//     unordered, but instead of publishing, the leader queues the group
+//     in the in-flight list (in sequence order) before it hands the queue
+//     on. Whoever finishes a group's last insert advances visibility over
+//     every leading group whose inserts are all done (AdvanceVisible) and
+//     completes them; a writer returns only once its group is visible.
 // In the pipelined and unordered modes the env must drain the announced
 // inserts (MemTableWritesPending / MemTableWriteDone) before it switches
 // memtables.
@@ -85,6 +91,9 @@ class WriteThread {
     // Publish after the WAL; members insert on their own (unordered_write).
     // Not together with pipelined.
     bool unordered = false;
+    // With unordered: publish a group only once its inserts and every
+    // earlier group's are done (unordered_write_snapshot_safe).
+    bool unordered_snapshot_safe = false;
     // Yield the CPU for a while before blocking (RocksDB's
     // enable_write_thread_adaptive_yield).
     bool adaptive_yield = true;
@@ -222,8 +231,12 @@ class WriteThread {
 
     Writer* leader_ = nullptr;
     Writer* last_writer_ = nullptr;
-    // Parallel inserts: members still inserting.
+    // Parallel and snapshot-safe unordered inserts: members still
+    // inserting.
     std::atomic<size_t> running_{0};
+    // Snapshot-safe unordered: the next newer group in flight (guarded by
+    // the write thread's visible_mu_).
+    WriteGroup* next_in_flight_ = nullptr;
     size_t size_ = 0;
     uint64_t total_bytes_ = 0;
     uint64_t total_count_ = 0;
@@ -342,6 +355,18 @@ class WriteThread {
   void InsertAsParallelMember(Writer* w);
   // Unordered mode: insert w's batch and report it done.
   void InsertUnordered(Writer* w);
+  // ---- write_thread_visible.cc: the snapshot-safe unordered mode ----
+  void CommitUnorderedSnapshotSafe(WriteGroup* group);
+  // Inserts w's batch, then FinishCount(w).
+  void InsertUnorderedSnapshotSafe(Writer* w);
+  // Drops one of w's group's counts (w's insert, or its leader's hold),
+  // advances visibility if it was the last, reports MemTableWriteDone and
+  // waits for the group to complete. w->group_ may be gone on return.
+  void FinishCount(Writer* w);
+  // Publishes the last sequence of the longest run of oldest in-flight
+  // groups with no insert running, and completes them (self, a member of
+  // one of them or null, without a wakeup).
+  void AdvanceVisible(Writer* self);
   // Pipelined mode: the memtable queue, in WAL order by ticket.
   // Waits for ticket's turn; returns the error of an earlier failed
   // memtable stage (OK if none).
@@ -387,6 +412,17 @@ class WriteThread {
   // PrepareGroup's error check, fail with it rather than publish a number
   // above the failed group's partial inserts.
   Status memtable_error_ GUARDED_BY(turn_mu_);
+
+  // Snapshot-safe unordered mode: the groups past the WAL whose members
+  // may still be inserting, oldest (lowest sequences) first, and the
+  // first inserting failure: visibility never passes a failed group, and
+  // it and every later group complete with the failure.
+  port::Mutex visible_mu_;
+  WriteGroup* oldest_in_flight_ GUARDED_BY(visible_mu_) = nullptr;
+  WriteGroup* newest_in_flight_ GUARDED_BY(visible_mu_) = nullptr;
+  Status visible_error_ GUARDED_BY(visible_mu_);
+  // The newest sequence AdvanceVisible published (0: none yet).
+  SequenceNumber visible_published_ GUARDED_BY(visible_mu_) = 0;
 
   std::function<void(Writer*)> before_insert_callback_;
   std::function<void(Writer*)> join_callback_;

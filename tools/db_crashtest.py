@@ -191,8 +191,12 @@ class Crashtest:
         o["disable_wal"] = int(not o["sync"] and
                                not self.fixed["test_batches_snapshots"] and
                                r.random() < 0.15)
-        o["unordered_write"] = int(
-            not self.fixed["test_batches_snapshots"] and r.random() < 0.15)
+        # Atomic batches hold in the unordered mode only when it is
+        # snapshot-safe, so the batch test picks that form of it.
+        o["unordered_write"] = int(r.random() < 0.2)
+        o["unordered_write_snapshot_safe"] = int(
+            o["unordered_write"] == 1 and
+            (self.fixed["test_batches_snapshots"] or r.random() < 0.5))
         o["enable_pipelined_write"] = int(not o["unordered_write"] and
                                           r.random() < 0.3)
         o["memtablerep"] = ("vector" if not o["unordered_write"] and
@@ -221,7 +225,7 @@ class Crashtest:
                  delpercent=4, delrangepercent=1, iterpercent=10)
         o["seed"] = r.randrange(1, 2 ** 31 - 1)
         for k in ("sync", "disable_wal", "unordered_write",
-                  "enable_pipelined_write", "memtablerep", "compression_type",
+                  "unordered_write_snapshot_safe", "enable_pipelined_write", "memtablerep", "compression_type",
                   "use_direct_reads", "write_buffer_size", "reopen",
                   "clear_column_family_one_in"):
             self.options_seen.setdefault(k, set()).add(o[k])

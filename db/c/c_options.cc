@@ -116,6 +116,8 @@ STRATA_C_FIELD(options, enable_pipelined_write, enable_pipelined_write,
                unsigned char, unsigned char)
 STRATA_C_FIELD(options, unordered_write, unordered_write, unsigned char,
                unsigned char)
+STRATA_C_FIELD(options, unordered_write_snapshot_safe,
+               unordered_write_snapshot_safe, unsigned char, unsigned char)
 STRATA_C_FIELD(options, max_background_jobs, max_background_jobs, int, int)
 STRATA_C_FIELD(options, max_background_compactions, max_background_compactions,
                int, int)

@@ -744,6 +744,11 @@ STRATA_EXPORT void strata_options_set_unordered_write(strata_options_t*,
                                                       unsigned char);
 STRATA_EXPORT unsigned char strata_options_get_unordered_write(
     strata_options_t*);
+/* strata's own (DBOptions::unordered_write_snapshot_safe). */
+STRATA_EXPORT void strata_options_set_unordered_write_snapshot_safe(
+    strata_options_t*, unsigned char);
+STRATA_EXPORT unsigned char strata_options_get_unordered_write_snapshot_safe(
+    strata_options_t*);
 STRATA_EXPORT void strata_options_set_max_background_jobs(strata_options_t*,
                                                           int);
 STRATA_EXPORT int strata_options_get_max_background_jobs(strata_options_t*);

@@ -222,6 +222,12 @@ struct STRATA_EXPORT DBOptions {
   // Writers insert into the memtable on their own after the WAL write;
   // gives up atomic reads and immutable snapshots (docs/unordered_write.md).
   bool unordered_write = false;
+  // With unordered_write: keep atomic reads and immutable snapshots anyway.
+  // A write becomes visible (and its Write returns) only once it and every
+  // earlier write are in the memtable, so a writer that stalls between its
+  // WAL record and its insert holds back the others' returns. strata's
+  // own; not in RocksDB.
+  bool unordered_write_snapshot_safe = false;
   // A waiting writer spins, then yields for up to write_thread_max_yield_usec
   // before it blocks; a yield slower than write_thread_slow_yield_usec
   // counts as a sign the CPU is oversubscribed and ends yielding early.

@@ -120,6 +120,7 @@ void TestOptions(void) {
   CHECK_OPTION(min_write_buffer_number_to_merge, 1);
   CHECK_OPTION(enable_pipelined_write, 1);
   CHECK_OPTION(unordered_write, 1);
+  CHECK_OPTION(unordered_write_snapshot_safe, 1);
   CHECK_OPTION(max_background_jobs, 3);
   CHECK_OPTION(max_background_compactions, 2);
   CHECK_OPTION(max_background_flushes, 1);

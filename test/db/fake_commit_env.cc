@@ -198,18 +198,24 @@ size_t FakeCommitEnv::Count(const std::vector<Event>& events, Event::Kind kind,
 
 void FakeCommitEnv::Publish(SequenceNumber last_sequence) {
   std::lock_guard<std::mutex> l(mu_);
-  // Groups publish in commit order; failed ones never do.
-  while (first_unpublished_ < groups_.size() &&
-         (groups_[first_unpublished_].published ||
-          groups_[first_unpublished_].failed)) {
-    first_unpublished_++;
-  }
-  EXPECT_LT(first_unpublished_, groups_.size());
-  if (first_unpublished_ >= groups_.size()) return;
-  groups_[first_unpublished_].published = true;
+  EXPECT_TRUE(published_.empty() || published_.back() <= last_sequence);
   published_.push_back(last_sequence);
-  Log(Event::kPublish, first_unpublished_, nullptr, last_sequence);
-  Leave();
+  // Groups publish in commit order; failed ones never do. One publish is
+  // one group's, or (publish_covers_) every group its number reaches.
+  size_t covered = 0;
+  for (; first_unpublished_ < groups_.size(); first_unpublished_++) {
+    GroupRecord& r = groups_[first_unpublished_];
+    if (r.published || r.failed) continue;
+    if (covered > 0 &&
+        (!publish_covers_ || r.last > last_sequence || r.first == 0)) {
+      break;
+    }
+    r.published = true;
+    Log(Event::kPublish, first_unpublished_, nullptr, last_sequence);
+    Leave();
+    covered++;
+  }
+  EXPECT_GT(covered, 0u);
 }
 
 void FakeCommitEnv::ArmHold() {

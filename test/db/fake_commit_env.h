@@ -140,6 +140,10 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
                       size_t group);
 
   void set_parallel_allowed(bool allowed) { parallel_allowed_ = allowed; }
+  // A Publish marks the oldest group not yet published; with covers, also
+  // every later one whose numbers it reaches (the snapshot-safe unordered
+  // mode publishes a run of groups at once). Set before writes start.
+  void set_publish_covers_groups(bool covers) { publish_covers_ = covers; }
   // Announced memtable writes not yet done.
   uint64_t pending() const { return pending_.load(); }
 
@@ -192,6 +196,7 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   // Groups before this one are published or failed.
   size_t first_unpublished_ = 0;
   size_t fail_index_ = static_cast<size_t>(-1);
+  bool publish_covers_ = false;
   CommitStep fail_step_ = CommitStep::kNone;
 
   // Touched only by the leader of the WAL queue.

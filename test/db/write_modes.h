@@ -1,4 +1,4 @@
-// The DB's four write modes (db/write_thread.h, docs/write_path.md) as
+// The DB's five write modes (db/write_thread.h, docs/write_path.md) as
 // test parameters, for suites that must hold in every mode (and for child
 // processes, which get the mode by name on their command line).
 
@@ -17,14 +17,19 @@ enum class WriteMode {
   kParallel,   // the default options
   kPipelined,  // enable_pipelined_write
   kUnordered,  // unordered_write
+  // unordered_write with unordered_write_snapshot_safe
+  kUnorderedSnapshotSafe,
 };
 
 constexpr WriteMode kAllWriteModes[] = {
     WriteMode::kSerial, WriteMode::kParallel, WriteMode::kPipelined,
-    WriteMode::kUnordered};
-// The modes that keep a batch atomic and a snapshot fixed for readers.
+    WriteMode::kUnordered, WriteMode::kUnorderedSnapshotSafe};
+// The modes that keep a batch atomic and a snapshot fixed for readers:
+// all but the plain unordered one (its inserts are unordered, but what
+// readers see of the snapshot-safe one is ordered).
 constexpr WriteMode kOrderedWriteModes[] = {
-    WriteMode::kSerial, WriteMode::kParallel, WriteMode::kPipelined};
+    WriteMode::kSerial, WriteMode::kParallel, WriteMode::kPipelined,
+    WriteMode::kUnorderedSnapshotSafe};
 
 inline const char* WriteModeName(WriteMode mode) {
   switch (mode) {
@@ -36,6 +41,8 @@ inline const char* WriteModeName(WriteMode mode) {
       return "pipelined";
     case WriteMode::kUnordered:
       return "unordered";
+    case WriteMode::kUnorderedSnapshotSafe:
+      return "unordered_snapshot_safe";
   }
   return "?";
 }
@@ -51,12 +58,15 @@ inline bool ParseWriteMode(const std::string& name, WriteMode* mode) {
   return false;
 }
 
-// Sets the three write path options for mode (from their defaults or any
+// Sets the four write path options for mode (from their defaults or any
 // other mode).
 inline void SetWriteMode(WriteMode mode, Options* options) {
   options->allow_concurrent_memtable_write = mode != WriteMode::kSerial;
   options->enable_pipelined_write = mode == WriteMode::kPipelined;
-  options->unordered_write = mode == WriteMode::kUnordered;
+  options->unordered_write = mode == WriteMode::kUnordered ||
+                             mode == WriteMode::kUnorderedSnapshotSafe;
+  options->unordered_write_snapshot_safe =
+      mode == WriteMode::kUnorderedSnapshotSafe;
 }
 
 // Names the instances of a suite parameterized by WriteMode:

@@ -41,9 +41,16 @@ WriteThread::Options UnorderedOptions() {
   return options;
 }
 
+WriteThread::Options SnapshotSafeOptions() {
+  WriteThread::Options options = UnorderedOptions();
+  options.unordered_snapshot_safe = true;
+  return options;
+}
+
 WriterRun::WriterRun(const WriteThread::Options& options)
     : thread_(options, &env_) {
   thread_.TEST_SetJoinCallback(joined_.Callback());
+  env_.set_publish_covers_groups(options.unordered_snapshot_safe);
 }
 
 WriterRun::~WriterRun() { JoinAll(); }
@@ -58,6 +65,7 @@ WriteThread::Writer* WriterRun::Add(std::unique_ptr<WriteBatch> batch,
   std::lock_guard<std::mutex> l(mu_);
   returned_.push_back(false);
   inserted_at_return_.push_back(false);
+  published_at_return_.push_back(0);
   return writers_.back().get();
 }
 
@@ -107,9 +115,11 @@ void WriterRun::Start(size_t i) {
     for (const FakeCommitEnv::Insert& insert : env_.inserts()) {
       if (insert.writer == w) inserted = true;
     }
+    const std::vector<SequenceNumber> published = env_.published();
     std::lock_guard<std::mutex> l(mu_);
     returned_[i] = true;
     inserted_at_return_[i] = inserted;
+    published_at_return_[i] = published.empty() ? 0 : published.back();
     cv_.notify_all();
   });
   ids_[i] = threads_[i].get_id();
@@ -145,6 +155,11 @@ bool WriterRun::returned(size_t i) {
 bool WriterRun::inserted_at_return(size_t i) {
   std::lock_guard<std::mutex> l(mu_);
   return inserted_at_return_[i];
+}
+
+SequenceNumber WriterRun::published_at_return(size_t i) {
+  std::lock_guard<std::mutex> l(mu_);
+  return published_at_return_[i];
 }
 
 int WriterRun::IndexOf(const WriteThread::Writer* w) const {

@@ -33,6 +33,9 @@ std::unique_ptr<WriteBatch> BatchWithPuts(int puts);
 WriteThread::Options ParallelOptions();
 WriteThread::Options PipelinedOptions();
 WriteThread::Options UnorderedOptions();
+// Unordered with unordered_snapshot_safe; the env's Publish then covers
+// groups (FakeCommitEnv::set_publish_covers_groups), which WriterRun sets.
+WriteThread::Options SnapshotSafeOptions();
 
 class WriterRun;
 
@@ -90,6 +93,8 @@ class WriterRun {
   // When writer i's Write returned, the env had recorded an insert of its
   // batch (as of that moment).
   bool inserted_at_return(size_t i);
+  // The newest sequence the env had published when writer i returned.
+  SequenceNumber published_at_return(size_t i);
   // Position of w among the writers, or -1.
   int IndexOf(const WriteThread::Writer* w) const;
 
@@ -104,8 +109,9 @@ class WriterRun {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<bool> returned_;            // guarded by mu_
-  std::vector<bool> inserted_at_return_;  // guarded by mu_
+  std::vector<bool> returned_;                       // guarded by mu_
+  std::vector<bool> inserted_at_return_;             // guarded by mu_
+  std::vector<SequenceNumber> published_at_return_;  // guarded by mu_
 };
 
 }  // namespace strata

@@ -184,6 +184,7 @@ Status BuildOptions(const Flags& f, Options* options) {
   options->num_levels = f.num_levels;
   options->disable_auto_compactions = f.disable_auto_compactions;
   options->unordered_write = f.unordered_write;
+  options->unordered_write_snapshot_safe = f.unordered_write_snapshot_safe;
   options->enable_pipelined_write = f.enable_pipelined_write;
   options->allow_concurrent_memtable_write = f.allow_concurrent_memtable_write;
   options->enable_write_thread_adaptive_yield =

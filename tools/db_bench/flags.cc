@@ -260,6 +260,10 @@ const std::vector<FlagSpec>& FlagTable() {
        "Enable the unordered write feature, which provides higher "
        "throughput but relaxes the guarantees around atomic reads and "
        "immutable snapshots"},
+      {"unordered_write_snapshot_safe", &F::unordered_write_snapshot_safe,
+       "false",
+       "With --unordered_write: keep atomic reads and immutable snapshots "
+       "(a write is visible once it and every earlier write are inserted)"},
       {"use_direct_io_for_flush_and_compaction",
        &F::use_direct_io_for_flush_and_compaction, "false",
        "Use O_DIRECT for background flush and compaction writes"},

@@ -90,6 +90,7 @@ struct Flags {
   bool disable_wal;
   bool sync;
   bool unordered_write;
+  bool unordered_write_snapshot_safe;
   bool enable_pipelined_write;
   bool allow_concurrent_memtable_write;
   bool enable_write_thread_adaptive_yield;

@@ -85,6 +85,8 @@ std::vector<FlagDef> Defs(StressFlags* f) {
       B("sync", &f->sync, "WriteOptions::sync"),
       B("disable_wal", &f->disable_wal, "WriteOptions::disableWAL"),
       B("unordered_write", &f->unordered_write, "Options::unordered_write"),
+      B("unordered_write_snapshot_safe", &f->unordered_write_snapshot_safe,
+        "Options::unordered_write_snapshot_safe"),
       B("enable_pipelined_write", &f->enable_pipelined_write,
         "Options::enable_pipelined_write"),
       B("use_direct_reads", &f->use_direct_reads, "Options::use_direct_reads"),
@@ -221,9 +223,14 @@ Status ValidateStressFlags(const StressFlags& f) {
                "strata (as RocksDB) does not combine it with "
                "--enable_pipelined_write");
   }
-  if (f.test_batches_snapshots && f.unordered_write) {
+  if (f.test_batches_snapshots && f.unordered_write &&
+      !f.unordered_write_snapshot_safe) {
     return Bad("test_batches_snapshots",
-               "checks atomic reads, which --unordered_write gives up");
+               "checks atomic reads, which --unordered_write gives up "
+               "(unless --unordered_write_snapshot_safe)");
+  }
+  if (f.unordered_write_snapshot_safe && !f.unordered_write) {
+    return Bad("unordered_write_snapshot_safe", "needs --unordered_write");
   }
   if (f.test_batches_snapshots && f.disable_wal) {
     // Without the WAL a batch over several families is atomic only until

@@ -55,6 +55,7 @@ struct StressFlags {
   bool sync = false;
   bool disable_wal = false;
   bool unordered_write = false;
+  bool unordered_write_snapshot_safe = false;
   bool enable_pipelined_write = false;
   bool use_direct_reads = false;
   std::string compression_type = "none";

@@ -48,6 +48,7 @@ Status StressTest::BuildOptions() {
   options_.create_missing_column_families = true;
   options_.merge_operator = NewStressMergeOperator();
   options_.unordered_write = flags_.unordered_write;
+  options_.unordered_write_snapshot_safe = flags_.unordered_write_snapshot_safe;
   options_.enable_pipelined_write = flags_.enable_pipelined_write;
   options_.use_direct_reads = flags_.use_direct_reads;
   options_.write_buffer_size = static_cast<size_t>(flags_.write_buffer_size);
