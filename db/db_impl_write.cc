@@ -304,7 +304,7 @@ Status DBImpl::PrepareGroup(WriteThread::WriteGroup* group) {
   if (writes > 0 && !group->disable_wal()) {
     // The group's one WAL record: the batches merged under one header.
     stats.AddWalBytes(bytes - WriteBatchInternal::kHeader * (writes - 1));
-    if (group->need_sync()) stats.AddWalSync();
+    if (group->need_sync()) stats.AddWalSync(group->size());
   }
   for (ColumnFamilyData* cfd : families) {
     cfd->write_mem.store(cfd->mem, std::memory_order_release);
@@ -366,6 +366,7 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
       StopWatch timer(env_, stats, WAL_FILE_SYNC_MICROS);
       s = SyncLogs();  // retired WALs first
       RecordTick(stats, WAL_FILE_SYNCED);
+      RecordTick(stats, WAL_FILE_SYNCED_WRITES, group->size());
     }
   }
 

@@ -60,7 +60,10 @@ void InternalStats::AddUserWrites(uint64_t writes, uint64_t keys) {
 
 void InternalStats::AddUserBytes(uint64_t bytes) { user_bytes_ += bytes; }
 
-void InternalStats::AddWalSync() { wal_syncs_++; }
+void InternalStats::AddWalSync(uint64_t writes) {
+  wal_syncs_++;
+  wal_synced_writes_ += writes;
+}
 
 void InternalStats::AddWalBytes(uint64_t bytes) { wal_bytes_ += bytes; }
 
@@ -146,8 +149,12 @@ std::string InternalStats::Report(const LevelReportInput& in) const {
                "Cumulative writes: %" PRIu64 " writes, %" PRIu64
                " keys, ingest: %.3f GB\n",
                user_writes_, user_keys_, user_bytes_ / kGB);
-  AppendFormat(&out, "Cumulative WAL: %" PRIu64 " syncs, %.3f GB written\n",
-               wal_syncs_, wal_bytes_ / kGB);
+  AppendFormat(&out,
+               "Cumulative WAL: %" PRIu64
+               " syncs, %.3f GB written, %.2f "
+               "writes per sync\n",
+               wal_syncs_, wal_bytes_ / kGB,
+               Ratio(wal_synced_writes_, wal_syncs_));
   AppendFormat(&out, "Cumulative stall: %" PRIu64 " stalls, %.3f sec\n",
                stall_count_, stall_micros_ / 1e6);
   const LevelCompactionStats flush = level_stats(0);

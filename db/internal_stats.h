@@ -75,7 +75,8 @@ class InternalStats {
   void AddUserWrites(uint64_t writes, uint64_t keys);
   // Bytes users wrote (keys and values of their batches): the ingest.
   void AddUserBytes(uint64_t bytes);
-  void AddWalSync();
+  // One WAL sync, made for a group of writes writers.
+  void AddWalSync(uint64_t writes);
   void AddWalBytes(uint64_t bytes);
   // One stall (slowdown or stop) of micros microseconds.
   void AddStallMicros(uint64_t micros);
@@ -88,6 +89,8 @@ class InternalStats {
   uint64_t stall_micros() const { return stall_micros_; }
   uint64_t stall_count() const { return stall_count_; }
   uint64_t wal_syncs() const { return wal_syncs_; }
+  // Writes acknowledged by those syncs (group commit: several a sync).
+  uint64_t wal_synced_writes() const { return wal_synced_writes_; }
   // Total bytes written by flushes and compactions / user_bytes(); 0 while
   // user_bytes() is 0.
   double WriteAmplification() const;
@@ -109,6 +112,7 @@ class InternalStats {
   uint64_t user_keys_ = 0;
   uint64_t user_bytes_ = 0;
   uint64_t wal_syncs_ = 0;
+  uint64_t wal_synced_writes_ = 0;
   uint64_t wal_bytes_ = 0;
   uint64_t stall_micros_ = 0;
   uint64_t stall_count_ = 0;

@@ -243,6 +243,7 @@ TEST(DBOptionsTest, StatisticsCountWritesAndReads) {
   EXPECT_EQ(11u, stats->getTickerCount(NUMBER_KEYS_WRITTEN));
   EXPECT_LT(batch_bytes, stats->getTickerCount(BYTES_WRITTEN));
   EXPECT_EQ(1u, stats->getTickerCount(WAL_FILE_SYNCED));
+  EXPECT_EQ(1u, stats->getTickerCount(WAL_FILE_SYNCED_WRITES));
   EXPECT_GE(stats->getTickerCount(WAL_FILE_BYTES), batch_bytes);
   EXPECT_EQ(11u, stats->getTickerCount(WRITE_DONE_BY_SELF));  // one thread
   EXPECT_EQ(0u, stats->getTickerCount(WRITE_DONE_BY_OTHER));

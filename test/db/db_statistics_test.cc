@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -289,6 +290,50 @@ TEST_F(DBStatisticsTest, StatsPropertyCountsWritesAndTheWAL) {
       << report;
   EXPECT_EQ(30u, syncs);
   EXPECT_NEAR(3000.0 * (1000 + 20) / (1 << 30), gb, 0.0015) << report;
+  // One writer: each sync served one write.
+  EXPECT_NE(std::string::npos, report.find("written, 1.00 writes per sync"))
+      << report;
+  EXPECT_EQ(30u, stats_->getTickerCount(WAL_FILE_SYNCED_WRITES));
+}
+
+// Synced writes from several threads share syncs (group commit): every
+// write is counted once in the synced writes, and the syncs are no more
+// than the writes.
+TEST_F(DBStatisticsTest, SyncedWritesCountTheGroupsTheySync) {
+  Open(/*bloom=*/false);
+  constexpr int kThreads = 4;
+  constexpr int kWrites = 50;
+  WriteOptions sync;
+  sync.sync = true;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kWrites; i++) {
+        EXPECT_TRUE(h_.db()->Put(sync, Key(t * kWrites + i), "v").ok());
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  const uint64_t syncs = stats_->getTickerCount(WAL_FILE_SYNCED);
+  EXPECT_EQ(uint64_t{kThreads * kWrites},
+            stats_->getTickerCount(WAL_FILE_SYNCED_WRITES));
+  EXPECT_GE(syncs, 1u);
+  EXPECT_LE(syncs, uint64_t{kThreads * kWrites});
+  std::string report;
+  ASSERT_TRUE(h_.db()->GetProperty("strata.stats", &report));
+  const size_t wal = report.find("Cumulative WAL: ");
+  ASSERT_NE(std::string::npos, wal) << report;
+  uint64_t stat_syncs = 0;
+  double gb = 0, per_sync = 0;
+  ASSERT_EQ(3, std::sscanf(report.c_str() + wal,
+                           "Cumulative WAL: %" SCNu64
+                           " syncs, %lf GB written, %lf writes per sync",
+                           &stat_syncs, &gb, &per_sync))
+      << report;
+  EXPECT_EQ(syncs, stat_syncs);
+  EXPECT_NEAR(
+      static_cast<double>(kThreads * kWrites) / static_cast<double>(syncs),
+      per_sync, 0.01);
 }
 
 }  // namespace

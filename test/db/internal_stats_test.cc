@@ -205,19 +205,20 @@ TEST(InternalStatsTest, CumulativeLines) {
   InternalStats stats;
   stats.AddUserWrites(30, 120);
   stats.AddUserBytes(kGiB / 4);
-  stats.AddWalSync();
-  stats.AddWalSync();
+  stats.AddWalSync(1);
+  stats.AddWalSync(4);
   stats.AddWalBytes(kGiB / 2);
   stats.AddStallMicros(1500000);
   stats.AddStallMicros(500000);
   EXPECT_EQ(2u, stats.stall_count());
   EXPECT_EQ(2000000u, stats.stall_micros());
   EXPECT_EQ(2u, stats.wal_syncs());
+  EXPECT_EQ(5u, stats.wal_synced_writes());
   EXPECT_EQ(kGiB / 4, stats.user_bytes());
   const std::string report = stats.Report({});
   EXPECT_EQ("Cumulative writes: 30 writes, 120 keys, ingest: 0.250 GB",
             LineStarting(report, "Cumulative writes:"));
-  EXPECT_EQ("Cumulative WAL: 2 syncs, 0.500 GB written",
+  EXPECT_EQ("Cumulative WAL: 2 syncs, 0.500 GB written, 2.50 writes per sync",
             LineStarting(report, "Cumulative WAL:"));
   EXPECT_EQ("Cumulative stall: 2 stalls, 2.000 sec",
             LineStarting(report, "Cumulative stall:"));
