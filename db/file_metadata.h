@@ -8,12 +8,55 @@
 #ifndef STRATA_DB_FILE_METADATA_H_
 #define STRATA_DB_FILE_METADATA_H_
 
+#include <atomic>
 #include <cstdint>
 
 #include "db/dbformat.h"
+#include "strata/cache.h"
 #include "strata/types.h"
 
 namespace strata {
+
+// The open reader of a file, held by the file's metadata: the table
+// cache's handle on it, set by the first read when the cache keeps every
+// table (max_open_files -1), so later reads skip the cache's lookup and
+// its locks (db/table_cache.h). A copy starts unpinned; the handle is
+// released when the metadata goes.
+class PinnedTable {
+ public:
+  PinnedTable() = default;
+  PinnedTable(const PinnedTable&) {}
+  PinnedTable& operator=(const PinnedTable&) { return *this; }
+  ~PinnedTable() {
+    Cache::Handle* handle = handle_.load(std::memory_order_acquire);
+    if (handle != nullptr)
+      cache_.load(std::memory_order_relaxed)->Release(handle);
+  }
+
+  // The handle, if it belongs to cache; else null.
+  Cache::Handle* Get(const Cache* cache) const {
+    Cache::Handle* handle = handle_.load(std::memory_order_acquire);
+    if (handle == nullptr || cache_.load(std::memory_order_relaxed) != cache) {
+      return nullptr;
+    }
+    return handle;
+  }
+  // Keeps handle (of cache) unless another thread pinned one first; false
+  // then, and the caller still owns handle.
+  bool Set(Cache* cache, Cache::Handle* handle) {
+    Cache* no_cache = nullptr;
+    if (!cache_.compare_exchange_strong(no_cache, cache) && no_cache != cache) {
+      return false;
+    }
+    Cache::Handle* none = nullptr;
+    return handle_.compare_exchange_strong(none, handle,
+                                           std::memory_order_release);
+  }
+
+ private:
+  std::atomic<Cache*> cache_{nullptr};
+  std::atomic<Cache::Handle*> handle_{nullptr};
+};
 
 struct FileMetaData {
   uint64_t number = 0;
@@ -41,6 +84,8 @@ struct FileMetaData {
   int refs = 0;
   // An input or output of a running compaction.
   bool being_compacted = false;
+  // The open reader, once a read pinned it.
+  mutable PinnedTable table;
 
   // For a table being built: keys arrive in order, so the first is the
   // smallest and the latest the largest.

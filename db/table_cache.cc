@@ -110,7 +110,9 @@ TableCacheOptions TableCacheOptionsFor(const Options& options,
 }
 
 TableCache::TableCache(const TableCacheOptions& options)
-    : options_(options), cache_(NewTableLRUCache(options.max_open_files)) {}
+    : options_(options),
+      cache_(NewTableLRUCache(options.max_open_files)),
+      pin_(options.max_open_files < 0) {}
 
 TableCache::~TableCache() = default;
 
@@ -173,6 +175,42 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
   return new PinnedTableIterator(iter, cache_.get(), handle);
 }
 
+Status TableCache::ReaderGet(TableReader* table, SequenceNumber global_seqno,
+                             const ReadOptions& read_options,
+                             const Slice& internal_key, void* arg,
+                             GetEntryFunction handle_entry) const {
+  if (global_seqno == 0) {
+    return table->Get(read_options, internal_key, arg, handle_entry);
+  }
+  GlobalSeqnoReader view(table, global_seqno, options_.reader_options.icmp);
+  return view.Get(read_options, internal_key, arg, handle_entry);
+}
+
+void TableCache::ReaderMultiGet(TableReader* table, SequenceNumber global_seqno,
+                                const ReadOptions& read_options,
+                                TableLookup* const* lookups, size_t n,
+                                GetEntryFunction handle_entry) const {
+  if (global_seqno == 0) {
+    table->MultiGet(read_options, lookups, n, handle_entry);
+    return;
+  }
+  GlobalSeqnoReader view(table, global_seqno, options_.reader_options.icmp);
+  view.MultiGet(read_options, lookups, n, handle_entry);
+}
+
+namespace {
+
+// An error opening the table goes to every lookup not done.
+void FailLookups(const Status& s, TableLookup* const* lookups, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (lookups[i]->done) continue;
+    lookups[i]->status = s;
+    lookups[i]->done = true;
+  }
+}
+
+}  // namespace
+
 Status TableCache::Get(const ReadOptions& read_options, uint64_t file_number,
                        uint64_t file_size, const Slice& internal_key, void* arg,
                        GetEntryFunction handle_entry,
@@ -180,13 +218,8 @@ Status TableCache::Get(const ReadOptions& read_options, uint64_t file_number,
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return s;
-  TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
-  if (global_seqno != 0) {
-    GlobalSeqnoReader view(table, global_seqno, options_.reader_options.icmp);
-    s = view.Get(read_options, internal_key, arg, handle_entry);
-  } else {
-    s = table->Get(read_options, internal_key, arg, handle_entry);
-  }
+  s = ReaderGet(static_cast<TableReader*>(cache_->Value(handle)), global_seqno,
+                read_options, internal_key, arg, handle_entry);
   cache_->Release(handle);
   return s;
 }
@@ -198,21 +231,52 @@ void TableCache::MultiGet(const ReadOptions& read_options, uint64_t file_number,
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) {
-    for (size_t i = 0; i < n; i++) {
-      if (lookups[i]->done) continue;
-      lookups[i]->status = s;
-      lookups[i]->done = true;
-    }
+    FailLookups(s, lookups, n);
     return;
   }
-  TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
-  if (global_seqno != 0) {
-    GlobalSeqnoReader view(table, global_seqno, options_.reader_options.icmp);
-    view.MultiGet(read_options, lookups, n, handle_entry);
-  } else {
-    table->MultiGet(read_options, lookups, n, handle_entry);
-  }
+  ReaderMultiGet(static_cast<TableReader*>(cache_->Value(handle)), global_seqno,
+                 read_options, lookups, n, handle_entry);
   cache_->Release(handle);
+}
+
+Status TableCache::FindReader(const FileMetaData& f, TableReader** table,
+                              Cache::Handle** release) {
+  *release = nullptr;
+  Cache::Handle* handle = f.table.Get(cache_.get());
+  if (handle == nullptr) {
+    Status s = FindTable(f.number, f.file_size, &handle);
+    if (!s.ok()) return s;
+    if (!pin_ || !f.table.Set(cache_.get(), handle)) *release = handle;
+  }
+  *table = static_cast<TableReader*>(cache_->Value(handle));
+  return Status::OK();
+}
+
+Status TableCache::Get(const ReadOptions& read_options, const FileMetaData& f,
+                       const Slice& internal_key, void* arg,
+                       GetEntryFunction handle_entry) {
+  TableReader* table = nullptr;
+  Cache::Handle* release = nullptr;
+  Status s = FindReader(f, &table, &release);
+  if (!s.ok()) return s;
+  s = ReaderGet(table, f.global_seqno, read_options, internal_key, arg,
+                handle_entry);
+  if (release != nullptr) cache_->Release(release);
+  return s;
+}
+
+void TableCache::MultiGet(const ReadOptions& read_options,
+                          const FileMetaData& f, TableLookup* const* lookups,
+                          size_t n, GetEntryFunction handle_entry) {
+  TableReader* table = nullptr;
+  Cache::Handle* release = nullptr;
+  Status s = FindReader(f, &table, &release);
+  if (!s.ok()) {
+    FailLookups(s, lookups, n);
+    return;
+  }
+  ReaderMultiGet(table, f.global_seqno, read_options, lookups, n, handle_entry);
+  if (release != nullptr) cache_->Release(release);
 }
 
 Status TableCache::WithTable(uint64_t file_number, uint64_t file_size,

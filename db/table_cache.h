@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "db/file_metadata.h"
 #include "port/port.h"
 #include "strata/cache.h"
 #include "strata/env.h"
@@ -78,6 +79,16 @@ class TableCache {
                 uint64_t file_size, TableLookup* const* lookups, size_t n,
                 GetEntryFunction handle_entry, SequenceNumber global_seqno = 0);
 
+  // Get and MultiGet on the table of f, a file of a live version. When
+  // the cache keeps every table (max_open_files -1) the first read pins
+  // the reader in f.table and later ones use it without a lookup.
+  Status Get(const ReadOptions& read_options, const FileMetaData& f,
+             const Slice& internal_key, void* arg,
+             GetEntryFunction handle_entry);
+  void MultiGet(const ReadOptions& read_options, const FileMetaData& f,
+                TableLookup* const* lookups, size_t n,
+                GetEntryFunction handle_entry);
+
   // Runs fn on the open reader of file_number (opening it if needed).
   Status WithTable(uint64_t file_number, uint64_t file_size,
                    const std::function<void(TableReader*)>& fn,
@@ -98,9 +109,22 @@ class TableCache {
                    Cache::Handle** handle);
   Status OpenTable(uint64_t file_number, uint64_t file_size,
                    std::unique_ptr<TableReader>* table) const;
+  // The reader of f's table: pinned, or through FindTable with the handle
+  // the caller releases in *release (null when nothing is to release).
+  Status FindReader(const FileMetaData& f, TableReader** table,
+                    Cache::Handle** release);
+  Status ReaderGet(TableReader* table, SequenceNumber global_seqno,
+                   const ReadOptions& read_options, const Slice& internal_key,
+                   void* arg, GetEntryFunction handle_entry) const;
+  void ReaderMultiGet(TableReader* table, SequenceNumber global_seqno,
+                      const ReadOptions& read_options,
+                      TableLookup* const* lookups, size_t n,
+                      GetEntryFunction handle_entry) const;
 
   const TableCacheOptions options_;
   std::shared_ptr<Cache> cache_;
+  // Readers are pinned in FileMetaData only when none is ever evicted.
+  const bool pin_;
   port::Mutex open_mutexes_[kOpenStripes];
 };
 

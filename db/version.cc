@@ -219,8 +219,8 @@ Status Version::Get(const ReadOptions& read_options, const Slice& internal_key,
   const Slice user_key = ExtractUserKey(internal_key);
   GetState state{arg, handle_entry};
   auto search = [&](const FileMetaData* f) {
-    return table_cache->Get(read_options, f->number, f->file_size, internal_key,
-                            &state, &ForwardEntry, f->global_seqno);
+    return table_cache->Get(read_options, *f, internal_key, &state,
+                            &ForwardEntry);
   };
 
   for (const FileMetaData* f : files_[0]) {
@@ -260,8 +260,8 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
       if (!lookups[i]->done) batch.push_back(lookups[i]);
     }
     if (batch.empty()) return;
-    table_cache->MultiGet(read_options, f->number, f->file_size, batch.data(),
-                          batch.size(), handle_entry, f->global_seqno);
+    table_cache->MultiGet(read_options, *f, batch.data(), batch.size(),
+                          handle_entry);
   };
   // The first lookup at or after position from whose user key is >= key
   // (> key with after).

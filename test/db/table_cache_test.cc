@@ -236,6 +236,13 @@ class TableCacheTest : public testing::TestWithParam<bool /*mem env*/> {
     return s.ok() ? found : s.ToString();
   }
 
+  // The same through the table's metadata.
+  std::string GetFrom(const FileMetaData& f, const std::string& key) {
+    std::string found;
+    Status s = cache_->Get(ReadOptions(), f, key, &found, &SaveValue);
+    return s.ok() ? found : s.ToString();
+  }
+
   std::unique_ptr<Env> mem_env_;
   Env* env_ = nullptr;
   std::unique_ptr<test::TempDir> dir_;
@@ -351,6 +358,47 @@ TEST_P(TableCacheTest, EvictClosesNowOrWhenReleased) {
   EXPECT_EQ("2.a=A2", Get(2, "2.a"));
   EXPECT_EQ(3, log_.opens());
   cache_->Evict(99);  // never opened: nothing happens
+}
+
+// Reads through a file's metadata pin its reader there when every table
+// stays open: later reads need no lookup, and the reader lives as long as
+// the metadata even once the cache lets it go.
+TEST_P(TableCacheTest, UnboundedCachePinsTheReaderInTheFileMetaData) {
+  NewCache(-1);
+  WriteTable(7);
+  auto f = std::make_unique<FileMetaData>();
+  f->number = 7;
+  f->file_size = sizes_[7];
+  EXPECT_EQ("7.a=A7", GetFrom(*f, "7.a"));
+  EXPECT_EQ("7.b=B7", GetFrom(*f, "7.b"));
+  EXPECT_EQ(1, log_.opens());
+
+  cache_->Evict(7);
+  EXPECT_TRUE(log_.IsOpen(Name(7)));
+  EXPECT_EQ("7.a=A7", GetFrom(*f, "7.a"));  // the pinned reader, no lookup
+  EXPECT_EQ(1, log_.opens());
+  // A copy does not share the pin: it finds the table through the cache,
+  // which opens it again after the eviction.
+  FileMetaData copy = *f;
+  EXPECT_EQ("7.b=B7", GetFrom(copy, "7.b"));
+  EXPECT_EQ(2, log_.opens());
+  f.reset();
+  EXPECT_EQ(1u, log_.live());
+}
+
+// With a bound on open tables nothing is pinned: the cache alone decides
+// what stays open.
+TEST_P(TableCacheTest, BoundedCacheDoesNotPin) {
+  NewCache(10);
+  WriteTable(7);
+  FileMetaData f;
+  f.number = 7;
+  f.file_size = sizes_[7];
+  EXPECT_EQ("7.a=A7", GetFrom(f, "7.a"));
+  cache_->Evict(7);
+  EXPECT_FALSE(log_.IsOpen(Name(7)));
+  EXPECT_EQ("7.b=B7", GetFrom(f, "7.b"));
+  EXPECT_EQ(2, log_.opens());
 }
 
 TEST_P(TableCacheTest, OpenErrorsAreReturnedAndNotCached) {
