@@ -165,39 +165,6 @@ TEST(WriteThreadSnapshotSafeTest, FailedInsertStopsVisibility) {
   EXPECT_EQ(0u, run.env().pending());
 }
 
-class WriteThreadSnapshotSafeFailureTest
-    : public testing::TestWithParam<CommitStep> {};
-
-// A group failing before its inserts never enters the in-flight list: its
-// members fail at once and later groups become visible past it.
-TEST_P(WriteThreadSnapshotSafeFailureTest, FailedGroupInsertsNothing) {
-  WriterRun run(SnapshotSafeOptions());
-  run.AddWriters({1, 2, 0, 3});
-  run.env().FailGroup(1, GetParam());
-  run.RunQueued();
-  EXPECT_TRUE(run.writer(0).status.ok());
-  for (size_t i = 1; i < run.size(); i++) {
-    EXPECT_TRUE(run.writer(i).status.IsIOError()) << i;
-    EXPECT_FALSE(run.inserted_at_return(i)) << i;
-  }
-  EXPECT_EQ(0u,
-            FakeCommitEnv::Count(run.env().events(), Event::kInsertBegin, 1));
-  run.Add(BatchWithPuts(2));
-  run.Start(4);
-  ASSERT_TRUE(run.WaitReturned(4));
-  EXPECT_TRUE(run.writer(4).status.ok());
-  const std::vector<SequenceNumber> published = run.env().published();
-  ASSERT_EQ(2u, published.size());
-  EXPECT_EQ(1u, published[0]);
-  EXPECT_EQ(run.writer(4).sequence + 1, published[1]);
-  ExpectVisibleAtReturn(run);
-  EXPECT_EQ(0u, run.env().pending());
-}
-
-INSTANTIATE_TEST_SUITE_P(Steps, WriteThreadSnapshotSafeFailureTest,
-                         testing::Values(CommitStep::kPrepare,
-                                         CommitStep::kWAL));
-
 // A group of empty and null batches inserts nothing, yet its writers
 // return only once the groups before it are visible.
 TEST(WriteThreadSnapshotSafeTest, GroupWithoutUpdatesWaitsForEarlierGroups) {
