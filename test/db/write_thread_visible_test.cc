@@ -63,15 +63,22 @@ TEST(WriteThreadSnapshotSafeTest, PublishedAfterMembersInsert) {
   FakeCommitEnv& env = run.env();
   std::vector<GroupRecord> groups = env.groups();
   ASSERT_EQ(2u, groups.size());
-  EXPECT_EQ((std::vector<SequenceNumber>{1, 7}), env.published());
+  // Group 0 alone, then group 1; or both at once, when group 0's last
+  // count came after group 1's.
+  const std::vector<SequenceNumber> published = env.published();
+  EXPECT_TRUE(published == std::vector<SequenceNumber>({1, 7}) ||
+              published == std::vector<SequenceNumber>({7}))
+      << published.size();
   ExpectMemberInserts(run, 0, 0, 0);
   ExpectMemberInserts(run, 1, 1, run.size() - 1);
   const std::vector<Event> events = env.events();
   for (size_t g = 0; g < 2; g++) {
     const size_t publish = FakeCommitEnv::Find(events, Event::kPublish, g);
     ASSERT_LT(publish, events.size());
-    // Every insert of the group was done when it became visible.
-    EXPECT_EQ(groups[g].last, events[publish].inserted);
+    // Every insert of the group and of those before it was done when it
+    // became visible (later groups may have inserted too; that no insert
+    // ever came at or below a published number is checked below).
+    EXPECT_GE(events[publish].inserted, groups[g].last);
   }
   ExpectVisibleAtReturn(run);
   EXPECT_EQ(0u, env.pending());
