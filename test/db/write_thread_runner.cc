@@ -47,6 +47,14 @@ WriteThread::Options SnapshotSafeOptions() {
   return options;
 }
 
+InsertPark::InsertPark(WriterRun& run, const WriteThread::Writer* w) {
+  run.thread().TEST_SetBeforeInsertCallback([this, w](WriteThread::Writer* at) {
+    if (at != w) return;
+    arrived_.Increment();
+    EXPECT_TRUE(let_go_.WaitFor(1));
+  });
+}
+
 WriterRun::WriterRun(const WriteThread::Options& options)
     : thread_(options, &env_) {
   thread_.TEST_SetJoinCallback(joined_.Callback());

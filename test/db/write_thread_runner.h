@@ -39,6 +39,21 @@ WriteThread::Options SnapshotSafeOptions();
 
 class WriterRun;
 
+// Parks one writer in the before-insert hook of the unordered modes (set
+// on run's thread by the constructor, so before any Write starts) until
+// Resume().
+class InsertPark {
+ public:
+  InsertPark(WriterRun& run, const WriteThread::Writer* w);
+  // True once the writer is parked (false after a minute).
+  bool WaitArrived() { return arrived_.WaitFor(1); }
+  void Resume() { let_go_.Increment(); }
+
+ private:
+  Counter arrived_;
+  Counter let_go_;
+};
+
 // Writers first..last of run (all of group `group`) each inserted their
 // own batch exactly once, through InsertMember, on their own threads,
 // numbered from their own sequence; writers without updates did not call

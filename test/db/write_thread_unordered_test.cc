@@ -71,16 +71,10 @@ TEST_P(WriteThreadParkedInsertTest, ParkedInsertHoldsNobodyBack) {
   WriterRun run(UnorderedOptions());
   run.AddWriters({1, 2, 3, 1});
   const Writer* parked_writer = &run.writer(parked);
-  Counter arrived;
-  Counter let_go;
-  run.thread().TEST_SetBeforeInsertCallback([&](Writer* w) {
-    if (w != parked_writer) return;
-    arrived.Increment();
-    EXPECT_TRUE(let_go.WaitFor(1));
-  });
+  InsertPark park(run, parked_writer);
   run.StartQueued(3);
   run.Release();
-  ASSERT_TRUE(arrived.WaitFor(1));
+  ASSERT_TRUE(park.WaitArrived());
   ASSERT_TRUE(run.WaitReturned(other));
 
   run.Start(3);
@@ -93,7 +87,7 @@ TEST_P(WriteThreadParkedInsertTest, ParkedInsertHoldsNobodyBack) {
   // Only the parked insert is still announced.
   EXPECT_EQ(1u, run.env().pending());
 
-  let_go.Increment();
+  park.Resume();
   run.JoinAll();
   for (size_t i = 0; i < run.size(); i++) {
     EXPECT_TRUE(run.writer(i).status.ok()) << i;

@@ -97,17 +97,10 @@ TEST_P(WriteThreadSnapshotSafeParkedTest, ParkedInsertHoldsBackVisibility) {
   const size_t other = parked == 1 ? 2 : 1;
   WriterRun run(SnapshotSafeOptions());
   run.AddWriters({1, 1, 2, 3, 1});
-  const Writer* parked_writer = &run.writer(parked);
-  Counter arrived;
-  Counter let_go;
-  run.thread().TEST_SetBeforeInsertCallback([&](Writer* w) {
-    if (w != parked_writer) return;
-    arrived.Increment();
-    EXPECT_TRUE(let_go.WaitFor(1));
-  });
+  InsertPark park(run, &run.writer(parked));
   run.StartQueued(3);
   run.Release();
-  ASSERT_TRUE(arrived.WaitFor(1));
+  ASSERT_TRUE(park.WaitArrived());
   FakeCommitEnv& env = run.env();
   ASSERT_TRUE(env.WaitForEvents([&](const std::vector<Event>& events) {
     for (const Event& e : events) {
@@ -136,7 +129,7 @@ TEST_P(WriteThreadSnapshotSafeParkedTest, ParkedInsertHoldsBackVisibility) {
   EXPECT_EQ(5u, groups[2].first);
   EXPECT_EQ(8u, groups[3].last);
 
-  let_go.Increment();
+  park.Resume();
   run.JoinAll();
   EXPECT_EQ((std::vector<SequenceNumber>{1, 8}), env.published());
   for (size_t i = 0; i < run.size(); i++) {
@@ -177,17 +170,10 @@ TEST(WriteThreadSnapshotSafeTest, FailedInsertStopsVisibility) {
 TEST(WriteThreadSnapshotSafeTest, GroupWithoutUpdatesWaitsForEarlierGroups) {
   WriterRun run(SnapshotSafeOptions());
   run.AddWriters({2, 0, -1});
-  const Writer* first = &run.writer(0);
-  Counter arrived;
-  Counter let_go;
-  run.thread().TEST_SetBeforeInsertCallback([&](Writer* w) {
-    if (w != first) return;
-    arrived.Increment();
-    EXPECT_TRUE(let_go.WaitFor(1));
-  });
+  InsertPark park(run, &run.writer(0));
   run.StartQueued(1);
   run.Release();
-  ASSERT_TRUE(arrived.WaitFor(1));
+  ASSERT_TRUE(park.WaitArrived());
   run.Start(1);
   ASSERT_TRUE(run.env().WaitForEvent(Event::kPrepare, 1));
   run.Start(2);
@@ -195,7 +181,7 @@ TEST(WriteThreadSnapshotSafeTest, GroupWithoutUpdatesWaitsForEarlierGroups) {
   EXPECT_TRUE(run.env().published().empty());
   EXPECT_FALSE(run.returned(1));
   EXPECT_FALSE(run.returned(2));
-  let_go.Increment();
+  park.Resume();
   run.JoinAll();
   for (size_t i = 0; i < run.size(); i++) {
     EXPECT_TRUE(run.writer(i).status.ok()) << i;
