@@ -5,8 +5,6 @@
 // visible whole, a snapshot never changes, and a writer's Write returns
 // once its group is visible.
 
-#include <cassert>
-
 #include "db/write_thread.h"
 #include "util/mutexlock.h"
 

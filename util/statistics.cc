@@ -43,7 +43,6 @@ const std::vector<std::pair<Tickers, std::string>>& TickersNameMap() {
       {STALL_MICROS, "strata.stall.micros"},
       {WAL_FILE_SYNCED, "strata.wal.synced"},
       {WAL_FILE_BYTES, "strata.wal.bytes"},
-      {WAL_FILE_SYNCED_WRITES, "strata.wal.synced.writes"},
       {WRITE_DONE_BY_SELF, "strata.write.self"},
       {WRITE_DONE_BY_OTHER, "strata.write.other"},
       {COMPACT_READ_BYTES, "strata.compact.read.bytes"},
@@ -52,6 +51,7 @@ const std::vector<std::pair<Tickers, std::string>>& TickersNameMap() {
       {COMPACTION_KEY_DROP_NEWER_ENTRY, "strata.compaction.key.drop.new"},
       {COMPACTION_KEY_DROP_OBSOLETE, "strata.compaction.key.drop.obsolete"},
       {NUMBER_MERGE_FAILURES, "strata.number.merge.failures"},
+      {WAL_FILE_SYNCED_WRITES, "strata.wal.synced.writes"},
   };
   return names;
 }

@@ -58,9 +58,6 @@ enum Tickers : uint32_t {
   // WAL syncs and WAL bytes.
   WAL_FILE_SYNCED,
   WAL_FILE_BYTES,
-  // Writes acknowledged by WAL syncs: over WAL_FILE_SYNCED, the average
-  // write group a sync serves.
-  WAL_FILE_SYNCED_WRITES,
   // Writes done by a group's leader for itself / for other writers.
   WRITE_DONE_BY_SELF,
   WRITE_DONE_BY_OTHER,
@@ -73,6 +70,9 @@ enum Tickers : uint32_t {
   COMPACTION_KEY_DROP_NEWER_ENTRY,
   COMPACTION_KEY_DROP_OBSOLETE,
   NUMBER_MERGE_FAILURES,
+  // Writes acknowledged by WAL syncs: over WAL_FILE_SYNCED, the average
+  // write group a sync serves. Last, so earlier tickers keep their numbers.
+  WAL_FILE_SYNCED_WRITES,
   TICKER_ENUM_MAX
 };
 
