@@ -421,6 +421,7 @@ strata_add_test(write_thread_test SOURCES
 # fake env force the interleavings; a stress run per mode.
 strata_add_test(write_thread_modes_test SOURCES
   test/db/fake_commit_env.cc
+  test/db/write_thread_gather_test.cc
   test/db/write_thread_modes_test.cc
   test/db/write_thread_runner.cc
   test/db/write_thread_stress_test.cc

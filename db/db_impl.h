@@ -664,6 +664,7 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   void MemTableWritesPending(uint64_t n) override;
   void MemTableWriteDone() override;
   void Publish(SequenceNumber last_sequence) override;
+  uint64_t NowMicros() override;
   // Inserts w's batch into the families' write memtables; a failure
   // becomes the background error (the WAL has the batch, the memtables
   // maybe part of it).

@@ -30,6 +30,7 @@ WriteThread::Options WriteThreadOptions(const Options& options) {
   result.adaptive_yield = options.enable_write_thread_adaptive_yield;
   result.max_yield_usec = options.write_thread_max_yield_usec;
   result.slow_yield_usec = options.write_thread_slow_yield_usec;
+  result.max_sync_gather_usec = options.write_thread_sync_gather_usec;
   return result;
 }
 

@@ -473,6 +473,8 @@ void DBImpl::Publish(SequenceNumber last_sequence) {
   last_published_.store(last_sequence, std::memory_order_release);
 }
 
+uint64_t DBImpl::NowMicros() { return env_->NowNanos() / 1000; }
+
 Status DBImpl::SwitchMemTables(const std::vector<ColumnFamilyData*>& cfds,
                                bool wal_failed) {
   TEST_KILL_POINT("DBImpl::SwitchMemTables");

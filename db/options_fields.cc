@@ -198,6 +198,8 @@ const OptionTable<DBOptions>& DBOptionFields() {
           "enable_write_thread_adaptive_yield"),
       Field<&O::write_thread_max_yield_usec>("write_thread_max_yield_usec"),
       Field<&O::write_thread_slow_yield_usec>("write_thread_slow_yield_usec"),
+      Field<&O::write_thread_sync_gather_usec>("write_thread_sync_gather_usec",
+                                               false, false),
   };
   return *table;
 }

@@ -1,7 +1,9 @@
 #include "db/write_thread.h"
 
+#include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cmath>
 #include <thread>
 #include <utility>
 
@@ -19,6 +21,10 @@ constexpr int kSpinChecks = 200;
 // Yields slower than Options::slow_yield_usec tolerated before the waiter
 // concludes the CPU is oversubscribed and blocks instead.
 constexpr int kMaxSlowYields = 3;
+
+// A synced group of up to this many writers is completed by its leader
+// alone; a larger one fans out through about sqrt(size) members.
+constexpr size_t kMaxDirectCompletions = 4;
 
 }  // namespace
 
@@ -51,7 +57,8 @@ WriteThread::WriteThread(const Options& options, CommitEnv* env)
       spin_waits_(0),
       yield_waits_(0),
       block_waits_(0),
-      turn_cv_(&turn_mu_) {
+      turn_cv_(&turn_mu_),
+      gather_cv_(&gather_mu_) {
   assert(!(options.unordered && options.pipelined));
   assert(options.unordered || !options.unordered_snapshot_safe);
 }
@@ -71,7 +78,10 @@ WriteThread::WaitCounts WriteThread::GetWaitCounts() const {
 Status WriteThread::Write(Writer* w) {
   JoinBatchGroup(w);
   const uint8_t state = w->state_.load(std::memory_order_acquire);
-  if (state == kStateCompleted) return w->status;
+  if (state == kStateCompleted) {
+    CompleteShare(w);  // a large group's leader may have left some to w
+    return w->status;
+  }
   if (state == kStateParallelMemtableWriter) {
     if (options_.unordered_snapshot_safe) {
       InsertUnorderedSnapshotSafe(w);
@@ -81,6 +91,9 @@ Status WriteThread::Write(Writer* w) {
       InsertAsParallelMember(w);
     }
     return w->status;
+  }
+  if (w->sync && w->callback == nullptr && options_.max_sync_gather_usec > 0) {
+    GatherSyncWriters(w);
   }
   WriteGroup group;
   EnterAsBatchGroupLeader(w, &group);
@@ -102,8 +115,14 @@ void WriteThread::JoinBatchGroup(Writer* w) {
   do {
     w->link_older_ = head;
   } while (!newest_writer_.compare_exchange_weak(
-      head, w, std::memory_order_acq_rel, std::memory_order_relaxed));
+      head, w, std::memory_order_seq_cst, std::memory_order_relaxed));
   if (join_callback_) join_callback_(w);
+  if (gathering_.load(std::memory_order_seq_cst)) {
+    // A synced leader waits for writers (GatherSyncWriters); it is woken
+    // once enough have come, not by each.
+    MutexLock l(&gather_mu_);
+    if (++gather_arrived_ >= gather_wanted_) gather_cv_.Signal();
+  }
   if (head == nullptr) {
     // An empty queue means no leader is running: this writer leads.
     w->state_.store(kStateGroupLeader, std::memory_order_relaxed);
@@ -188,9 +207,52 @@ void WriteThread::CompleteMembers(WriteGroup* group, Writer* self) {
   }
 }
 
+void WriteThread::ReleaseQueuedMembers(WriteGroup* group) {
+  const size_t size = group->size_;
+  // Only a synced group's members surely sleep (AwaitState); others spin
+  // or yield, and a store wakes them.
+  if (size <= kMaxDirectCompletions || !group->need_sync_) {
+    CompleteMembers(group, group->leader_);
+    return;
+  }
+  // Members at positions stride, 2*stride, ... (heads) each complete the
+  // stride - 1 after them when they wake (Write); the leader completes
+  // the heads and its own share. Newest to oldest, each link read before
+  // its writer can go away: a head's share is newer than it, and no
+  // writer older than a woken head belongs to its share.
+  const size_t stride =
+      static_cast<size_t>(std::ceil(std::sqrt(static_cast<double>(size))));
+  Writer* const leader = group->leader_;
+  const Status status = group->status_;
+  Writer* w = group->last_writer_;
+  for (size_t position = size - 1; position > 0; position--) {
+    Writer* older = w->link_older_;
+    w->status = status;
+    if (position % stride == 0) {
+      w->complete_next_ = std::min(stride - 1, size - 1 - position);
+      SetState(w, kStateCompleted);
+    } else if (position < stride) {
+      SetState(w, kStateCompleted);
+    }
+    w = older;
+  }
+  assert(w == leader);
+  leader->status = status;
+  leader->state_.store(kStateCompleted, std::memory_order_relaxed);
+}
+
+void WriteThread::CompleteShare(Writer* head) {
+  Writer* next = head->link_newer_;
+  for (size_t i = 0; i < head->complete_next_; i++) {
+    Writer* w = next;
+    next = w->link_newer_;  // before w can go away
+    SetState(w, kStateCompleted);
+  }
+}
+
 void WriteThread::ExitAsBatchGroupLeader(WriteGroup* group) {
   HandOffLeadership(group);
-  CompleteMembers(group, group->leader_);
+  ReleaseQueuedMembers(group);
 }
 
 void WriteThread::CreateMissingNewerLinks(Writer* head) {
@@ -221,9 +283,13 @@ void WriteThread::SetState(Writer* w, uint8_t new_state) {
   w->cv_.Signal();
 }
 
-uint8_t WriteThread::AwaitState(Writer* w, uint8_t goal_mask) {
+uint8_t WriteThread::AwaitState(Writer* w, uint8_t goal_mask, bool spin) {
   uint8_t state;
-  for (int i = 0; i < kSpinChecks; i++) {
+  // A synced writer waits for a device flush, far longer than the spin
+  // and yield phases: they would only take the CPU from the writers that
+  // run.
+  const int spin_checks = spin && !w->sync ? kSpinChecks : 0;
+  for (int i = 0; i < spin_checks; i++) {
     state = w->state_.load(std::memory_order_acquire);
     if (state & goal_mask) {
       spin_waits_.fetch_add(1, std::memory_order_relaxed);
@@ -232,7 +298,7 @@ uint8_t WriteThread::AwaitState(Writer* w, uint8_t goal_mask) {
     port::AsmVolatilePause();
   }
 
-  if (options_.adaptive_yield) {
+  if (options_.adaptive_yield && !w->sync) {
     // Yielding keeps the waiter responsive without a futex round trip, but
     // only while the CPU has room: slow yields mean we steal time from the
     // leader, so stop and block.

@@ -47,6 +47,10 @@
 // leader batch of at most small_batch_bytes, leader + small_batch_bytes so
 // that small writes are not held up behind big ones).
 //
+// Group commit of synced writes: a synced leader may first wait, bounded
+// by Options::max_sync_gather_usec and by half the last sync's duration,
+// for the writers the last synced group released (write_thread_gather.cc).
+//
 // Sequence numbers: a group reserves total_count numbers; members are
 // numbered in queue order and each member's updates get consecutive
 // numbers starting at writer->sequence.
@@ -108,6 +112,12 @@ class WriteThread {
     // A leader batch of at most this size caps its group at leader size +
     // this, so a small write is not delayed behind big ones.
     size_t small_batch_bytes = 128 << 10;
+    // Group commit of synced writes: the leader of a synced group waits up
+    // to this long (and never longer than half the last sync took) for the
+    // writers the last synced group released, so that writers returning
+    // in a closed loop share the next sync instead of splitting into two
+    // alternating groups. 0: never wait.
+    uint64_t max_sync_gather_usec = 0;
   };
 
   // Where a writer stands. Bit flags so that a waiter can wait for any of
@@ -165,6 +175,9 @@ class WriteThread {
     // members after this one this writer wakes before inserting (fan-out).
     WriteGroup* group_ = nullptr;
     size_t wake_next_ = 0;
+    // Completed by a large group's leader: how many members after this
+    // one this writer completes before it returns (CompleteShare).
+    size_t complete_next_ = 0;
     // Written by the owner before it publishes itself in newest_writer_.
     Writer* link_older_ = nullptr;
     // Filled in lazily by whichever leader walks past this writer.
@@ -292,6 +305,10 @@ class WriteThread {
     // Makes everything up to last_sequence visible to readers. Only after
     // a successful group; last_sequence never decreases.
     virtual void Publish(SequenceNumber last_sequence) = 0;
+
+    // A monotonic clock, in microseconds: times the syncs and bounds the
+    // gathering of synced writers (Options::max_sync_gather_usec).
+    virtual uint64_t NowMicros() = 0;
   };
 
   // How many waits ended in each phase, since construction.
@@ -340,6 +357,16 @@ class WriteThread {
   void JoinBatchGroup(Writer* w);
   // Gathers the group led by leader.
   void EnterAsBatchGroupLeader(Writer* leader, WriteGroup* group);
+  // ---- group commit of synced writes ----
+  // A synced leader waits (bounded) for the writers the last synced group
+  // released and any that waited behind it, so all share its sync.
+  void GatherSyncWriters(Writer* leader);
+  // After a successful synced WAL write that began at start: how many
+  // writers the next synced group should wait for, and until when.
+  void NoteSync(WriteGroup* group, uint64_t start);
+  // Writers in the queue from its newest back to (and including) oldest,
+  // counted up to limit.
+  size_t CountQueued(Writer* oldest, size_t limit) const;
   // ---- write_thread_commit.cc: the commit protocol per mode ----
   // PrepareGroup, AllocateSequence (stamping the members) and WriteWAL.
   Status PrepareAndLog(WriteGroup* group);
@@ -380,11 +407,20 @@ class WriteThread {
   // leader last (its stack holds group); self (a member, the caller) is
   // completed without a wakeup. group may be gone on return.
   static void CompleteMembers(WriteGroup* group, Writer* self);
-  // HandOffLeadership, then CompleteMembers by the leader.
+  // Completes the members of a group that wait in the queue (serial and
+  // pipelined groups, failed groups), the leader last; a large group fans
+  // out through a few of its members, so that the wakeups run on several
+  // threads. group may be gone on return.
+  void ReleaseQueuedMembers(WriteGroup* group);
+  // A completed writer's share of that fan-out.
+  static void CompleteShare(Writer* head);
+  // HandOffLeadership, then ReleaseQueuedMembers by the leader.
   void ExitAsBatchGroupLeader(WriteGroup* group);
 
   // Waits until w's state has a bit of goal_mask; returns that state.
-  uint8_t AwaitState(Writer* w, uint8_t goal_mask);
+  // spin false: skip the spin phase (a wait for other threads' work,
+  // which the spinning would take CPU from).
+  uint8_t AwaitState(Writer* w, uint8_t goal_mask, bool spin = true);
   uint8_t BlockingAwaitState(Writer* w, uint8_t goal_mask);
   // Moves w to new_state, waking its owner if it sleeps. w may be gone
   // as soon as this returns.
@@ -423,6 +459,23 @@ class WriteThread {
   Status visible_error_ GUARDED_BY(visible_mu_);
   // The newest sequence AdvanceVisible published (0: none yet).
   SequenceNumber visible_published_ GUARDED_BY(visible_mu_) = 0;
+
+  // Group commit of synced writes (GatherSyncWriters): the writers the last
+  // synced group released plus those then queued, and the clock reading
+  // until which its successor may wait for them. Written by a leader after
+  // its sync, read by a later leader.
+  std::atomic<size_t> sync_expected_{0};
+  std::atomic<uint64_t> sync_gather_until_{0};
+  // Set while a leader gathers: joining writers then signal gather_cv_.
+  std::atomic<bool> gathering_{false};
+  port::Mutex gather_mu_;
+  port::CondVar gather_cv_;
+  // Writers that joined while the leader gathered, and how many it still
+  // lacked when it started: a joiner signals once the first reaches the
+  // second. A writer may be counted both in the leader's count and here,
+  // which only signals early (the leader counts again and waits on).
+  size_t gather_arrived_ GUARDED_BY(gather_mu_) = 0;
+  size_t gather_wanted_ GUARDED_BY(gather_mu_) = 0;
 
   std::function<void(Writer*)> before_insert_callback_;
   std::function<void(Writer*)> join_callback_;

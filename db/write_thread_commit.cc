@@ -18,6 +18,10 @@ namespace {
 // out through about sqrt(size) members, each waking its share.
 constexpr size_t kMaxDirectWakeups = 16;
 
+// A synced group inserts in parallel only when its batches hold at least
+// this many bytes.
+constexpr uint64_t kParallelSyncedBytes = 256 << 10;
+
 }  // namespace
 
 Status WriteThread::PrepareAndLog(WriteGroup* group) {
@@ -36,14 +40,23 @@ Status WriteThread::PrepareAndLog(WriteGroup* group) {
     w->sequence = next;
     next += w->Count();
   }
-  if (!group->disable_wal()) s = env_->WriteWAL(group);
+  if (group->disable_wal()) return s;
+  const bool timed = group->need_sync_ && options_.max_sync_gather_usec > 0;
+  const uint64_t start = timed ? env_->NowMicros() : 0;
+  s = env_->WriteWAL(group);
+  if (timed && s.ok()) NoteSync(group, start);
   return s;
 }
 
 void WriteThread::CommitGroup(WriteGroup* group) {
   Status s = PrepareAndLog(group);
-  if (s.ok() && options_.parallel_memtable && group->size_ > 1 &&
-      env_->CanInsertInParallel(*group)) {
+  // The members of a synced group sleep through its sync: waking each to
+  // insert its own batch, and again when the group is done, costs more
+  // than the leader inserting small batches for them.
+  const bool parallel =
+      options_.parallel_memtable && group->size_ > 1 &&
+      (!group->need_sync_ || group->total_bytes_ >= kParallelSyncedBytes);
+  if (s.ok() && parallel && env_->CanInsertInParallel(*group)) {
     // The last member to finish publishes and completes the group (this
     // leader included, which returns then).
     LaunchParallelInserts(group);
@@ -128,7 +141,7 @@ void WriteThread::CommitPipelined(WriteGroup* group) {
     EndMemTableTurn(Status::OK());  // nothing of it reached the memtable
   }
   group->status_ = s;
-  CompleteMembers(group, group->leader_);
+  ReleaseQueuedMembers(group);
 }
 
 Status WriteThread::AwaitMemTableTurn(uint64_t ticket) {

@@ -234,6 +234,13 @@ struct STRATA_EXPORT DBOptions {
   bool enable_write_thread_adaptive_yield = true;
   uint64_t write_thread_max_yield_usec = 100;
   uint64_t write_thread_slow_yield_usec = 3;
+  // Group commit of synced writes: the leader of a synced write group
+  // waits up to this long for the writers the previous sync released
+  // (never longer than half that sync took), so that writers which write
+  // again at once share one sync instead of splitting into two groups
+  // that take turns (docs/write_path.md). 0 turns the wait off. strata's
+  // own; not in RocksDB.
+  uint64_t write_thread_sync_gather_usec = 1000;
 
   // RocksDB's tuning helpers. Each sets the fields it names, leaves the
   // others alone and returns this; docs/options.md ("Helper methods")

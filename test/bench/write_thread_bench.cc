@@ -6,6 +6,7 @@
 // whether waiters burn CPU the leader needs (2 cores, many threads).
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -51,6 +52,11 @@ class BenchCommitEnv : public WriteThread::CommitEnv {
   void MemTableWriteDone() override {}
   void Publish(SequenceNumber last) override {
     published_.store(last, std::memory_order_release);
+  }
+  uint64_t NowMicros() override {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
   }
 
   uint64_t groups_ = 0;

@@ -78,11 +78,18 @@ SequenceNumber FakeCommitEnv::AllocateSequence(uint64_t count) {
   return first;
 }
 
+uint64_t FakeCommitEnv::NowMicros() {
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::microseconds>(now).count() +
+         synced_micros_.load();
+}
+
 Status FakeCommitEnv::WriteWAL(WriteThread::WriteGroup* group) {
   EXPECT_FALSE(group->disable_wal());
   std::lock_guard<std::mutex> l(mu_);
   const size_t index = GroupOfLeader(group->leader());
   groups_[index].wal_written = true;
+  if (group->need_sync()) synced_micros_ += sync_micros_.load();
   Log(Event::kWAL, index, nullptr, 0);
   return Fault(index, CommitStep::kWAL);
 }

@@ -88,6 +88,9 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   void MemTableWritesPending(uint64_t n) override { pending_ += n; }
   void MemTableWriteDone() override { pending_--; }
   void Publish(SequenceNumber last_sequence) override;
+  // The steady clock, plus the sync time set with set_sync_micros for every
+  // synced group's WriteWAL so far (a sync that takes that long).
+  uint64_t NowMicros() override;
 
   // One batch that reached the memtable (through ApplyMemTable, or through
   // InsertMember if by_member), in call order.
@@ -146,6 +149,9 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   void set_publish_covers_groups(bool covers) { publish_covers_ = covers; }
   // Announced memtable writes not yet done.
   uint64_t pending() const { return pending_.load(); }
+  // What a sync takes on the fake clock (the write thread bounds its wait
+  // for synced writers by half of it).
+  void set_sync_micros(uint64_t micros) { sync_micros_ = micros; }
 
   // Run on the calling thread, outside the fake's locks, so they may
   // block: in ApplyMemTable and InsertMember, between their begin and end
@@ -208,6 +214,8 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   std::function<void(size_t)> apply_hook_;
   std::function<void(WriteThread::Writer*)> insert_hook_;
 
+  std::atomic<uint64_t> synced_micros_{0};
+  std::atomic<uint64_t> sync_micros_{0};
   std::atomic<int> in_env_{0};
   std::atomic<bool> overlapped_{false};
 

@@ -274,6 +274,10 @@ const std::vector<FlagSpec>& FlagTable() {
       {"value_size", &F::value_size, "100", "Size of each value"},
       {"write_buffer_size", &F::write_buffer_size, "67108864",
        "Number of bytes to buffer in memtable before compacting"},
+      {"write_thread_sync_gather_usec", &F::write_thread_sync_gather_usec,
+       "1000",
+       "strata: the longest a synced write group's leader waits for the "
+       "writers the last sync released (0: no wait)"},
       {"writes", &F::writes, "-1",
        "Number of write operations to do. If negative, do --num writes."},
   };

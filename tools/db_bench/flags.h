@@ -94,6 +94,7 @@ struct Flags {
   bool enable_pipelined_write;
   bool allow_concurrent_memtable_write;
   bool enable_write_thread_adaptive_yield;
+  uint64_t write_thread_sync_gather_usec;
   bool use_direct_reads;
   bool use_direct_io_for_flush_and_compaction;
   bool mmap_read;

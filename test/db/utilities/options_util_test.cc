@@ -107,6 +107,7 @@ void SetEveryOption(DBOptions* db, ColumnFamilyOptions* cf,
   db->enable_write_thread_adaptive_yield = false;
   db->write_thread_max_yield_usec = 250;
   db->write_thread_slow_yield_usec = 7;
+  db->write_thread_sync_gather_usec = 250;
 
   cf->comparator = ReverseBytewiseComparator();
   cf->merge_operator = MergeOperators::CreateStringAppendOperator();
@@ -226,8 +227,16 @@ TEST(OptionsFileTest, EveryOptionRoundTrips) {
   EXPECT_NE(std::string::npos, text.find("filter_policy=bloomfilter:12.5:"));
   EXPECT_NE(std::string::npos,
             text.find("prefix_extractor=rocksdb.FixedPrefix.6"));
-  // A strata-only option stays out of the file RocksDB reads.
+  // strata-only options stay out of the file RocksDB reads, but strings
+  // may set them.
   EXPECT_EQ(std::string::npos, text.find("wal_write_through"));
+  EXPECT_EQ(std::string::npos, text.find("write_thread_sync_gather_usec"));
+  DBOptions from_string;
+  ASSERT_TRUE(GetDBOptionsFromString(ConfigOptions(), DBOptions(),
+                                     "write_thread_sync_gather_usec=77",
+                                     &from_string)
+                  .ok());
+  EXPECT_EQ(77u, from_string.write_thread_sync_gather_usec);
 }
 
 // Every finite double prints to text that reads back as the same value:
