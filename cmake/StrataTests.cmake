@@ -312,9 +312,9 @@ strata_add_test(db_single_delete_test SOURCES
 )
 
 # tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
-# medians, the table, and its run loop over fake db_bench scripts. No
-# network and no RocksDB needed, a second or two: it runs with every
-# native test. The script runs on the build machine, so not under Wine.
+# medians, the table, and its run loop over fake db_bench scripts; and the
+# pure half of tools/compare_fillsync.py. No network and no RocksDB
+# needed, a second or two: they run with every native test. The script runs on the build machine, so not under Wine.
 if(NOT CMAKE_CROSSCOMPILING)
   find_package(Python3 COMPONENTS Interpreter)
   if(Python3_Interpreter_FOUND)
@@ -323,6 +323,11 @@ if(NOT CMAKE_CROSSCOMPILING)
         ${CMAKE_CURRENT_SOURCE_DIR}/tools/compare_rocksdb_test.py)
     set_tests_properties(compare_rocksdb_test PROPERTIES
       LABELS "compare" TIMEOUT 120)
+    add_test(NAME compare_fillsync_test
+      COMMAND ${Python3_EXECUTABLE}
+        ${CMAKE_CURRENT_SOURCE_DIR}/tools/compare_fillsync_test.py)
+    set_tests_properties(compare_fillsync_test PROPERTIES
+      LABELS "compare" TIMEOUT 60)
   endif()
 endif()
 

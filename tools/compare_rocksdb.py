@@ -37,9 +37,10 @@ Usage:
                                                 the write-mode table:
                                                 fillrandom, 16 threads,
                                                 batch 8, WAL on/off x
-                                                unordered_write 0/1
+                                                ordered, unordered,
+                                                snapshot-safe
 
---write_modes runs the four cells of compare_write_modes.py (which
+--write_modes runs the six cells of compare_write_modes.py (which
 explains them) instead of --benchmarks; --num then defaults to 200000 per
 thread. Every measured db_bench also has its CPU time (user + sys, from
 getrusage of the child) recorded in compare.csv; the write-mode table
@@ -208,15 +209,15 @@ def run_write_modes(opts, binaries, info):
     total = opts.runs * len(wm.CELLS) * len(ENGINES)
     step = 0
     for run in range(1, opts.runs + 1):
-        for label, wal, unordered in wm.CELLS:
+        for label, wal, mode in wm.CELLS:
             for engine in ENGINES:
                 step += 1
                 log = log_path(opts.out, "%s-%s-run%d" % (
                     engine.lower(), label.replace(", ", "-").replace(
                         " ", "-").lower(), run))
 
-                def plan(db, wal=wal, unordered=unordered):
-                    return [(wm.plan_cell(wal, unordered, opts.num,
+                def plan(db, engine=engine, wal=wal, mode=mode):
+                    return [(wm.plan_cell(engine, wal, mode, opts.num,
                                           opts.seed, opts.extra, db=db),
                              True)]
 
@@ -226,7 +227,7 @@ def run_write_modes(opts, binaries, info):
                 note_versions(info, engine, output)
                 result.update(engine=engine, cell=label, run=run)
                 results.append(result)
-                print("[%d/%d] run %d %-17s %-7s %12.0f ops/sec %6.2f CPU "
+                print("[%d/%d] run %d %-21s %-7s %12.0f ops/sec %6.2f CPU "
                       "us/op" % (step, total, run, label, engine,
                                  result["ops_per_sec"],
                                  wm.cpu_per_op_micros(result) or 0),
@@ -343,7 +344,8 @@ def parse_args(argv):
     p.add_argument("--write_modes", action="store_true",
                    help="the write-mode table instead of --benchmarks: "
                    "fillrandom, 16 threads, batch 8, WAL on/off x "
-                   "unordered_write 0/1, with CPU time per op")
+                   "ordered, unordered and snapshot-safe unordered "
+                   "writes, with CPU time per op")
     p.add_argument("--fill", metavar="LIST", default="fillrandom,compact",
                    help="what fills the DB before a benchmark that needs "
                    "data (default %(default)s)")

@@ -2,7 +2,9 @@
 """Tests of tools/compare_rocksdb.py without RocksDB or the network: its
 parsing of real db_bench outputs (both engines), the medians and the
 table, the command lines it builds, the write-mode cells (their
-flags, CPU per op, medians, the speedup table and the verdict), the CPU
+flags per engine, CPU per op, medians, the speedup table, the share of
+its unordered speedup strata's snapshot-safe cells keep, and the
+verdicts of issues 8 and 23), the CPU
 time it measures of a child, and its run loop driven by fake db_bench
 scripts (alternation, fresh directories, failures).
 
@@ -188,29 +190,97 @@ class PlanTest(unittest.TestCase):
 
 class WriteModesTest(unittest.TestCase):
     """The pure half of --write_modes: command lines, CPU figures, the
-    medians, both tables and the verdict."""
+    medians, both tables and the verdicts."""
 
-    def test_cells_differ_only_in_wal_and_unordered(self):
-        plans = {(wal, unordered): cr.wm.plan_cell(wal, unordered, 500, 4,
-                                                   ["--threads=32"], db="/d")
-                 for _, wal, unordered in cr.wm.CELLS}
-        self.assertEqual(len(plans), 4)
-        for (wal, unordered), args in plans.items():
+    MODE_FLAGS = ("--disable_wal=", "--unordered_write=",
+                  "--unordered_write_snapshot_safe=", "--transaction_db=")
+
+    def plans(self):
+        """{(engine, wal, mode): db_bench arguments} of every cell."""
+        return {(engine, wal, mode): cr.wm.plan_cell(
+                    engine, wal, mode, 500, 4, ["--threads=32"], db="/d")
+                for _, wal, mode in cr.wm.CELLS for engine in cr.ENGINES}
+
+    def without_mode_flags(self, args):
+        return [a for a in args if not a.startswith(self.MODE_FLAGS)]
+
+    def test_cells_in_table_order(self):
+        self.assertEqual(cr.wm.CELLS, (
+            ("WAL, ordered", True, "ordered"),
+            ("WAL, unordered", True, "unordered"),
+            ("no WAL, ordered", False, "ordered"),
+            ("no WAL, unordered", False, "unordered"),
+            ("WAL, snapshot-safe", True, "safe"),
+            ("no WAL, snapshot-safe", False, "safe")))
+
+    def test_cells_differ_only_in_wal_and_mode(self):
+        plans = self.plans()
+        self.assertEqual(len(plans), 12)
+        base = self.without_mode_flags(plans[("strata", True, "ordered")])
+        for (engine, wal, mode), args in plans.items():
+            key = (engine, wal, mode)
             self.assertEqual(args[:3], ["--db=/d", "--num=500", "--seed=4"])
             for flag in cr.COMMON_FLAGS + [
                     "--benchmarks=fillrandom", "--threads=16",
                     "--batch_size=8", "--disable_auto_compactions=1",
                     "--enable_pipelined_write=0"]:
-                self.assertIn(flag, args)
+                self.assertIn(flag, args, key)
             self.assertIn("--disable_wal=%d" % (not wal), args)
-            self.assertIn("--unordered_write=%d" % unordered, args)
+            self.assertEqual(len([a for a in args if a.startswith(
+                "--disable_wal=")]), 1, key)
+            self.assertIn("--unordered_write=%d" % (mode != "ordered"),
+                          args)
+            self.assertEqual(len([a for a in args if a.startswith(
+                "--unordered_write=")]), 1, key)
             self.assertEqual(args[-1], "--threads=32")  # extra flags win
-            rest = [a for a in args if not a.startswith(
-                ("--disable_wal=", "--unordered_write="))]
-            self.assertEqual(rest, [a for a in plans[(True, False)]
-                                    if not a.startswith(
-                                        ("--disable_wal=",
-                                         "--unordered_write="))])
+            self.assertEqual(self.without_mode_flags(args), base, key)
+        # Ordered and unordered cells: the same command for both engines.
+        for _, wal, mode in cr.wm.CELLS[:4]:
+            self.assertEqual(plans[("strata", wal, mode)],
+                             plans[("RocksDB", wal, mode)])
+        self.assertEqual(plans[("strata", False, "ordered")][-3:-1],
+                         ["--disable_wal=1", "--unordered_write=0"])
+
+    def test_snapshot_safe_flags_per_engine(self):
+        plans = self.plans()
+        for wal in (True, False):
+            strata = plans[("strata", wal, "safe")]
+            rocksdb = plans[("RocksDB", wal, "safe")]
+            self.assertIn("--unordered_write=1", strata)
+            self.assertIn("--unordered_write_snapshot_safe=1", strata)
+            self.assertFalse(any(a.startswith("--transaction_db")
+                                 for a in strata), strata)
+            self.assertIn("--unordered_write=1", rocksdb)
+            self.assertIn("--transaction_db=1", rocksdb)
+            self.assertFalse(any("snapshot_safe" in a for a in rocksdb),
+                             rocksdb)
+            # Apart from the engine's own flag, the same arguments in the
+            # same order, and those of the unordered cell.
+            unordered = plans[("strata", wal, "unordered")]
+            self.assertEqual([a for a in strata if a !=
+                              "--unordered_write_snapshot_safe=1"],
+                             unordered)
+            self.assertEqual([a for a in rocksdb if a !=
+                              "--transaction_db=1"], unordered)
+            ordered = plans[("RocksDB", wal, "ordered")]
+            self.assertEqual(self.without_mode_flags(strata),
+                             self.without_mode_flags(ordered))
+            self.assertEqual(self.without_mode_flags(rocksdb),
+                             self.without_mode_flags(ordered))
+        self.assertEqual(cr.wm.cell_flags("strata", False, "safe"),
+                         ["--disable_wal=1", "--unordered_write=1",
+                          "--unordered_write_snapshot_safe=1"])
+        self.assertEqual(cr.wm.cell_flags("RocksDB", True, "safe"),
+                         ["--disable_wal=0", "--unordered_write=1",
+                          "--transaction_db=1"])
+
+    def test_unknown_engine_or_mode(self):
+        with self.assertRaises(ValueError):
+            cr.wm.cell_flags("LevelDB", True, "safe")
+        with self.assertRaises(ValueError):
+            cr.wm.cell_flags("strata", True, True)
+        with self.assertRaises(ValueError):
+            cr.wm.plan_cell("strata", True, "snapshot", 1, 1, [])
 
     def test_cpu_per_op_and_cores_busy(self):
         r = {"operations": 4000, "user_seconds": 0.003, "sys_seconds": 0.001,
@@ -227,14 +297,27 @@ class WriteModesTest(unittest.TestCase):
                 "operations": operations, "user_seconds": cpu_seconds * 0.75,
                 "sys_seconds": cpu_seconds * 0.25, "wall_seconds": wall}
 
-    def results(self):
-        """Three runs of strata, two of RocksDB, in a scrambled order."""
+    # Median ops (strata, RocksDB) of every cell; RocksDB's are one more
+    # than given (results() runs it at r and r + 2).
+    OPS = {"WAL, ordered": (200, 100), "WAL, unordered": (500, 300),
+           "no WAL, ordered": (300, 200), "no WAL, unordered": (600, 500),
+           "WAL, snapshot-safe": (440, 250),
+           "no WAL, snapshot-safe": (510, 300)}
+
+    def results(self, safe=True, ops=None):
+        """Three runs of strata, two of RocksDB, in a scrambled order; the
+        snapshot-safe cells only with safe. ops: {cell label: (strata,
+        RocksDB)} in place of OPS' for those cells."""
         out = []
-        ops = {"WAL, ordered": (200, 100), "WAL, unordered": (500, 300),
-               "no WAL, ordered": (300, 200),
-               "no WAL, unordered": (600, 500)}
-        for cell in reversed(list(ops)):
-            s, r = ops[cell]
+        cells = dict(self.OPS)
+        for label, pair in (ops or {}).items():
+            self.assertIn(label, cells)
+            cells[label] = pair
+        if not safe:
+            cells = {c: v for c, v in cells.items()
+                     if "snapshot-safe" not in c}
+        for cell in reversed(list(cells)):
+            s, r = cells[cell]
             out += [self.result("strata", cell, s + 10, cpu_seconds=3.0),
                     self.result("RocksDB", cell, r, cpu_seconds=2.0,
                                 wall=2.0),
@@ -248,12 +331,16 @@ class WriteModesTest(unittest.TestCase):
         rows = cr.wm.cell_rows(self.results())
         self.assertEqual([r["cell"] for r in rows],
                          [c[0] for c in cr.wm.CELLS])
+        self.assertEqual([(r["wal"], r["mode"]) for r in rows],
+                         [c[1:] for c in cr.wm.CELLS])
         first = rows[0]
         self.assertEqual(first["strata"], {"ops": 200, "cpu": 2.0,
                                            "cores": 2.0})
         self.assertEqual(first["RocksDB"], {"ops": 101, "cpu": 3.0,
                                             "cores": 1.5})
         self.assertAlmostEqual(first["ratio"], 200 / 101)
+        self.assertAlmostEqual(rows[4]["ratio"], 440 / 251)
+        self.assertAlmostEqual(rows[5]["ratio"], 510 / 301)
 
     def test_missing_cells_and_engines(self):
         rows = cr.wm.cell_rows([self.result("strata", "WAL, unordered", 9)])
@@ -261,18 +348,62 @@ class WriteModesTest(unittest.TestCase):
         self.assertEqual(rows[0]["RocksDB"], {"ops": None, "cpu": None,
                                               "cores": None})
         self.assertIsNone(rows[0]["ratio"])
-        ups = cr.wm.speedups(rows)
-        self.assertEqual(ups, {"strata": {True: None, False: None},
-                               "RocksDB": {True: None, False: None}})
+        none = {"strata": {True: None, False: None},
+                "RocksDB": {True: None, False: None}}
+        self.assertEqual(cr.wm.speedups(rows), none)
+        self.assertEqual(cr.wm.speedups(rows, "safe"), none)
+        self.assertEqual(cr.wm.kept(rows), {True: None, False: None})
         self.assertIsNone(cr.wm.verdict(rows))
-        self.assertIn("| strata | - | - |", cr.wm.format_tables(rows))
+        self.assertIsNone(cr.wm.verdict_safe(rows))
+        text = cr.wm.format_tables(rows)
+        self.assertIn("| strata | - | - | - | - |", text)
+        self.assertIn("unordered speedup - 1): - with the WAL, - without.",
+                      text)
 
     def test_speedups(self):
-        ups = cr.wm.speedups(cr.wm.cell_rows(self.results()))
+        rows = cr.wm.cell_rows(self.results())
+        ups = cr.wm.speedups(rows)
         self.assertAlmostEqual(ups["strata"][True], 500 / 200)
         self.assertAlmostEqual(ups["strata"][False], 600 / 300)
         self.assertAlmostEqual(ups["RocksDB"][True], 301 / 101)
         self.assertAlmostEqual(ups["RocksDB"][False], 501 / 201)
+        safe = cr.wm.speedups(rows, "safe")
+        self.assertAlmostEqual(safe["strata"][True], 440 / 200)
+        self.assertAlmostEqual(safe["strata"][False], 510 / 300)
+        self.assertAlmostEqual(safe["RocksDB"][True], 251 / 101)
+        self.assertAlmostEqual(safe["RocksDB"][False], 301 / 201)
+        # Without the safe cells the unordered speedups stay.
+        rows = cr.wm.cell_rows(self.results(safe=False))
+        self.assertEqual(cr.wm.speedups(rows), ups)
+        self.assertEqual(cr.wm.speedups(rows, "safe")["strata"],
+                         {True: None, False: None})
+
+    def test_kept(self):
+        # WAL: unordered 2.5x, safe 2.2x -> 1.2 / 1.5; no WAL: 2.0x and
+        # 1.7x -> 0.7 / 1.0.
+        kept = cr.wm.kept(cr.wm.cell_rows(self.results()))
+        self.assertAlmostEqual(kept[True], 0.8)
+        self.assertAlmostEqual(kept[False], 0.7)
+        rocksdb = cr.wm.kept(cr.wm.cell_rows(self.results()), "RocksDB")
+        self.assertAlmostEqual(rocksdb[True], (251 / 101 - 1) /
+                               (301 / 101 - 1))
+        # A safe cell slower than the ordered one keeps less than nothing.
+        kept = cr.wm.kept(cr.wm.cell_rows(self.results(
+            ops={"no WAL, snapshot-safe": (150, 300)})))
+        self.assertAlmostEqual(kept[False], -0.5)
+        # No unordered gain (speedup 1.0, or below): nothing to keep.
+        kept = cr.wm.kept(cr.wm.cell_rows(self.results(
+            ops={"WAL, unordered": (200, 300),
+                 "no WAL, unordered": (250, 500)})))
+        self.assertEqual(kept, {True: None, False: None})
+        # Without the safe cells, or without an ordered one.
+        self.assertEqual(cr.wm.kept(cr.wm.cell_rows(
+            self.results(safe=False))), {True: None, False: None})
+        results = [r for r in self.results()
+                   if r["cell"] != "no WAL, ordered"]
+        kept = cr.wm.kept(cr.wm.cell_rows(results))
+        self.assertAlmostEqual(kept[True], 0.8)
+        self.assertIsNone(kept[False])
 
     def test_tables(self):
         text = cr.wm.format_tables(cr.wm.cell_rows(self.results()))
@@ -286,19 +417,28 @@ class WriteModesTest(unittest.TestCase):
             | no WAL, ordered | 300 | 201 | 1.49 | 2.00 | 3.00 | 2.00 | 1.50 |
             | no WAL, unordered | 600 | 501 | 1.20 | 2.00 | 3.00 | 2.00 \
 | 1.50 |
+            | WAL, snapshot-safe | 440 | 251 | 1.75 | 2.00 | 3.00 | 2.00 \
+| 1.50 |
+            | no WAL, snapshot-safe | 510 | 301 | 1.69 | 2.00 | 3.00 | 2.00 \
+| 1.50 |
 
-            | engine | unordered speedup, WAL | unordered speedup, no WAL |
-            |---|--:|--:|
-            | strata | 2.50 | 2.00 |
-            | RocksDB | 2.98 | 2.49 |"""))
+            | engine | unordered speedup, WAL | unordered speedup, no WAL \
+| snapshot-safe speedup, WAL | snapshot-safe speedup, no WAL |
+            |---|--:|--:|--:|--:|
+            | strata | 2.50 | 2.00 | 2.20 | 1.70 |
+            | RocksDB | 2.98 | 2.49 | 2.49 | 1.50 |
 
-    def test_verdict(self):
-        rows = cr.wm.cell_rows(self.results())
+            Kept by strata's snapshot-safe cells, (snapshot-safe speedup \
+- 1) / (unordered speedup - 1): 0.80 with the WAL, 0.70 without."""))
+
+    ISSUE8_SPEEDUP = ("Issue 8's bar is not met: strata's unordered speedup "
+                      "is below RocksDB's (WAL, no WAL).")
+
+    def test_verdict_issue8(self):
+        rows = cr.wm.cell_rows(self.results(safe=False))
         # Faster everywhere, but RocksDB gains more from unordered_write.
-        self.assertEqual(cr.wm.verdict(rows),
-                         "Issue 8's bar is not met: strata's unordered "
-                         "speedup is below RocksDB's (WAL, no WAL).")
-        results = [r for r in self.results()
+        self.assertEqual(cr.wm.verdict(rows), self.ISSUE8_SPEEDUP)
+        results = [r for r in self.results(safe=False)
                    if not (r["engine"] == "RocksDB" and
                            r["cell"] == "WAL, unordered")]
         results += [self.result("RocksDB", "WAL, unordered", 150)] * 2
@@ -313,17 +453,117 @@ class WriteModesTest(unittest.TestCase):
         for row in rows:
             row["ratio"] = 1.0
             for engine in cr.ENGINES:
-                row[engine]["ops"] = 100.0 * (2 if row["unordered"] else 1)
-        self.assertTrue(cr.wm.verdict(rows).startswith(
-            "Issue 8's bar is met"))
+                row[engine]["ops"] = 100.0 * (
+                    1 if row["mode"] == "ordered" else 2)
+        self.assertEqual(cr.wm.verdict(rows),
+                         "Issue 8's bar is met: strata's ops/s >= RocksDB's "
+                         "in every cell, and its unordered speedup >= "
+                         "RocksDB's with and without the WAL.")
+
+    def test_verdict_issue8_ignores_the_safe_cells(self):
+        alone = cr.wm.verdict(cr.wm.cell_rows(self.results(safe=False)))
+        rows = cr.wm.cell_rows(self.results())
+        line = cr.wm.verdict(rows)
+        self.assertTrue(line.startswith(alone + " Issue 23's bar"), line)
+        # A safe cell behind RocksDB is issue 23's business only.
+        rows[4]["ratio"] = 0.5
+        self.assertTrue(cr.wm.verdict(rows).startswith(alone + " "))
+        self.assertNotIn("snapshot-safe\"", cr.wm.verdict(rows))
+        # Only some of the safe cells, or a safe cell without RocksDB:
+        # issue 8's sentence alone.
+        for drop in (lambda r: r["cell"] == "WAL, snapshot-safe",
+                     lambda r: "snapshot-safe" in r["cell"] and
+                     r["engine"] == "RocksDB"):
+            rows = cr.wm.cell_rows([r for r in self.results()
+                                    if not drop(r)])
+            self.assertEqual(cr.wm.verdict(rows), alone)
+            self.assertIsNone(cr.wm.verdict_safe(rows))
+        # No verdict without issue 8's four cells, safe cells or not.
+        for results in (self.results(), self.results(safe=False)):
+            rows = cr.wm.cell_rows([r for r in results if not (
+                r["cell"] == "no WAL, ordered" and r["engine"] == "strata")])
+            self.assertIsNone(cr.wm.verdict(rows))
+
+    def test_verdict_issue23(self):
+        rows = cr.wm.cell_rows(self.results())
+        # Kept 0.8 with the WAL, 0.7 without; 1.75x and 1.69x RocksDB.
+        self.assertEqual(cr.wm.verdict_safe(rows),
+                         "Issue 23's bar is not met: strata's snapshot-safe "
+                         "cell keeps less than 75% of its unordered speedup "
+                         "(no WAL).")
+        self.assertEqual(cr.wm.verdict(rows),
+                         self.ISSUE8_SPEEDUP + " " +
+                         cr.wm.verdict_safe(rows))
+        rows[4]["ratio"] = 1.49
+        self.assertEqual(cr.wm.verdict_safe(rows),
+                         "Issue 23's bar is not met: strata's snapshot-safe "
+                         "cell keeps less than 75% of its unordered speedup "
+                         "(no WAL); strata's snapshot-safe ops/s are below "
+                         "1.5x RocksDB's (WAL).")
+        rows[5]["ratio"] = 1.0
+        self.assertTrue(cr.wm.verdict_safe(rows).endswith(
+            "below 1.5x RocksDB's (WAL, no WAL)."))
+
+    def test_verdict_issue23_met_at_the_bar(self):
+        # Exactly 75% kept (WAL: 2.5x -> 2.125x; no WAL: 2.0x -> 1.75x)
+        # and exactly 1.5x RocksDB: met.
+        rows = cr.wm.cell_rows(self.results(
+            ops={"WAL, snapshot-safe": (425, 250),
+                 "no WAL, snapshot-safe": (525, 300)}))
+        self.assertEqual(cr.wm.kept(rows), {True: 0.75, False: 0.75})
+        rows[4]["ratio"] = rows[5]["ratio"] = 1.5
+        met = ("Issue 23's bar is met: with and without the WAL, strata's "
+               "snapshot-safe cell keeps >= 75% of its unordered speedup, "
+               "and its ops/s are >= 1.5x RocksDB's (TransactionDB, "
+               "WritePrepared) in the same cell.")
+        self.assertEqual(cr.wm.verdict_safe(rows), met)
+        self.assertEqual(cr.wm.verdict(rows),
+                         self.ISSUE8_SPEEDUP + " " + met)
+        # Just below either bar: not met, and the part named.
+        rows[5]["ratio"] = 1.4999
+        self.assertEqual(cr.wm.verdict_safe(rows),
+                         "Issue 23's bar is not met: strata's snapshot-safe "
+                         "ops/s are below 1.5x RocksDB's (no WAL).")
+        rows = cr.wm.cell_rows(self.results(
+            ops={"WAL, snapshot-safe": (424, 250),
+                 "no WAL, snapshot-safe": (525, 300)}))
+        rows[4]["ratio"] = rows[5]["ratio"] = 1.5
+        self.assertEqual(cr.wm.verdict_safe(rows),
+                         "Issue 23's bar is not met: strata's snapshot-safe "
+                         "cell keeps less than 75% of its unordered speedup "
+                         "(WAL).")
+
+    def test_verdict_issue23_without_an_unordered_gain(self):
+        # strata's unordered cell no faster than its ordered one without
+        # the WAL: there is no speedup to keep, so the bar is not met.
+        rows = cr.wm.cell_rows(self.results(
+            ops={"no WAL, unordered": (300, 500),
+                 "WAL, snapshot-safe": (425, 100)}))
+        self.assertEqual(cr.wm.verdict_safe(rows),
+                         "Issue 23's bar is not met: strata's unordered "
+                         "speedup is missing or not above 1, so there is "
+                         "none to keep (no WAL).")
 
     def test_commands(self):
         lines = cr.wm.commands_text(100, 1, ["--x=a b"]).splitlines()
-        self.assertEqual(lines[0::2], ["# " + c[0] for c in cr.wm.CELLS])
+        labels = [c[0] for c in cr.wm.CELLS]
+        self.assertEqual(lines[0::2], ["# " + c for c in labels[:4]] + [
+            "# WAL, snapshot-safe (strata)", "# WAL, snapshot-safe (RocksDB)",
+            "# no WAL, snapshot-safe (strata)",
+            "# no WAL, snapshot-safe (RocksDB)"])
         for line in lines[1::2]:
             self.assertTrue(line.startswith("$DB_BENCH --db=$DB --num=100 "))
             self.assertTrue(line.endswith("'--x=a b'"))
-        self.assertIn("--disable_wal=1 --unordered_write=1", lines[7])
+        self.assertIn("--disable_wal=1 --unordered_write=1 '--x", lines[7])
+        self.assertIn("--disable_wal=0 --unordered_write=1 "
+                      "--unordered_write_snapshot_safe=1 '--x", lines[9])
+        self.assertIn("--disable_wal=0 --unordered_write=1 "
+                      "--transaction_db=1 '--x", lines[11])
+        self.assertIn("--disable_wal=1 --unordered_write=1 "
+                      "--unordered_write_snapshot_safe=1 '--x", lines[13])
+        self.assertIn("--disable_wal=1 --unordered_write=1 "
+                      "--transaction_db=1 '--x", lines[15])
+        self.assertEqual(len(lines), 16)
 
 
 class TableTest(unittest.TestCase):
@@ -380,11 +620,13 @@ engine = {engine!r}
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if "=" in a)
 os.makedirs(args["db"], exist_ok=True)
 with open(os.environ["FAKE_LOG"], "a") as f:
-    f.write("%s %s %s %s %s %s %s\\n" % (
+    f.write("%s %s %s %s %s %s %s %s %s\\n" % (
         engine, args["benchmarks"], args["db"],
         args.get("use_existing_db", "0"), args.get("disable_wal", "-"),
         args.get("unordered_write", "-"),
-        args.get("num_column_families", "-")))
+        args.get("num_column_families", "-"),
+        args.get("unordered_write_snapshot_safe", "-"),
+        args.get("transaction_db", "-")))
 sys.stderr.write("%s:    version 1.2.3\\n" % engine)
 mode = os.environ.get("FAKE_MODE", "ok")
 if mode == "fail" and engine == "RocksDB":
@@ -401,6 +643,10 @@ for name in args["benchmarks"].split(","):
     ops = int(os.environ["FAKE_OPS_" + engine.upper()])
     if args.get("unordered_write") == "1":
         ops *= 2
+    if args.get("unordered_write_snapshot_safe") == "1":
+        ops -= 50
+    if args.get("transaction_db") == "1":
+        ops //= 2
     if args.get("disable_wal") == "1":
         ops += 100
     print("%-12s : 1.000 micros/op %s ops/sec 1.000 seconds 10 operations;"
@@ -496,32 +742,57 @@ class RunTest(unittest.TestCase):
         status, out, err = self.main("--write_modes", "--runs=1",
                                      "--out=%s" % out_dir)
         self.assertEqual(status, 0, err)
-        # Each cell alternates the engines, each run in a fresh directory.
+        # Each cell alternates the engines, each run in a fresh directory;
+        # the snapshot-safe cells pass each engine its own flag.
         calls = self.calls()
         expected = []
         for wal, unordered in (("0", "0"), ("0", "1"), ("1", "0"),
                                ("1", "1")):
             for engine in cr.ENGINES:
-                expected.append([engine, "fillrandom", "0", wal, unordered])
-        self.assertEqual([[c[0], c[1], c[3], c[4], c[5]] for c in calls],
-                         expected)
-        self.assertEqual(len({c[2] for c in calls}), 8)
+                expected.append([engine, "fillrandom", "0", wal, unordered,
+                                 "-", "-"])
+        for wal in ("0", "1"):
+            expected += [["strata", "fillrandom", "0", wal, "1", "1", "-"],
+                         ["RocksDB", "fillrandom", "0", wal, "1", "-", "1"]]
+        self.assertEqual([[c[0], c[1], c[3], c[4], c[5], c[7], c[8]]
+                          for c in calls], expected)
+        self.assertEqual(len({c[2] for c in calls}), 12)
         self.assertEqual(os.listdir(self.dbs), [])
+        self.assertIn("# strata vs RocksDB: write modes (issues 8 and 23)",
+                      out)
         self.assertIn("| WAL, ordered | 300 | 150 | 2.00 |", out)
         self.assertIn("| no WAL, unordered | 700 | 400 | 1.75 |", out)
-        self.assertIn("| strata | 2.00 | 1.75 |", out)
-        self.assertIn("| RocksDB | 2.00 | 1.60 |", out)
+        # The fake: snapshot-safe strata 50 ops/s below unordered,
+        # RocksDB's TransactionDB half its unordered (before the no-WAL
+        # 100).
+        self.assertIn("| WAL, snapshot-safe | 550 | 150 | 3.67 |", out)
+        self.assertIn("| no WAL, snapshot-safe | 650 | 250 | 2.60 |", out)
+        self.assertIn("| strata | 2.00 | 1.75 | 1.83 | 1.62 |", out)
+        self.assertIn("| RocksDB | 2.00 | 1.60 | 1.00 | 1.00 |", out)
+        self.assertIn("unordered speedup - 1): 0.83 with the WAL, 0.83 "
+                      "without.", out)
         self.assertIn("Issue 8's bar is met", out)
+        self.assertIn("Issue 23's bar is met", out)
         self.assertIn("--num=200000 ", out)  # the write-mode default
+        self.assertIn("# no WAL, snapshot-safe (strata)\n$DB_BENCH ", out)
+        self.assertIn("--disable_wal=1 --unordered_write=1 "
+                      "--unordered_write_snapshot_safe=1\n"
+                      "# no WAL, snapshot-safe (RocksDB)\n$DB_BENCH ", out)
+        self.assertIn("--disable_wal=1 --unordered_write=1 "
+                      "--transaction_db=1\n```", out)
         with open(os.path.join(out_dir, "compare.csv")) as f:
             rows = list(csv.DictReader(f))
-        self.assertEqual(len(rows), 8)
+        self.assertEqual(len(rows), 12)
         for row in rows:
             # Every fake is a Python process: it costs some CPU.
             self.assertGreater(float(row["user_seconds"]) +
                                float(row["sys_seconds"]), 0, row)
             self.assertGreater(float(row["wall_seconds"]), 0, row)
         self.assertEqual(rows[0]["cell"], "WAL, ordered")
+        self.assertEqual([r["cell"] for r in rows[-2:]],
+                         ["no WAL, snapshot-safe"] * 2)
+        self.assertIn("rocksdb-no-wal-snapshot-safe-run1.log",
+                      os.listdir(os.path.join(out_dir, "logs")))
         self.assertFalse(os.path.exists(os.path.join(out_dir,
                                                      "ratios.png")))
 

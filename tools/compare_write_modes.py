@@ -1,14 +1,30 @@
 """The write-mode table for tools/compare_rocksdb.py --write_modes.
 
 fillrandom with 16 threads writing batches of 8 (16-byte keys, 100-byte
-values, auto compactions off) in four cells: the WAL on or off
-(--disable_wal) times --unordered_write=0/1. Both engines run each cell,
-alternating, N times; the table shows the median ops/sec, the ratio
-strata/RocksDB, and the CPU time (user + sys of the db_bench process)
-per operation and per wall-clock second ("cores busy": on a 2-core
-machine 2.0 means both cores were busy all the time, whether with work or
-with waiting writers spinning). A second table gives each engine's
-unordered speedup (ops/sec unordered / ordered) with and without the WAL.
+values, auto compactions off) in six cells: the WAL on or off
+(--disable_wal) times three write modes. "ordered" is
+--unordered_write=0 and "unordered" --unordered_write=1, the same flags
+for both engines. "snapshot-safe" is unordered writing that keeps atomic
+batches and immutable snapshots, and each engine gets there its own way:
+strata with --unordered_write=1 --unordered_write_snapshot_safe=1 (the
+inserts stay unordered, a write only becomes visible once every earlier
+one is in the memtable), RocksDB with --unordered_write=1
+--transaction_db=1 (its db_bench then opens a TransactionDB with
+WritePrepared transactions and two write queues: RocksDB's own way to
+have those guarantees with unordered_write). Every other flag is the same
+in all six cells and for both engines.
+
+Both engines run each cell, alternating, N times; the cell table shows
+the median ops/sec, the ratio strata/RocksDB, and the CPU time (user +
+sys of the db_bench process) per operation and per wall-clock second
+("cores busy": on a 2-core machine 2.0 means both cores were busy all the
+time, whether with work or with waiting writers spinning). A second
+table gives each engine's unordered speedup and snapshot-safe speedup
+(ops/sec of that cell / ordered) with and without the WAL, and a line
+below it how much of strata's unordered speedup its snapshot-safe cells
+keep: (snapshot-safe speedup - 1) / (unordered speedup - 1). The
+verdict checks issue 8's bar on the four ordered and unordered cells and,
+when the snapshot-safe cells ran, issue 23's on those.
 
 Every cell passes --enable_pipelined_write=0: RocksDB refuses
 unordered_write together with pipelined writes, and db_bench's flag
@@ -31,27 +47,51 @@ BENCHMARK = "fillrandom"
 DEFAULT_NUM = 200000
 FLAGS = ["--threads=16", "--batch_size=8", "--disable_auto_compactions=1",
          "--enable_pipelined_write=0"]
-# (label, WAL on, unordered_write), in table order.
-CELLS = (("WAL, ordered", True, False),
-         ("WAL, unordered", True, True),
-         ("no WAL, ordered", False, False),
-         ("no WAL, unordered", False, True))
+# The write modes: ordered (--unordered_write=0), unordered
+# (--unordered_write=1) and snapshot-safe unordered, whose flags are each
+# engine's own (SAFE_FLAGS).
+MODES = ("ordered", "unordered", "safe")
+SAFE_FLAGS = {"strata": ["--unordered_write_snapshot_safe=1"],
+              "RocksDB": ["--transaction_db=1"]}
+# (label, WAL on, mode), in table order: issue 8's four cells, then issue
+# 23's two.
+CELLS = (("WAL, ordered", True, "ordered"),
+         ("WAL, unordered", True, "unordered"),
+         ("no WAL, ordered", False, "ordered"),
+         ("no WAL, unordered", False, "unordered"),
+         ("WAL, snapshot-safe", True, "safe"),
+         ("no WAL, snapshot-safe", False, "safe"))
+# Issue 23's bar, with the WAL and without: strata's snapshot-safe cell
+# keeps this much of its unordered speedup (kept()) ...
+KEPT_BAR = 0.75
+# ... and its ops/s are this many times RocksDB's in the same cell.
+SAFE_RATIO_BAR = 1.5
 CSV_FIELDS = ["engine", "cell", "run", "ops_per_sec", "micros_per_op",
               "seconds", "operations", "user_seconds", "sys_seconds",
               "wall_seconds"]
 
 
-def cell_flags(wal, unordered):
-    return ["--disable_wal=%d" % (0 if wal else 1),
-            "--unordered_write=%d" % (1 if unordered else 0)]
+def cell_flags(engine, wal, mode):
+    """The flags that make a cell: --disable_wal, --unordered_write and,
+    in a snapshot-safe cell, the engine's own flag (SAFE_FLAGS)."""
+    if engine not in SAFE_FLAGS:
+        raise ValueError("unknown engine %r" % (engine,))
+    if mode not in MODES:
+        raise ValueError("unknown write mode %r" % (mode,))
+    flags = ["--disable_wal=%d" % (0 if wal else 1),
+             "--unordered_write=%d" % (0 if mode == "ordered" else 1)]
+    if mode == "safe":
+        flags += SAFE_FLAGS[engine]
+    return flags
 
 
-def plan_cell(wal, unordered, num, seed, extra, db="$DB"):
-    """The db_bench arguments (without the binary) of one run of a cell.
-    extra comes last, so a flag given after -- wins (e.g. --threads=32)."""
+def plan_cell(engine, wal, mode, num, seed, extra, db="$DB"):
+    """The db_bench arguments (without the binary) of one run of a cell
+    by engine. extra comes last, so a flag given after -- wins (e.g.
+    --threads=32)."""
     return (["--db=%s" % db, "--num=%d" % num, "--seed=%d" % seed] +
             COMMON_FLAGS + ["--benchmarks=%s" % BENCHMARK] + FLAGS +
-            cell_flags(wal, unordered) + list(extra))
+            cell_flags(engine, wal, mode) + list(extra))
 
 
 def cpu_per_op_micros(result):
@@ -79,15 +119,16 @@ def _median(values):
 def cell_rows(results):
     """results: [{engine, cell, ops_per_sec, operations, user_seconds,
     sys_seconds, wall_seconds}] -> one dict per cell of CELLS that has a
-    result, in table order: label, and per engine the median ops
+    result, in table order: label, "wal", "mode", and per engine the
+    median ops
     ("ops"), CPU micros per op ("cpu") and cores busy ("cores"), plus
     "ratio" (strata/RocksDB ops, None without both)."""
     rows = []
-    for label, wal, unordered in CELLS:
+    for label, wal, mode in CELLS:
         mine = [r for r in results if r["cell"] == label]
         if not mine:
             continue
-        row = {"cell": label, "wal": wal, "unordered": unordered}
+        row = {"cell": label, "wal": wal, "mode": mode}
         for engine in ENGINES:
             runs = [r for r in mine if r["engine"] == engine]
             row[engine] = {
@@ -101,19 +142,37 @@ def cell_rows(results):
     return rows
 
 
-def speedups(rows):
+def speedups(rows, mode="unordered"):
     """{engine: {True: speedup with the WAL, False: without}}: median ops
-    unordered / ordered; None where a cell is missing."""
-    ops = {(row["wal"], row["unordered"]): row for row in rows}
+    of the mode's cell (unordered or safe) / ordered; None where a cell
+    is missing."""
+    ops = {(row["wal"], row["mode"]): row for row in rows}
     result = {}
     for engine in ENGINES:
         result[engine] = {}
         for wal in (True, False):
-            ordered = ops.get((wal, False), {}).get(engine, {}).get("ops")
-            unordered = ops.get((wal, True), {}).get(engine, {}).get("ops")
-            result[engine][wal] = (unordered / ordered
-                                   if ordered and unordered is not None
+            ordered = ops.get((wal, "ordered"), {}).get(engine, {}).get(
+                "ops")
+            other = ops.get((wal, mode), {}).get(engine, {}).get("ops")
+            result[engine][wal] = (other / ordered
+                                   if ordered and other is not None
                                    else None)
+    return result
+
+
+def kept(rows, engine="strata"):
+    """{True: with the WAL, False: without}: the share of the engine's
+    unordered speedup its snapshot-safe cell keeps, (safe speedup - 1) /
+    (unordered speedup - 1); None where a speedup is missing or the
+    unordered one is <= 1 (no gain to keep)."""
+    unordered = speedups(rows)[engine]
+    safe = speedups(rows, "safe")[engine]
+    result = {}
+    for wal in (True, False):
+        u, s = unordered[wal], safe[wal]
+        result[wal] = ((s - 1) / (u - 1)
+                       if u is not None and s is not None and u > 1
+                       else None)
     return result
 
 
@@ -135,21 +194,41 @@ def format_tables(rows):
             _fmt(r["cpu"], "{:.2f}"), _fmt(s["cores"], "{:.2f}"),
             _fmt(r["cores"], "{:.2f}")))
     lines += ["", "| engine | unordered speedup, WAL | unordered speedup, "
-              "no WAL |", "|---|--:|--:|"]
-    ups = speedups(rows)
+              "no WAL | snapshot-safe speedup, WAL | snapshot-safe "
+              "speedup, no WAL |", "|---|--:|--:|--:|--:|"]
+    ups, safe = speedups(rows), speedups(rows, "safe")
     for engine in ENGINES:
-        lines.append("| %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s |" % (
             engine, _fmt(ups[engine][True], "{:.2f}"),
-            _fmt(ups[engine][False], "{:.2f}")))
+            _fmt(ups[engine][False], "{:.2f}"),
+            _fmt(safe[engine][True], "{:.2f}"),
+            _fmt(safe[engine][False], "{:.2f}")))
+    share = kept(rows)
+    lines += ["", "Kept by strata's snapshot-safe cells, (snapshot-safe "
+              "speedup - 1) / (unordered speedup - 1): %s with the WAL, %s "
+              "without." % (_fmt(share[True], "{:.2f}"),
+                            _fmt(share[False], "{:.2f}"))]
     return "\n".join(lines)
 
 
 def verdict(rows):
-    """The write-mode bar in one line: strata's ops/s >= RocksDB's in every
-    cell and strata's unordered speedup >= RocksDB's with and without the
-    WAL; None unless all four cells have both engines."""
-    if len(rows) != len(CELLS) or any(r["ratio"] is None for r in rows):
+    """The write-mode bars in one line. Issue 8's, on the ordered and
+    unordered cells: strata's ops/s >= RocksDB's in each of them and
+    strata's unordered speedup >= RocksDB's with and without the WAL;
+    None unless those four cells have both engines. Then, when both
+    snapshot-safe cells have both engines, issue 23's (verdict_safe)."""
+    issue8 = [r for r in rows if r["mode"] != "safe"]
+    if (len(issue8) != len(CELLS) - 2 or
+            any(r["ratio"] is None for r in issue8)):
         return None
+    line = _verdict_issue8(issue8)
+    safe = verdict_safe(rows)
+    return line if safe is None else "%s %s" % (line, safe)
+
+
+def _verdict_issue8(rows):
+    """Issue 8's sentence; rows: the four ordered and unordered cells,
+    each with both engines."""
     behind = [r["cell"] for r in rows if r["ratio"] < 1.0]
     ups = speedups(rows)
     slower = [("WAL" if wal else "no WAL") for wal in (True, False)
@@ -168,15 +247,56 @@ def verdict(rows):
     return "Issue 8's bar is not met: %s." % "; ".join(parts)
 
 
+def verdict_safe(rows):
+    """Issue 23's bar in one sentence: with the WAL and without, strata's
+    snapshot-safe cell keeps >= KEPT_BAR of its unordered speedup and
+    its ops/s are >= SAFE_RATIO_BAR times RocksDB's in the same cell;
+    None unless both snapshot-safe cells have both engines."""
+    safe = {r["wal"]: r for r in rows if r["mode"] == "safe"}
+    if len(safe) != 2 or any(r["ratio"] is None for r in safe.values()):
+        return None
+    share = kept(rows)
+    names = {True: "WAL", False: "no WAL"}
+    nothing = [names[wal] for wal in (True, False) if share[wal] is None]
+    lost = [names[wal] for wal in (True, False)
+            if share[wal] is not None and share[wal] < KEPT_BAR]
+    slow = [names[wal] for wal in (True, False)
+            if safe[wal]["ratio"] < SAFE_RATIO_BAR]
+    if not nothing and not lost and not slow:
+        return ("Issue 23's bar is met: with and without the WAL, strata's "
+                "snapshot-safe cell keeps >= %d%% of its unordered "
+                "speedup, and its ops/s are >= %gx RocksDB's "
+                "(TransactionDB, WritePrepared) in the same cell." %
+                (round(KEPT_BAR * 100), SAFE_RATIO_BAR))
+    parts = []
+    if nothing:
+        parts.append("strata's unordered speedup is missing or not above "
+                     "1, so there is none to keep (%s)" % ", ".join(nothing))
+    if lost:
+        parts.append("strata's snapshot-safe cell keeps less than %d%% of "
+                     "its unordered speedup (%s)" %
+                     (round(KEPT_BAR * 100), ", ".join(lost)))
+    if slow:
+        parts.append("strata's snapshot-safe ops/s are below %gx "
+                     "RocksDB's (%s)" % (SAFE_RATIO_BAR, ", ".join(slow)))
+    return "Issue 23's bar is not met: %s." % "; ".join(parts)
+
+
 def commands_text(num, seed, extra):
-    """One command line per cell; $DB_BENCH is either engine's binary,
-    $DB a fresh directory per run."""
+    """One command line per cell, or per cell and engine where the
+    engines' flags differ (the snapshot-safe cells, "# label (engine)");
+    $DB_BENCH is the engine's binary, $DB a fresh directory per run."""
     lines = []
-    for label, wal, unordered in CELLS:
-        lines.append("# %s" % label)
-        lines.append("$DB_BENCH " + " ".join(
-            shell_word(a) for a in plan_cell(wal, unordered, num, seed,
-                                             extra)))
+    for label, wal, mode in CELLS:
+        plans = [(engine, plan_cell(engine, wal, mode, num, seed, extra))
+                 for engine in ENGINES]
+        if all(args == plans[0][1] for _, args in plans):
+            plans = [(None, plans[0][1])]
+        for engine, args in plans:
+            lines.append("# %s" % label if engine is None else
+                         "# %s (%s)" % (label, engine))
+            lines.append("$DB_BENCH " + " ".join(shell_word(a)
+                                                 for a in args))
     return "\n".join(lines)
 
 
@@ -184,7 +304,7 @@ def report_markdown(opts, rows, info, binaries):
     """The whole --write_modes report: how it was made, both tables, the
     commands."""
     versions = info["versions"]
-    out = ["# strata vs RocksDB: write modes (issue 8)", ""]
+    out = ["# strata vs RocksDB: write modes (issues 8 and 23)", ""]
     out.append("- Date: %s" % info["date"])
     out.append("- Machine: %s" % info["machine"])
     for engine in ENGINES:
@@ -194,6 +314,11 @@ def report_markdown(opts, rows, info, binaries):
                "and cell, alternating strata, RocksDB, each in a fresh "
                "directory; medians." % (BENCHMARK, " ".join(FLAGS),
                                         opts.num, opts.runs))
+    out.append("- Snapshot-safe cells: strata `--unordered_write=1 %s`, "
+               "RocksDB `--unordered_write=1 %s` (a TransactionDB, "
+               "WritePrepared, two write queues); the other cells pass the "
+               "same flags to both." % (" ".join(SAFE_FLAGS["strata"]),
+                                        " ".join(SAFE_FLAGS["RocksDB"])))
     out.append("- CPU µs/op: user + sys time of the db_bench process "
                "(open and close included) over the operations of its "
                "result line; cores busy: that CPU time over the process's "
