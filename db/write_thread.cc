@@ -209,8 +209,9 @@ void WriteThread::CompleteMembers(WriteGroup* group, Writer* self) {
 
 void WriteThread::ReleaseQueuedMembers(WriteGroup* group) {
   const size_t size = group->size_;
-  // Only a synced group's members surely sleep (AwaitState); others spin
-  // or yield, and a store wakes them.
+  // A synced group's synced members sleep (AwaitState) and each wakeup is
+  // a system call; unsynced members spin or yield, and a store wakes
+  // them.
   if (size <= kMaxDirectCompletions || !group->need_sync_) {
     CompleteMembers(group, group->leader_);
     return;

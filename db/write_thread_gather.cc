@@ -36,7 +36,8 @@ void WriteThread::NoteSync(WriteGroup* group, uint64_t start) {
   const uint64_t window = std::min(options_.max_sync_gather_usec, took / 2);
   // The group's writers come back, and those queued behind it lead next.
   const size_t expected =
-      group->size_ + CountQueued(group->last_writer_, kMaxGather) - 1;
+      std::min(group->size_ + CountQueued(group->last_writer_, kMaxGather) - 1,
+               kMaxGather);
   sync_expected_.store(expected, std::memory_order_relaxed);
   sync_gather_until_.store(now + window, std::memory_order_relaxed);
 }
@@ -44,7 +45,12 @@ void WriteThread::NoteSync(WriteGroup* group, uint64_t start) {
 void WriteThread::GatherSyncWriters(Writer* leader) {
   const size_t expected = sync_expected_.load(std::memory_order_relaxed);
   const uint64_t until = sync_gather_until_.load(std::memory_order_relaxed);
-  if (expected <= 1 || CountQueued(leader, expected) >= expected) return;
+  // Nothing to wait for: the writers are here, this sync's gathering was
+  // done, or its time is up.
+  if (expected <= 1 || until == 0 ||
+      CountQueued(leader, expected) >= expected || env_->NowMicros() >= until) {
+    return;
+  }
   // One gathering per sync: a later leader does not wait for the same
   // writers again.
   sync_gather_until_.store(0, std::memory_order_relaxed);
