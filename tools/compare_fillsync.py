@@ -29,15 +29,13 @@ import argparse
 import datetime
 import os
 import re
-import shutil
 import statistics
 import sys
 import tempfile
 import time
 
-from compare_report import (COMMON_FLAGS, CompareError, parse_result,
-                            shell_word)
-from compare_rocksdb import run_db_bench
+from compare_report import COMMON_FLAGS, CompareError, shell_word
+from compare_rocksdb import run_in_fresh_dir
 from compare_setup import DEFAULT_ROCKSDB, DEFAULT_STRATA, machine_info
 
 NO_GATHER = "strata, no gather"
@@ -190,18 +188,12 @@ def main(argv):
                   file=sys.stderr, flush=True)
             for n in opts.threads:
                 for engine in engines:
-                    tmp = tempfile.mkdtemp(prefix="fillsync-", dir=parent)
-                    try:
-                        args = engine_args(engine, n, opts.writes,
-                                           os.path.join(tmp, "db"))
-                        output = run_db_bench(binaries[engine], args,
-                                              engine, "fillsync", log)
-                    finally:
-                        shutil.rmtree(tmp, ignore_errors=True)
-                    result = parse_result(output, "fillsync")
-                    if result is None:
-                        raise CompareError("%s printed no fillsync result"
-                                           % engine)
+                    def plan(db, engine=engine, n=n):
+                        return [(engine_args(engine, n, opts.writes, db),
+                                 False)]
+                    result, output = run_in_fresh_dir(
+                        engine, binaries[engine], "fillsync", plan, parent,
+                        log)
                     results.append({
                         "engine": engine, "threads": n,
                         "ops_per_sec": result["ops_per_sec"],
