@@ -351,6 +351,11 @@ class WriteThread {
   void TEST_SetBlockCallback(std::function<void(Writer*)> cb) {
     block_callback_ = std::move(cb);
   }
+  // Called on a synced leader's thread when it starts to wait for the
+  // writers the last sync released (GatherSyncWriters).
+  void TEST_SetGatherCallback(std::function<void(Writer*)> cb) {
+    gather_callback_ = std::move(cb);
+  }
 
  private:
   // Links w into the queue; returns once w leads a group or is completed.
@@ -481,6 +486,7 @@ class WriteThread {
   std::function<void(Writer*)> join_callback_;
   std::function<void(Writer*)> yield_callback_;
   std::function<void(Writer*)> block_callback_;
+  std::function<void(Writer*)> gather_callback_;
 };
 
 }  // namespace strata

@@ -59,6 +59,7 @@ void WriteThread::GatherSyncWriters(Writer* leader) {
   // under gather_mu_. Sequentially consistent, one sees the other, so a
   // writer's signal is never lost.
   gathering_.store(true, std::memory_order_seq_cst);
+  if (gather_callback_) gather_callback_(leader);
   {
     MutexLock l(&gather_mu_);
     // Every writer that joins after this count is counted in

@@ -56,13 +56,17 @@ WriteThread::Options SerialOptions() { return WriteThread::Options(); }
 
 // Writer 0 syncs alone while 1 and 2 queue; when 0 comes back (as writer
 // 3, the same thread's next write in a closed loop) the group 1 leads
-// waits for it, and the three share one sync.
+// waits for it, and the three share one sync. Writer 3 starts only once
+// that leader waits, so without the wait it could not be in the group.
 TEST_P(WriteThreadGatherTest, ReturningWriterJoinsTheNextSync) {
   WriterRun run(Options(kForever));
+  Counter gathers;
+  run.thread().TEST_SetGatherCallback(gathers.Callback());
   run.env().set_sync_micros(kForever);
   for (int i = 0; i < 4; i++) run.Add(BatchWithPuts(1), Synced());
   run.StartQueued(3);
   run.Release();
+  ASSERT_TRUE(gathers.WaitFor(1));
   ASSERT_TRUE(run.WaitReturned(0));
   run.Start(3);
   run.JoinAll();
@@ -73,26 +77,40 @@ TEST_P(WriteThreadGatherTest, ReturningWriterJoinsTheNextSync) {
   EXPECT_EQ(2u, run.env().published().size());
 }
 
-// When the released writer does not write again, the wait ends at half
-// the last sync's time and the group goes without it.
-TEST_P(WriteThreadGatherTest, WaitEndsAtHalfTheSyncTime) {
-  WriterRun run(Options(kForever));
-  run.env().set_sync_micros(2000);  // a wait of 1 ms at most
+// Writer 0 syncs alone (each sync taking sync_micros on the fake clock)
+// while writers 1 and 2 queue behind it; writer 0 does not write again,
+// so 1 and 2 commit together without it, every write succeeding. Returns
+// how many times a leader began to wait for writer 0.
+int QueuedBehindOneSync(WriterRun& run, uint64_t sync_micros) {
+  Counter gathers;
+  run.thread().TEST_SetGatherCallback(gathers.Callback());
+  run.env().set_sync_micros(sync_micros);
   for (int i = 0; i < 3; i++) run.Add(BatchWithPuts(1), Synced());
   run.RunQueued();
   EXPECT_EQ((std::vector<std::vector<int>>{{0}, {1, 2}}), GroupsOf(run));
   for (size_t i = 0; i < run.size(); i++) {
     EXPECT_TRUE(run.writer(i).status.ok()) << i;
   }
+  return gathers.value();
+}
+
+// When the released writer does not write again, the wait ends at half
+// the last sync's time and the group goes without it.
+TEST_P(WriteThreadGatherTest, WaitEndsAtHalfTheSyncTime) {
+  WriterRun run(Options(kForever));
+  EXPECT_EQ(1, QueuedBehindOneSync(run, 2000));  // a wait of 1 ms at most
 }
 
 // The option bounds the wait below half the sync time.
 TEST_P(WriteThreadGatherTest, WaitEndsAtTheOption) {
   WriterRun run(Options(1000));
-  run.env().set_sync_micros(kForever);
-  for (int i = 0; i < 3; i++) run.Add(BatchWithPuts(1), Synced());
-  run.RunQueued();
-  EXPECT_EQ((std::vector<std::vector<int>>{{0}, {1, 2}}), GroupsOf(run));
+  EXPECT_EQ(1, QueuedBehindOneSync(run, kForever));
+}
+
+// Off (0), the option never makes a leader wait, however long the sync.
+TEST_P(WriteThreadGatherTest, ZeroTurnsTheWaitOff) {
+  WriterRun run(Options(0));
+  EXPECT_EQ(0, QueuedBehindOneSync(run, kForever));
 }
 
 // A lone synced writer is the whole of its last group: it never waits for
@@ -114,21 +132,15 @@ TEST_P(WriteThreadGatherTest, LoneWriterDoesNotWait) {
 // group go on without the writer it released.
 TEST_P(WriteThreadGatherTest, UnsyncedLeaderDoesNotWait) {
   WriterRun run(Options(kForever));
+  Counter gathers;
+  run.thread().TEST_SetGatherCallback(gathers.Callback());
   run.env().set_sync_micros(kForever);
   run.Add(BatchWithPuts(1), Synced());
   run.Add(BatchWithPuts(1));
   run.Add(BatchWithPuts(1));
   run.RunQueued();
   EXPECT_EQ((std::vector<std::vector<int>>{{0}, {1, 2}}), GroupsOf(run));
-}
-
-// Off (0), the option never makes a leader wait.
-TEST_P(WriteThreadGatherTest, ZeroTurnsTheWaitOff) {
-  WriterRun run(Options(0));
-  run.env().set_sync_micros(kForever);
-  for (int i = 0; i < 3; i++) run.Add(BatchWithPuts(1), Synced());
-  run.RunQueued();
-  EXPECT_EQ((std::vector<std::vector<int>>{{0}, {1, 2}}), GroupsOf(run));
+  EXPECT_EQ(0, gathers.value());
 }
 
 // A synced group of more than four is completed through a few of its
