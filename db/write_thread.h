@@ -356,6 +356,10 @@ class WriteThread {
   void TEST_SetGatherCallback(std::function<void(Writer*)> cb) {
     gather_callback_ = std::move(cb);
   }
+  // Called on that leader's thread when the wait ends.
+  void TEST_SetGatherEndCallback(std::function<void(Writer*)> cb) {
+    gather_end_callback_ = std::move(cb);
+  }
 
  private:
   // Links w into the queue; returns once w leads a group or is completed.
@@ -487,6 +491,7 @@ class WriteThread {
   std::function<void(Writer*)> yield_callback_;
   std::function<void(Writer*)> block_callback_;
   std::function<void(Writer*)> gather_callback_;
+  std::function<void(Writer*)> gather_end_callback_;
 };
 
 }  // namespace strata

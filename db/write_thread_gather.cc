@@ -74,6 +74,7 @@ void WriteThread::GatherSyncWriters(Writer* leader) {
     }
   }
   gathering_.store(false, std::memory_order_relaxed);
+  if (gather_end_callback_) gather_end_callback_(leader);
 }
 
 }  // namespace strata

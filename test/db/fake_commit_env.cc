@@ -14,6 +14,11 @@ uint64_t CountOf(const WriteThread::Writer* w) {
   return w->batch == nullptr ? 0 : w->batch->Count();
 }
 
+uint64_t SteadyMicros() {
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::microseconds>(now).count();
+}
+
 }  // namespace
 
 void PrintTo(CommitStep step, std::ostream* os) {
@@ -79,10 +84,13 @@ SequenceNumber FakeCommitEnv::AllocateSequence(uint64_t count) {
 }
 
 uint64_t FakeCommitEnv::NowMicros() {
-  const auto now = std::chrono::steady_clock::now().time_since_epoch();
-  return std::chrono::duration_cast<std::chrono::microseconds>(now).count() +
-         synced_micros_.load();
+  clock_reads_.Increment();
+  uint64_t base = stopped_at_micros_.load();
+  if (base == 0) base = SteadyMicros();
+  return base + advanced_micros_.load() + synced_micros_.load();
 }
+
+void FakeCommitEnv::StopClock() { stopped_at_micros_ = SteadyMicros(); }
 
 Status FakeCommitEnv::WriteWAL(WriteThread::WriteGroup* group) {
   EXPECT_FALSE(group->disable_wal());

@@ -88,8 +88,10 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   void MemTableWritesPending(uint64_t n) override { pending_ += n; }
   void MemTableWriteDone() override { pending_--; }
   void Publish(SequenceNumber last_sequence) override;
-  // The steady clock, plus the sync time set with set_sync_micros for every
-  // synced group's WriteWAL so far (a sync that takes that long).
+  // The steady clock (or, once StopClock() was called, the moment it was
+  // stopped), plus the sync time set with set_sync_micros for every synced
+  // group's WriteWAL so far (a sync that takes that long), plus what
+  // AdvanceMicros added. Counted in clock_reads() before the clock is read.
   uint64_t NowMicros() override;
 
   // One batch that reached the memtable (through ApplyMemTable, or through
@@ -152,6 +154,14 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   // What a sync takes on the fake clock (the write thread bounds its wait
   // for synced writers by half of it).
   void set_sync_micros(uint64_t micros) { sync_micros_ = micros; }
+  // From now on the fake clock moves only through syncs and AdvanceMicros,
+  // so that a test places the end of a timed wait exactly, whatever the
+  // machine's load.
+  void StopClock();
+  void AdvanceMicros(uint64_t micros) { advanced_micros_ += micros; }
+  // Every NowMicros call so far: a read counted after an AdvanceMicros
+  // returned saw the advanced clock.
+  Counter& clock_reads() { return clock_reads_; }
 
   // Run on the calling thread, outside the fake's locks, so they may
   // block: in ApplyMemTable and InsertMember, between their begin and end
@@ -215,6 +225,9 @@ class FakeCommitEnv : public WriteThread::CommitEnv {
   std::function<void(WriteThread::Writer*)> insert_hook_;
 
   std::atomic<uint64_t> synced_micros_{0};
+  std::atomic<uint64_t> stopped_at_micros_{0};  // 0: the clock runs
+  std::atomic<uint64_t> advanced_micros_{0};
+  Counter clock_reads_;
   std::atomic<uint64_t> sync_micros_{0};
   std::atomic<int> in_env_{0};
   std::atomic<bool> overlapped_{false};
