@@ -29,11 +29,16 @@ uint64_t FileTimeTo100ns(const FILETIME& ft) {
 constexpr DWORD kShareAll =
     FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
 
-ScopedHandle Open(const std::string& fname, DWORD access, DWORD disposition,
-                  DWORD flags) {
-  return ScopedHandle(CreateFileW(port::ToWinPath(fname).c_str(), access,
-                                  kShareAll, nullptr, disposition, flags,
-                                  nullptr));
+// Opens fname through CreateFileW; op names the open in an error.
+Status Open(const std::string& fname, DWORD access, DWORD disposition,
+            DWORD flags, const char* op, ScopedHandle* file) {
+  std::wstring path;
+  Status s = WinPath(fname, &path);
+  if (!s.ok()) return s;
+  file->Reset(CreateFileW(path.c_str(), access, kShareAll, nullptr, disposition,
+                          flags, nullptr));
+  if (!file->is_valid()) return WinError(fname, op, GetLastError());
+  return Status::OK();
 }
 
 DWORD DataFlags(bool direct) {
@@ -184,8 +189,10 @@ class WinEnv : public OsEnv {
   }
 
   Status FileExists(const std::string& fname) override {
-    if (GetFileAttributesW(port::ToWinPath(fname).c_str()) !=
-        INVALID_FILE_ATTRIBUTES) {
+    std::wstring path;
+    Status s = WinPath(fname, &path);
+    if (!s.ok()) return s;
+    if (GetFileAttributesW(path.c_str()) != INVALID_FILE_ATTRIBUTES) {
       return Status::OK();
     }
     const DWORD err = GetLastError();
@@ -198,7 +205,9 @@ class WinEnv : public OsEnv {
   // As on POSIX, the name is gone when RemoveFile returns, even if the file
   // is still open; the data lives until the last handle closes.
   Status RemoveFile(const std::string& fname) override {
-    const std::wstring path = port::ToWinPath(fname);
+    std::wstring path;
+    Status s = WinPath(fname, &path);
+    if (!s.ok()) return s;
     DWORD err = PosixDelete(path);
     if (err == ERROR_SUCCESS) return Status::OK();
     if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ||
@@ -221,14 +230,20 @@ class WinEnv : public OsEnv {
   }
 
   Status CreateDir(const std::string& name) override {
-    if (!CreateDirectoryW(port::ToWinPath(name).c_str(), nullptr)) {
+    std::wstring path;
+    Status s = WinPath(name, &path);
+    if (!s.ok()) return s;
+    if (!CreateDirectoryW(path.c_str(), nullptr)) {
       return WinError(name, "CreateDirectory", GetLastError());
     }
     return Status::OK();
   }
 
   Status RemoveDir(const std::string& name) override {
-    if (!RemoveDirectoryW(port::ToWinPath(name).c_str())) {
+    std::wstring path;
+    Status s = WinPath(name, &path);
+    if (!s.ok()) return s;
+    if (!RemoveDirectoryW(path.c_str())) {
       return WinError(name, "RemoveDirectory", GetLastError());
     }
     return Status::OK();
@@ -261,8 +276,11 @@ class WinEnv : public OsEnv {
   // open target is replaced; elsewhere an open target refuses.
   Status RenameFile(const std::string& src,
                     const std::string& target) override {
-    const std::wstring from = port::ToWinPath(src);
-    const std::wstring to = port::ToWinPath(target);
+    std::wstring from;
+    std::wstring to;
+    Status s = WinPath(src, &from);
+    if (s.ok()) s = WinPath(target, &to);
+    if (!s.ok()) return s;
     if (PosixRename(from, to) == ERROR_SUCCESS) return Status::OK();
     // MoveFileExW refuses MOVEFILE_REPLACE_EXISTING for a directory (a
     // checkpoint's <dir>.tmp moved into place), which replaces nothing.
@@ -287,8 +305,12 @@ class WinEnv : public OsEnv {
   }
 
   Status LinkFile(const std::string& src, const std::string& target) override {
-    if (!CreateHardLinkW(port::ToWinPath(target).c_str(),
-                         port::ToWinPath(src).c_str(), nullptr)) {
+    std::wstring from;
+    std::wstring to;
+    Status s = WinPath(src, &from);
+    if (s.ok()) s = WinPath(target, &to);
+    if (!s.ok()) return s;
+    if (!CreateHardLinkW(to.c_str(), from.c_str(), nullptr)) {
       return WinError(src, ("link to " + target).c_str(), GetLastError());
     }
     return Status::OK();
@@ -296,9 +318,11 @@ class WinEnv : public OsEnv {
 
   Status GetFreeDiskSpace(const std::string& path,
                           uint64_t* diskfree) override {
+    std::wstring wide;
+    Status s = WinPath(path, &wide);
+    if (!s.ok()) return s;
     ULARGE_INTEGER available;
-    if (!GetDiskFreeSpaceExW(port::ToWinPath(path).c_str(), &available, nullptr,
-                             nullptr)) {
+    if (!GetDiskFreeSpaceExW(wide.c_str(), &available, nullptr, nullptr)) {
       return WinError(path, "GetDiskFreeSpaceEx", GetLastError());
     }
     *diskfree = available.QuadPart;
@@ -306,7 +330,10 @@ class WinEnv : public OsEnv {
   }
 
   Status IsDirectory(const std::string& path, bool* is_dir) override {
-    const DWORD attrs = GetFileAttributesW(port::ToWinPath(path).c_str());
+    std::wstring wide;
+    Status s = WinPath(path, &wide);
+    if (!s.ok()) return s;
+    const DWORD attrs = GetFileAttributesW(wide.c_str());
     if (attrs == INVALID_FILE_ATTRIBUTES) {
       return WinError(path, "GetFileAttributes", GetLastError());
     }
@@ -316,7 +343,9 @@ class WinEnv : public OsEnv {
 
   Status GetAbsolutePath(const std::string& db_path,
                          std::string* output_path) override {
-    const std::wstring in = port::ToWinPath(db_path);
+    std::wstring in;
+    Status s = WinPath(db_path, &in);
+    if (!s.ok()) return s;
     const DWORD n = GetFullPathNameW(in.c_str(), 0, nullptr, nullptr);
     if (n == 0) return WinError(db_path, "GetFullPathName", GetLastError());
     std::wstring out(n, L'\0');
@@ -363,8 +392,10 @@ class WinEnv : public OsEnv {
  private:
   static Status Attributes(const std::string& fname,
                            WIN32_FILE_ATTRIBUTE_DATA* attrs) {
-    if (!GetFileAttributesExW(port::ToWinPath(fname).c_str(),
-                              GetFileExInfoStandard, attrs)) {
+    std::wstring path;
+    Status s = WinPath(fname, &path);
+    if (!s.ok()) return s;
+    if (!GetFileAttributesExW(path.c_str(), GetFileExInfoStandard, attrs)) {
       return WinError(fname, "GetFileAttributesEx", GetLastError());
     }
     return Status::OK();
@@ -403,10 +434,8 @@ class WinEnv : public OsEnv {
         if (request.write_through) flags |= FILE_FLAG_WRITE_THROUGH;
         break;
     }
-    *file = Open(fname, access, disposition, flags);
-    if (!file->is_valid()) {
-      return WinError(fname, request.op(), GetLastError());
-    }
+    Status s = Open(fname, access, disposition, flags, request.op(), file);
+    if (!s.ok()) return s;
     *alignment = AlignmentFor(fname, request.direct);
     return Status::OK();
   }
@@ -452,11 +481,10 @@ class WinEnv : public OsEnv {
 
   Status OpenLockFile(const std::string& fname,
                       std::unique_ptr<OsFileLock>* lock) override {
-    ScopedHandle h = Open(fname, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS,
-                          FILE_ATTRIBUTE_NORMAL);
-    if (!h.is_valid()) {
-      return WinError(fname, "open lock file", GetLastError());
-    }
+    ScopedHandle h;
+    Status s = Open(fname, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS,
+                    FILE_ATTRIBUTE_NORMAL, "open lock file", &h);
+    if (!s.ok()) return s;
     std::string key = FileKey(h.get());
     if (key.empty()) key = fname;
     lock->reset(new WinFileLock(std::move(h), fname, std::move(key)));

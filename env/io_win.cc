@@ -71,10 +71,20 @@ Status WinError(const std::string& path, const char* op, unsigned long err) {
       break;
   }
   const std::string detail = std::string(op) + ": " + SystemMessage(err);
-  if (err == ERROR_INVALID_PARAMETER) {
-    return Status::InvalidArgument(path, detail);
+  switch (err) {
+    case ERROR_INVALID_PARAMETER:
+    case ERROR_NO_UNICODE_TRANSLATION:  // a path that is not UTF-8
+      return Status::InvalidArgument(path, detail);
+    default:
+      return Status::IOError(path, detail);
   }
-  return Status::IOError(path, detail);
+}
+
+Status WinPath(const std::string& path, std::wstring* wide) {
+  if (!port::ToWinPath(path, wide)) {
+    return Status::InvalidArgument(path, "path is not valid UTF-8");
+  }
+  return Status::OK();
 }
 
 namespace {
@@ -120,8 +130,10 @@ size_t QuerySectorSize(std::wstring device) {
 // GUID path ("\\?\Volume{...}\") where the system has one, else its root
 // ("C:\") without any "\\?\" prefix. Empty if unknown.
 std::wstring VolumeOf(const std::string& path) {
+  std::wstring wide;
   wchar_t root[MAX_PATH + 1];
-  if (!GetVolumePathNameW(port::ToWinPath(path).c_str(), root, MAX_PATH + 1)) {
+  if (!port::ToWinPath(path, &wide) ||
+      !GetVolumePathNameW(wide.c_str(), root, MAX_PATH + 1)) {
     return std::wstring();
   }
   std::wstring volume = root;

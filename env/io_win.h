@@ -35,11 +35,15 @@ namespace strata {
 // The Status for Win32 error err (GetLastError()) from operation op on path:
 //   file/path not found, bad drive        -> PathNotFound
 //   disk full                             -> NoSpace
-//   invalid parameter                     -> InvalidArgument
+//   invalid parameter, path not UTF-8     -> InvalidArgument
 //   sharing violation, access denied, ... -> IOError
 // The message names the path and the operation and carries the system's
 // text for the error, in UTF-8.
 Status WinError(const std::string& path, const char* op, unsigned long err);
+
+// path for the W APIs (port::ToWinPath), or InvalidArgument naming it if it
+// is not valid UTF-8.
+Status WinPath(const std::string& path, std::wstring* wide);
 
 // The alignment unbuffered I/O on the volume holding path needs:
 // max(page size, the volume's physical sector size). The sector size comes

@@ -19,7 +19,11 @@ struct DIR {
 };
 
 DIR* opendir(const char* name) {
-  std::wstring pattern = ToWinPath(name);
+  std::wstring pattern;
+  if (!ToWinPath(name, &pattern)) {
+    errno = EINVAL;
+    return nullptr;  // GetLastError() says why
+  }
   if (!pattern.empty() && pattern.back() != L'/' && pattern.back() != L'\\') {
     pattern.push_back(L'\\');
   }

@@ -2,6 +2,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "port/port.h"
 #include "port/sys_time.h"
@@ -214,9 +215,23 @@ std::wstring Utf8ToWide(const std::string& utf8) {
   return wide;
 }
 
-std::wstring ToWinPath(const std::string& path) {
-  std::wstring wide = Utf8ToWide(path);
-  std::replace(wide.begin(), wide.end(), L'/', L'\\');
+namespace {
+
+// utf8 in UTF-16; false, with GetLastError() set, at an invalid sequence.
+bool CheckedUtf8ToWide(const std::string& utf8, std::wstring* wide) {
+  wide->clear();
+  if (utf8.empty()) return true;
+  const int size = static_cast<int>(utf8.size());
+  const int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8.data(),
+                                    size, nullptr, 0);
+  if (n <= 0) return false;
+  wide->resize(static_cast<size_t>(n));
+  return MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8.data(), size,
+                             &(*wide)[0], n) == n;
+}
+
+// The long form of wide (not yet prefixed) if it needs one, else wide.
+std::wstring LongPathForm(std::wstring wide) {
   if (wide.compare(0, 4, L"\\\\?\\") == 0) return wide;
   // What counts against MAX_PATH (less room for an 8.3 name) is the full
   // path: a short relative name under a long current directory is long.
@@ -234,6 +249,20 @@ std::wstring ToWinPath(const std::string& path) {
     return L"\\\\?\\UNC\\" + full.substr(2);  // \\server\share\...
   }
   return L"\\\\?\\" + full;
+}
+
+}  // namespace
+
+bool ToWinPath(const std::string& path, std::wstring* wide) {
+  std::wstring converted;
+  if (!CheckedUtf8ToWide(path, &converted)) {
+    SetLastError(ERROR_NO_UNICODE_TRANSLATION);
+    wide->clear();
+    return false;
+  }
+  std::replace(converted.begin(), converted.end(), L'/', L'\\');
+  *wide = LongPathForm(std::move(converted));
+  return true;
 }
 
 std::string WideToUtf8(const std::wstring& wide) {

@@ -79,13 +79,16 @@ inline void Prefetch(const void* p) {
 #endif
 }
 
-// UTF-8 <-> UTF-16 for the W APIs. Invalid sequences become U+FFFD.
+// UTF-8 <-> UTF-16 for text that names nothing (a thread name, a message):
+// an invalid sequence becomes U+FFFD. Never for a path: see ToWinPath.
 std::wstring Utf8ToWide(const std::string& utf8);
 std::string WideToUtf8(const std::wstring& wide);
 
 // A UTF-8 path as the W APIs want it: UTF-16, '/' turned into '\', and the
-// \\?\ prefix on an absolute path too long for MAX_PATH.
-std::wstring ToWinPath(const std::string& path);
+// \\?\ prefix on an absolute path too long for MAX_PATH. False if path is
+// not valid UTF-8, with GetLastError() = ERROR_NO_UNICODE_TRANSLATION: a
+// replaced character would name another file, so such a path is refused.
+bool ToWinPath(const std::string& path, std::wstring* wide);
 
 }  // namespace port
 }  // namespace strata

@@ -1,7 +1,13 @@
 // The platform's error mapping (one function per platform turns the OS
-// error into a Status) and the lock across processes.
+// error into a Status) and paths the OS cannot be given.
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "strata/env.h"
@@ -12,8 +18,6 @@
 #include "port/port.h"
 #include "port/win32.h"
 #else
-#include <cerrno>
-
 #include "env/io_posix.h"
 #endif
 
@@ -46,14 +50,89 @@ TEST(EnvErrorTest, WindowsErrorsMapToStatusCodes) {
 }
 
 TEST(EnvErrorTest, PathsBecomeWidePathsForTheWApis) {
-  EXPECT_EQ(L"C:\\a\\b", port::ToWinPath("C:/a/b"));
-  EXPECT_EQ(L"rel\\x", port::ToWinPath("rel/x"));
+  std::wstring wide;
+  ASSERT_TRUE(port::ToWinPath("C:/a/b", &wide));
+  EXPECT_EQ(L"C:\\a\\b", wide);
+  ASSERT_TRUE(port::ToWinPath("rel/x", &wide));
+  EXPECT_EQ(L"rel\\x", wide);
   // A non-ASCII name survives the UTF-8 -> UTF-16 trip.
-  EXPECT_EQ(std::wstring(L"\u00fc\u6587"),
-            port::ToWinPath("\xc3\xbc\xe6\x96\x87"));
+  ASSERT_TRUE(port::ToWinPath("\xc3\xbc\xe6\x96\x87", &wide));
+  EXPECT_EQ(std::wstring(L"\u00fc\u6587"), wide);
   const std::string long_path = "C:/" + std::string(300, 'x');
-  const std::wstring wide = port::ToWinPath(long_path);
+  ASSERT_TRUE(port::ToWinPath(long_path, &wide));
   EXPECT_EQ(L"\\\\?\\C:\\", wide.substr(0, 7));
+}
+
+// Not UTF-8: a stray continuation byte, a truncated sequence, an encoded
+// surrogate, an overlong '/'. Replacing the bad bytes with U+FFFD would
+// name another file.
+const char* const kNotUtf8[] = {"bad\xff", "bad\xc3", "bad\xed\xa0\x80",
+                                "bad\xc0\xaf"};
+
+TEST(EnvErrorTest, PathThatIsNotUtf8IsRefused) {
+  for (const char* name : kNotUtf8) {
+    std::wstring wide = L"stale";
+    SetLastError(ERROR_SUCCESS);
+    EXPECT_FALSE(port::ToWinPath(name, &wide)) << name;
+    EXPECT_EQ(static_cast<DWORD>(ERROR_NO_UNICODE_TRANSLATION), GetLastError());
+    EXPECT_TRUE(wide.empty());
+  }
+}
+
+TEST(EnvErrorTest, EveryEnvCallRefusesAPathThatIsNotUtf8) {
+  Env* env = Env::Default();
+  test::TempDir dir(env);
+  const std::string good = dir.File("good");
+  ASSERT_TRUE(WriteStringToFile(env, "x", good).ok());
+  for (const char* name : kNotUtf8) {
+    const std::string bad = dir.File(name);
+    std::vector<std::pair<const char*, Status>> results;
+    std::unique_ptr<WritableFile> w;
+    results.emplace_back("NewWritableFile",
+                         env->NewWritableFile(bad, &w, EnvOptions()));
+    results.emplace_back("ReopenWritableFile",
+                         env->ReopenWritableFile(bad, &w, EnvOptions()));
+    std::unique_ptr<SequentialFile> sf;
+    results.emplace_back("NewSequentialFile",
+                         env->NewSequentialFile(bad, &sf, EnvOptions()));
+    std::unique_ptr<RandomAccessFile> rf;
+    results.emplace_back("NewRandomAccessFile",
+                         env->NewRandomAccessFile(bad, &rf, EnvOptions()));
+    std::unique_ptr<RandomRWFile> rw;
+    results.emplace_back("NewRandomRWFile",
+                         env->NewRandomRWFile(bad, &rw, EnvOptions()));
+    results.emplace_back("FileExists", env->FileExists(bad));
+    std::vector<std::string> children;
+    results.emplace_back("GetChildren", env->GetChildren(bad, &children));
+    results.emplace_back("CreateDir", env->CreateDir(bad));
+    results.emplace_back("RemoveDir", env->RemoveDir(bad));
+    results.emplace_back("RemoveFile", env->RemoveFile(bad));
+    results.emplace_back("RenameFile to", env->RenameFile(good, bad));
+    results.emplace_back("RenameFile from", env->RenameFile(bad, good));
+    results.emplace_back("LinkFile", env->LinkFile(good, bad));
+    uint64_t n = 0;
+    results.emplace_back("GetFileSize", env->GetFileSize(bad, &n));
+    results.emplace_back("GetFileModificationTime",
+                         env->GetFileModificationTime(bad, &n));
+    results.emplace_back("GetFreeDiskSpace", env->GetFreeDiskSpace(bad, &n));
+    bool is_dir = false;
+    results.emplace_back("IsDirectory", env->IsDirectory(bad, &is_dir));
+    std::string absolute;
+    results.emplace_back("GetAbsolutePath",
+                         env->GetAbsolutePath(bad, &absolute));
+    FileLock* lock = nullptr;
+    results.emplace_back("LockFile", env->LockFile(bad, &lock));
+    for (const auto& r : results) {
+      EXPECT_TRUE(r.second.IsInvalidArgument())
+          << r.first << " " << name << ": " << r.second.ToString();
+      EXPECT_NE(std::string::npos, r.second.ToString().find(bad))
+          << r.first << ": " << r.second.ToString();
+    }
+  }
+  // Nothing was made under a replaced name, and good is where it was.
+  std::vector<std::string> children;
+  ASSERT_TRUE(env->GetChildren(dir.path(), &children).ok());
+  EXPECT_EQ(std::vector<std::string>{"good"}, children);
 }
 
 #else
