@@ -66,6 +66,7 @@ Status WinError(const std::string& path, const char* op, unsigned long err) {
       return Status::PathNotFound(path, op);
     case ERROR_DISK_FULL:
     case ERROR_HANDLE_DISK_FULL:
+    case kWinErrorDiskQuotaExceeded:  // EDQUOT
       return Status::NoSpace(path, op);
     default:
       break;
@@ -75,6 +76,13 @@ Status WinError(const std::string& path, const char* op, unsigned long err) {
     case ERROR_INVALID_PARAMETER:
     case ERROR_NO_UNICODE_TRANSLATION:  // a path that is not UTF-8
       return Status::InvalidArgument(path, detail);
+    case ERROR_NOT_SUPPORTED:
+    case ERROR_NOT_SAME_DEVICE:  // EXDEV: a link or move across volumes
+      return Status::NotSupported(path, detail);
+    case ERROR_SHARING_VIOLATION:
+      // Another program (a backup, a virus scanner) opened the file without
+      // sharing it; strata's own handles always share everything.
+      return Status::Busy(path, detail);
     default:
       return Status::IOError(path, detail);
   }

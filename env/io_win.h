@@ -32,11 +32,16 @@
 
 namespace strata {
 
+// ERROR_DISK_QUOTA_EXCEEDED, which MinGW-w64's <winerror.h> lacks.
+constexpr unsigned long kWinErrorDiskQuotaExceeded = 1295;
+
 // The Status for Win32 error err (GetLastError()) from operation op on path:
-//   file/path not found, bad drive        -> PathNotFound
-//   disk full                             -> NoSpace
-//   invalid parameter, path not UTF-8     -> InvalidArgument
-//   sharing violation, access denied, ... -> IOError
+//   file/path not found, bad drive           -> PathNotFound
+//   disk full, quota exceeded                -> NoSpace
+//   invalid parameter, path not UTF-8        -> InvalidArgument
+//   not supported, not the same device       -> NotSupported
+//   sharing violation                        -> Busy
+//   access denied, the rest                  -> IOError
 // The message names the path and the operation and carries the system's
 // text for the error, in UTF-8.
 Status WinError(const std::string& path, const char* op, unsigned long err);
