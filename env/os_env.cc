@@ -1,5 +1,6 @@
 #include "env/os_env.h"
 
+#include <cerrno>
 #include <cstring>
 #include <utility>
 
@@ -143,7 +144,18 @@ Status OsEnv::GetChildren(const std::string& dir,
   result->clear();
   port::DIR* d = port::opendir(dir.c_str());
   if (d == nullptr) return LastError(dir, "opendir");
-  while (port::dirent* entry = port::readdir(d)) {
+  Status s;
+  while (true) {
+    port::dirent* entry = port::readdir(d);
+    if (entry == nullptr) {
+      // A listing cut short by an error is no listing: recovery would
+      // miss the WALs after the error. errno tells end from error.
+      if (errno != 0) {
+        s = LastError(dir, "readdir");
+        result->clear();
+      }
+      break;
+    }
     if (std::strcmp(entry->d_name, ".") == 0 ||
         std::strcmp(entry->d_name, "..") == 0 || IsHidden(entry->d_name)) {
       continue;
@@ -151,7 +163,7 @@ Status OsEnv::GetChildren(const std::string& dir,
     result->emplace_back(entry->d_name);
   }
   port::closedir(d);
-  return Status::OK();
+  return s;
 }
 
 Status OsEnv::CreateDirIfMissing(const std::string& name) {

@@ -1,5 +1,6 @@
-// port::opendir / readdir / closedir over FindFirstFileW / FindNextFileW.
+// port::opendir / readdir / closedir over FindFirstFileExW / FindNextFileW.
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -17,6 +18,22 @@ struct DIR {
   bool first_pending = true;  // data holds an entry not yet returned
   dirent entry;
 };
+
+namespace {
+
+std::atomic<DWORD> g_readdir_fault{0};
+
+// FindNextFileW, or the failure a test asked for.
+BOOL FindNext(DIR* dirp) {
+  const DWORD fault = g_readdir_fault.exchange(0, std::memory_order_relaxed);
+  if (fault != 0) {
+    SetLastError(fault);
+    return FALSE;
+  }
+  return FindNextFileW(dirp->find, &dirp->data);
+}
+
+}  // namespace
 
 DIR* opendir(const char* name) {
   std::wstring pattern;
@@ -44,8 +61,14 @@ DIR* opendir(const char* name) {
 }
 
 dirent* readdir(DIR* dirp) {
-  if (!dirp->first_pending) {
-    if (!FindNextFileW(dirp->find, &dirp->data)) return nullptr;
+  errno = 0;
+  if (!dirp->first_pending && !FindNext(dirp)) {
+    const DWORD err = GetLastError();
+    if (err != ERROR_NO_MORE_FILES) {
+      errno = EIO;
+      SetLastError(err);  // kept for the caller's error mapping
+    }
+    return nullptr;
   }
   dirp->first_pending = false;
   const std::string name = WideToUtf8(dirp->data.cFileName);
@@ -61,6 +84,10 @@ int closedir(DIR* dirp) {
   const BOOL ok = FindClose(dirp->find);
   delete dirp;
   return ok ? 0 : -1;
+}
+
+void TEST_FailNextReaddir(int error) {
+  g_readdir_fault.store(static_cast<DWORD>(error), std::memory_order_relaxed);
 }
 
 }  // namespace port

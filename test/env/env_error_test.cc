@@ -1,5 +1,6 @@
 // The platform's error mapping (one function per platform turns the OS
-// error into a Status) and paths the OS cannot be given.
+// error into a Status), paths the OS cannot be given, and listings that
+// fail part-way.
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "port/port_dirent.h"
 #include "strata/env.h"
 #include "test/util/temp_dir.h"
 
@@ -18,6 +20,8 @@
 #include "port/port.h"
 #include "port/win32.h"
 #else
+#include <unistd.h>
+
 #include "env/io_posix.h"
 #endif
 
@@ -210,6 +214,80 @@ TEST(EnvErrorTest, RealNoSpaceFromTheDevice) {
   EXPECT_NE(std::string::npos, s.ToString().find("/dev/full"));
 }
 
+#endif
+
+// dir, holding one file "a", opened for listing.
+port::DIR* OpenDirWithOneFile(const test::TempDir& dir) {
+  if (!WriteStringToFile(Env::Default(), "x", dir.File("a")).ok()) {
+    return nullptr;
+  }
+  return port::opendir(dir.path().c_str());
+}
+
+TEST(EnvErrorTest, PortReaddirEndsWithErrnoZero) {
+  test::TempDir dir(Env::Default());
+  port::DIR* d = OpenDirWithOneFile(dir);
+  ASSERT_NE(nullptr, d);
+  int entries = 0;
+  while (true) {
+    errno = EBADF;  // stale from an earlier call: must not read as an error
+    if (port::readdir(d) == nullptr) break;
+    entries++;
+  }
+  EXPECT_EQ(0, errno);
+  EXPECT_EQ(3, entries);  // ".", "..", "a"
+  port::closedir(d);
+}
+
+#if defined(_WIN32)
+// A Win32 error from FindNextFileW other than ERROR_NO_MORE_FILES.
+constexpr int kListingError = ERROR_NETNAME_DELETED;
+constexpr int kListingEnd = ERROR_NO_MORE_FILES;
+#else
+constexpr int kListingError = EIO;
+#endif
+
+// A listing that fails part-way is an error, never a shorter list: the DB
+// would miss a WAL. The failure comes from port's seam (no file system here
+// can be made to fail a listing on demand) and goes through the Env's
+// mapping of the real error path.
+TEST(EnvErrorTest, ListingErrorIsReportedNotTruncated) {
+  Env* env = Env::Default();
+  test::TempDir dir(env);
+  ASSERT_TRUE(WriteStringToFile(env, "x", dir.File("000001.log")).ok());
+  ASSERT_TRUE(WriteStringToFile(env, "x", dir.File("000002.log")).ok());
+  std::vector<std::string> children;
+  port::TEST_FailNextReaddir(kListingError);
+  Status s = env->GetChildren(dir.path(), &children);
+  port::TEST_FailNextReaddir(0);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find(dir.path())) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("readdir")) << s.ToString();
+  EXPECT_TRUE(children.empty());
+  // The seam fires once: the next listing is whole.
+  ASSERT_TRUE(env->GetChildren(dir.path(), &children).ok());
+  EXPECT_EQ(2u, children.size());
+#if defined(_WIN32)
+  // ERROR_NO_MORE_FILES is the end, not an error.
+  port::TEST_FailNextReaddir(kListingEnd);
+  s = env->GetChildren(dir.path(), &children);
+  port::TEST_FailNextReaddir(0);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+#endif
+}
+
+#if !defined(_WIN32)
+// A real readdir error from the kernel: the directory's descriptor closed
+// underneath the DIR (EBADF); port::readdir must pass it on.
+TEST(EnvErrorTest, PortReaddirReportsARealError) {
+  test::TempDir dir(Env::Default());
+  port::DIR* d = OpenDirWithOneFile(dir);
+  ASSERT_NE(nullptr, d);
+  ASSERT_EQ(0, ::close(::dirfd(d)));
+  EXPECT_EQ(nullptr, port::readdir(d));
+  EXPECT_EQ(EBADF, errno);
+  port::closedir(d);  // fails (EBADF) but frees the DIR
+}
 #endif
 
 }  // namespace
