@@ -50,6 +50,13 @@ OVERLAPPED OverlappedAt(uint64_t offset) {
   return ov;
 }
 
+bool WriteAt(void* handle, uint64_t offset, const char* data, DWORD want,
+             DWORD* wrote) {
+  OVERLAPPED ov = OverlappedAt(offset);
+  return WriteFile(static_cast<HANDLE>(handle), data, want, wrote, &ov) !=
+         FALSE;
+}
+
 }  // namespace
 
 bool Win32HandleTraits::Close(void* h) {
@@ -212,12 +219,21 @@ Status WinPositionedWrite(void* handle, const std::string& fname,
                                       direct_alignment);
     if (!s.ok()) return s;
   }
+  return WinWriteAll(WriteAt, handle, fname, offset, data, n);
+}
+
+Status WinWriteAll(WinWriteCall write, void* handle, const std::string& fname,
+                   uint64_t offset, const char* data, size_t n) {
   while (n > 0) {
     const DWORD want = static_cast<DWORD>(std::min(n, kMaxChunk));
-    OVERLAPPED ov = OverlappedAt(offset);
     DWORD wrote = 0;
-    if (!WriteFile(static_cast<HANDLE>(handle), data, want, &wrote, &ov)) {
+    if (!write(handle, offset, data, want, &wrote)) {
       return WinError(fname, "WriteFile", GetLastError());
+    }
+    if (wrote == 0) {
+      // Nothing written and no error: asking again would ask forever.
+      return Status::IOError(
+          fname, "WriteFile wrote 0 bytes of " + std::to_string(want));
     }
     data += wrote;
     n -= wrote;

@@ -66,6 +66,19 @@ Status WinPositionedWrite(void* handle, const std::string& fname,
                           size_t direct_alignment, uint64_t offset,
                           const char* data, size_t n);
 
+// One positional write: up to want bytes of data at offset through handle,
+// *wrote set to what was written; false, with GetLastError() set, on
+// failure. WinPositionedWrite passes WriteFile with an OVERLAPPED offset;
+// a test passes a fake.
+using WinWriteCall = bool (*)(void* handle, uint64_t offset, const char* data,
+                              unsigned long want, unsigned long* wrote);
+
+// WinPositionedWrite's loop: writes all n bytes at offset through write, in
+// calls of at most 1 GiB. A call that succeeds but writes nothing fails
+// the write (IOError naming fname) instead of being made again forever.
+Status WinWriteAll(WinWriteCall write, void* handle, const std::string& fname,
+                   uint64_t offset, const char* data, size_t n);
+
 // True if handle was opened FILE_FLAG_WRITE_THROUGH, as the OS reports it
 // (FileModeInformation); false if it cannot tell.
 bool WinIsWriteThrough(void* handle);

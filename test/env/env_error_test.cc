@@ -1,6 +1,6 @@
 // The platform's error mapping (one function per platform turns the OS
-// error into a Status), paths the OS cannot be given, and listings that
-// fail part-way.
+// error into a Status), paths the OS cannot be given, and listings and
+// writes that fail part-way.
 
 #include <algorithm>
 #include <cerrno>
@@ -183,6 +183,42 @@ TEST(EnvErrorTest, EveryEnvCallRefusesAPathThatIsNotUtf8) {
   std::vector<std::string> children;
   ASSERT_TRUE(env->GetChildren(dir.path(), &children).ok());
   EXPECT_EQ(std::vector<std::string>{"good"}, children);
+}
+
+// The loop over WriteFile, fed by a fake call.
+struct FakeWrites {
+  int calls = 0;
+  unsigned long first = 0;  // what the first call writes; later ones write 0
+};
+
+bool FakeWrite(void* handle, uint64_t /*offset*/, const char* /*data*/,
+               unsigned long want, unsigned long* wrote) {
+  FakeWrites* fake = static_cast<FakeWrites*>(handle);
+  fake->calls++;
+  if (fake->calls > 1000) {  // the loop is spinning: stop it
+    SetLastError(ERROR_WRITE_FAULT);
+    return false;
+  }
+  *wrote = fake->calls == 1 ? std::min(fake->first, want) : 0;
+  return true;
+}
+
+TEST(EnvErrorTest, WriteThatWritesNothingFailsInsteadOfSpinning) {
+  const std::string data(10, 'x');
+  FakeWrites fake;
+  fake.first = 3;
+  Status s = WinWriteAll(FakeWrite, &fake, "C:\\db\\000001.log", 0, data.data(),
+                         data.size());
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("wrote 0 bytes of 7"))
+      << s.ToString();
+  EXPECT_EQ(2, fake.calls);
+  // A short write that makes progress is simply continued.
+  fake = FakeWrites();
+  fake.first = 10;
+  EXPECT_TRUE(
+      WinWriteAll(FakeWrite, &fake, "f", 0, data.data(), data.size()).ok());
+  EXPECT_EQ(1, fake.calls);
 }
 
 #else
