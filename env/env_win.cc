@@ -120,16 +120,6 @@ bool IsTrash(const char* name) {
   return std::strncmp(name, kTrashPrefix, sizeof(kTrashPrefix) - 1) == 0;
 }
 
-// The file's identity (volume serial number and file index), the same for
-// every path that names it. Empty if the system cannot say.
-std::string FileKey(HANDLE h) {
-  BY_HANDLE_FILE_INFORMATION info;
-  if (!GetFileInformationByHandle(h, &info)) return std::string();
-  return std::to_string(info.dwVolumeSerialNumber) + ":" +
-         std::to_string((static_cast<uint64_t>(info.nFileIndexHigh) << 32) |
-                        info.nFileIndexLow);
-}
-
 // A LOCK file's handle, which holds the lock once Lock succeeds. The OS
 // releases the lock when the process dies.
 class WinFileLock : public OsFileLock {
@@ -485,7 +475,7 @@ class WinEnv : public OsEnv {
     Status s = Open(fname, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS,
                     FILE_ATTRIBUTE_NORMAL, "open lock file", &h);
     if (!s.ok()) return s;
-    std::string key = FileKey(h.get());
+    std::string key = WinFileIdentity(h.get());
     if (key.empty()) key = fname;
     lock->reset(new WinFileLock(std::move(h), fname, std::move(key)));
     return Status::OK();

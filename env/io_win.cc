@@ -288,6 +288,38 @@ Status WinSetEndOfFile(void* handle, const std::string& fname, uint64_t size) {
   return Status::OK();
 }
 
+std::string WinFileIdFromIdInfo(void* handle) {
+  FILE_ID_INFO info;
+  if (!GetFileInformationByHandleEx(static_cast<HANDLE>(handle), FileIdInfo,
+                                    &info, sizeof(info))) {
+    return std::string();
+  }
+  // "id:" keeps the two forms of identity apart.
+  std::string key = "id:" + std::to_string(info.VolumeSerialNumber) + ":";
+  static const char kHex[] = "0123456789abcdef";
+  for (unsigned char byte : info.FileId.Identifier) {
+    key.push_back(kHex[byte >> 4]);
+    key.push_back(kHex[byte & 0xf]);
+  }
+  return key;
+}
+
+std::string WinFileIdFromIndex(void* handle) {
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!GetFileInformationByHandle(static_cast<HANDLE>(handle), &info)) {
+    return std::string();
+  }
+  return "index:" + std::to_string(info.dwVolumeSerialNumber) + ":" +
+         std::to_string((static_cast<uint64_t>(info.nFileIndexHigh) << 32) |
+                        info.nFileIndexLow);
+}
+
+std::string WinFileIdentity(void* handle) {
+  std::string key = WinFileIdFromIdInfo(handle);
+  if (key.empty()) key = WinFileIdFromIndex(handle);
+  return key;
+}
+
 Status WinCloseHandle(ScopedHandle* handle, const std::string& fname) {
   if (!handle->Close()) return WinError(fname, "CloseHandle", GetLastError());
   return Status::OK();

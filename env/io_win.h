@@ -92,6 +92,18 @@ Status WinSetEndOfFile(void* handle, const std::string& fname, uint64_t size);
 // Closes *handle now (see ScopedHandle::Close).
 Status WinCloseHandle(ScopedHandle* handle, const std::string& fname);
 
+// The identity of the file open as handle: the same through every handle
+// and every path (hard links too) that names the file, and different for
+// different files. From FILE_ID_INFO — the volume's 64-bit serial number
+// and the 128-bit file id, which is what identifies a file on ReFS — where
+// the system answers for it, else from BY_HANDLE_FILE_INFORMATION's 32-bit
+// serial number and 64-bit file index. Empty if the system cannot say.
+std::string WinFileIdentity(void* handle);
+// The two sources, each empty where the system does not answer (for tests:
+// the fallback must hold on its own where FILE_ID_INFO is missing).
+std::string WinFileIdFromIdInfo(void* handle);
+std::string WinFileIdFromIndex(void* handle);
+
 // Windows cannot flush a directory's entries on their own: NTFS journals
 // metadata, so a rename is durable once the volume's log is. Fsync is a
 // successful no-op, after checking the directory exists at open.

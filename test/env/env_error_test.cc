@@ -221,6 +221,65 @@ TEST(EnvErrorTest, WriteThatWritesNothingFailsInsteadOfSpinning) {
   EXPECT_EQ(1, fake.calls);
 }
 
+// Identity through two handles on one file, a hard link to it, and another
+// file. Where FileIdInfo is not answered the 128-bit form is empty
+// throughout; the index form, the fallback, must hold on its own in any
+// case (Wine 8.0 answers FileIdInfo, so WinFileIdentity does not use it
+// there).
+TEST(EnvErrorTest, FileIdentityTellsFilesApart) {
+  Env* env = Env::Default();
+  test::TempDir dir(env);
+  ASSERT_TRUE(WriteStringToFile(env, "a", dir.File("a")).ok());
+  ASSERT_TRUE(WriteStringToFile(env, "b", dir.File("b")).ok());
+  ASSERT_TRUE(env->LinkFile(dir.File("a"), dir.File("a-link")).ok());
+  std::vector<HANDLE> handles;
+  for (const char* name : {"a", "a", "a-link", "b"}) {
+    std::wstring wide;
+    ASSERT_TRUE(port::ToWinPath(dir.File(name), &wide));
+    HANDLE h =
+        CreateFileW(wide.c_str(), GENERIC_READ,
+                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                    nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    ASSERT_NE(INVALID_HANDLE_VALUE, h) << name;
+    handles.push_back(h);
+  }
+  using Identity = std::string (*)(void*);
+  const std::pair<const char*, Identity> forms[] = {
+      {"FILE_ID_INFO", WinFileIdFromIdInfo},
+      {"file index", WinFileIdFromIndex},
+      {"identity", WinFileIdentity}};
+  for (const auto& form : forms) {
+    std::vector<std::string> keys;
+    for (HANDLE h : handles) keys.push_back(form.second(h));
+    std::printf("%s: %s\n", form.first,
+                keys[0].empty() ? "(not answered)" : keys[0].c_str());
+    if (form.second == WinFileIdFromIdInfo && keys[0].empty()) {
+      for (const std::string& k : keys) EXPECT_TRUE(k.empty()) << k;
+      continue;
+    }
+    EXPECT_FALSE(keys[0].empty()) << form.first;
+    EXPECT_EQ(keys[0], keys[1]) << form.first;
+    EXPECT_EQ(keys[0], keys[2]) << form.first;
+    EXPECT_NE(keys[0], keys[3]) << form.first;
+  }
+  // Where FILE_ID_INFO is answered, it is the identity.
+  const std::string id = WinFileIdFromIdInfo(handles[0]);
+  if (!id.empty()) {
+    EXPECT_EQ(id, WinFileIdentity(handles[0]));
+  }
+  for (HANDLE h : handles) CloseHandle(h);
+  // The Env's lock table goes by identity: the link names the locked file.
+  FileLock* lock = nullptr;
+  ASSERT_TRUE(env->LockFile(dir.File("a"), &lock).ok());
+  FileLock* again = nullptr;
+  Status s = env->LockFile(dir.File("a-link"), &again);
+  EXPECT_TRUE(s.IsLockHeld()) << s.ToString();
+  FileLock* other = nullptr;
+  ASSERT_TRUE(env->LockFile(dir.File("b"), &other).ok());
+  EXPECT_TRUE(env->UnlockFile(other).ok());
+  EXPECT_TRUE(env->UnlockFile(lock).ok());
+}
+
 #else
 
 TEST(EnvErrorTest, ErrnoMapsToStatusCodes) {
