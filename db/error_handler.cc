@@ -32,8 +32,15 @@ Status::Severity ErrorHandler::Classify(BackgroundErrorReason reason,
   // A batch half in the memtable and whole in the WAL: only a replay of
   // the WAL (a reopen) makes the two agree again.
   if (reason == BackgroundErrorReason::kMemTable) return Status::kFatalError;
-  if (!s.IsIOError()) return Status::kFatalError;
-  *retryable = s.IsNoSpace() || status_to_io_status(Status(s)).GetRetryable();
+  if (s.code() == Status::kBusy) {
+    // A file another process holds for now (a Windows sharing violation):
+    // a retry may find it free.
+    *retryable = true;
+  } else if (!s.IsIOError()) {
+    return Status::kFatalError;
+  } else {
+    *retryable = s.IsNoSpace() || status_to_io_status(Status(s)).GetRetryable();
+  }
   if (reason == BackgroundErrorReason::kCompaction && *retryable) {
     // Nothing a compaction does is needed by a write: they go on.
     return Status::kSoftError;

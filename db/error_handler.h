@@ -6,8 +6,8 @@
 // Grading (Classify), as RocksDB 7.8 grades with paranoid_checks (strata
 // always checks), except where noted:
 //
-//   where it failed    no space, or an     other I/O error  corruption
-//                      I/O error marked
+//   where it failed    no space, busy, or  other I/O error  corruption
+//                      an I/O error marked
 //                      retryable
 //   compaction         soft, retried       hard (RocksDB:   unrecoverable
 //                                          fatal)
@@ -17,10 +17,12 @@
 //                                          fatal)
 //   memtable insert    fatal               fatal            unrecoverable
 //
-// Any other code is fatal. Soft: writes and flushes go on, compactions
-// wait for a retry. Hard: writes fail with the error until a retry
-// succeeds. Fatal and unrecoverable: until the DB is reopened. Where
-// RocksDB makes a plain I/O error fatal strata lets DB::Resume() retry:
+// Busy, a file another process holds for now (a Windows sharing
+// violation, say by a virus scanner), grades as the first column. Any other
+// code is fatal. Soft: writes and
+// flushes go on, compactions wait for a retry. Hard: writes fail with the error
+// until a retry succeeds. Fatal and unrecoverable: until the DB is reopened.
+// Where RocksDB makes a plain I/O error fatal strata lets DB::Resume() retry:
 // the retry only succeeds once the interrupted work has (a WAL failure's
 // retry moves every memtable into tables through a new WAL first), so a
 // DB that resumes has lost nothing.
