@@ -77,25 +77,25 @@ TEST_P(WriteThreadGatherTest, ReturningWriterJoinsTheNextSync) {
   EXPECT_EQ(2u, run.env().published().size());
 }
 
-// Writer 0 syncs alone (each sync taking sync_micros on the fake clock)
-// while writers 1 and 2 queue behind it; writer 0 does not write again,
-// so 1 and 2 commit together without it, every write succeeding. Returns
-// how many times a leader began to wait for writer 0.
-int QueuedBehindOneSync(WriterRun& run, uint64_t sync_micros) {
-  Counter gathers;
-  run.thread().TEST_SetGatherCallback(gathers.Callback());
+// Three synced writers, each sync taking sync_micros on the fake clock:
+// writer 0 is to sync alone while writers 1 and 2 queue behind it, and
+// writer 0 does not write again.
+void AddOneSyncAndTwoBehind(WriterRun& run, uint64_t sync_micros) {
   run.env().set_sync_micros(sync_micros);
   for (int i = 0; i < 3; i++) run.Add(BatchWithPuts(1), Synced());
-  run.RunQueued();
+}
+
+// After AddOneSyncAndTwoBehind: 1 and 2 committed together without
+// writer 0, every write succeeding.
+void ExpectTwoCommittedWithoutTheFirst(WriterRun& run) {
   EXPECT_EQ((std::vector<std::vector<int>>{{0}, {1, 2}}), GroupsOf(run));
   for (size_t i = 0; i < run.size(); i++) {
     EXPECT_TRUE(run.writer(i).status.ok()) << i;
   }
-  return gathers.value();
 }
 
-// As QueuedBehindOneSync, on a stopped fake clock that the test moves:
-// the leader of 1 and 2 waits for writer 0, is still waiting one
+// After AddOneSyncAndTwoBehind, on a stopped fake clock that the test
+// moves: the leader of 1 and 2 waits for writer 0, is still waiting one
 // microsecond before `window` has passed since writer 0's sync ended, and
 // goes on without it once the window has passed. The clock moves only
 // when the test moves it, so a slow machine cannot end the wait early.
@@ -106,8 +106,7 @@ void ExpectWaitEndsAfter(WriterRun& run, uint64_t sync_micros,
   run.thread().TEST_SetGatherCallback(gathers.Callback());
   run.thread().TEST_SetGatherEndCallback(ends.Callback());
   run.env().StopClock();
-  run.env().set_sync_micros(sync_micros);
-  for (int i = 0; i < 3; i++) run.Add(BatchWithPuts(1), Synced());
+  AddOneSyncAndTwoBehind(run, sync_micros);
   run.StartQueued();
   run.Release();
   EXPECT_TRUE(gathers.WaitFor(1));
@@ -120,10 +119,7 @@ void ExpectWaitEndsAfter(WriterRun& run, uint64_t sync_micros,
   EXPECT_EQ(0, ends.value());
   run.env().AdvanceMicros(1);
   run.JoinAll();
-  EXPECT_EQ((std::vector<std::vector<int>>{{0}, {1, 2}}), GroupsOf(run));
-  for (size_t i = 0; i < run.size(); i++) {
-    EXPECT_TRUE(run.writer(i).status.ok()) << i;
-  }
+  ExpectTwoCommittedWithoutTheFirst(run);
   EXPECT_EQ(1, gathers.value());
   EXPECT_EQ(1, ends.value());
 }
@@ -144,7 +140,12 @@ TEST_P(WriteThreadGatherTest, WaitEndsAtTheOption) {
 // Off (0), the option never makes a leader wait, however long the sync.
 TEST_P(WriteThreadGatherTest, ZeroTurnsTheWaitOff) {
   WriterRun run(Options(0));
-  EXPECT_EQ(0, QueuedBehindOneSync(run, kForever));
+  Counter gathers;
+  run.thread().TEST_SetGatherCallback(gathers.Callback());
+  AddOneSyncAndTwoBehind(run, kForever);
+  run.RunQueued();
+  ExpectTwoCommittedWithoutTheFirst(run);
+  EXPECT_EQ(0, gathers.value());
 }
 
 // A lone synced writer is the whole of its last group: it never waits for
