@@ -1,12 +1,11 @@
 // WinEnv: Env::Default() on Windows. Paths are UTF-8 and go to the W APIs;
 // '/' and '\' are both accepted.
 
-#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <string>
-#include <vector>
 
+#include "env/fs_win.h"
 #include "env/io_util.h"
 #include "env/io_win.h"
 #include "env/os_env.h"
@@ -26,21 +25,6 @@ uint64_t FileTimeTo100ns(const FILETIME& ft) {
   return (static_cast<uint64_t>(ft.dwHighDateTime) << 32) | ft.dwLowDateTime;
 }
 
-constexpr DWORD kShareAll =
-    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
-
-// Opens fname through CreateFileW; op names the open in an error.
-Status Open(const std::string& fname, DWORD access, DWORD disposition,
-            DWORD flags, const char* op, ScopedHandle* file) {
-  std::wstring path;
-  Status s = WinPath(fname, &path);
-  if (!s.ok()) return s;
-  file->Reset(CreateFileW(path.c_str(), access, kShareAll, nullptr, disposition,
-                          flags, nullptr));
-  if (!file->is_valid()) return WinError(fname, op, GetLastError());
-  return Status::OK();
-}
-
 DWORD DataFlags(bool direct) {
   return FILE_ATTRIBUTE_NORMAL | (direct ? FILE_FLAG_NO_BUFFERING : 0);
 }
@@ -50,74 +34,6 @@ DWORD DataFlags(bool direct) {
 // buffered file reports).
 size_t AlignmentFor(const std::string& fname, bool direct) {
   return direct ? WinDirectIOAlignment(fname) : port::GetPageSize();
-}
-
-// Windows 10 (1607/1709) can rename and delete with POSIX semantics: the
-// name goes away, or is replaced, at once even while other handles are
-// open. The classes and flags, by their documented values (older headers
-// hide them):
-constexpr FILE_INFO_BY_HANDLE_CLASS kFileDispositionInfoEx =
-    static_cast<FILE_INFO_BY_HANDLE_CLASS>(21);
-constexpr FILE_INFO_BY_HANDLE_CLASS kFileRenameInfoEx =
-    static_cast<FILE_INFO_BY_HANDLE_CLASS>(22);
-constexpr DWORD kDispositionDelete = 0x1;
-constexpr DWORD kDispositionPosix = 0x2;
-constexpr DWORD kRenameReplace = 0x1;
-constexpr DWORD kRenamePosix = 0x2;
-
-// Names given to files that were deleted while open, on systems without
-// POSIX deletes; GetChildren does not list them, and they vanish when the
-// last handle closes.
-constexpr char kTrashPrefix[] = ".strata-trash-";
-
-// Sets the information of class info_class on the file at path, opened
-// for DELETE access with flags. ERROR_SUCCESS or the error.
-DWORD SetInfoForDelete(const std::wstring& path, DWORD flags,
-                       FILE_INFO_BY_HANDLE_CLASS info_class, void* info,
-                       DWORD size) {
-  ScopedHandle h(CreateFileW(path.c_str(), DELETE, kShareAll, nullptr,
-                             OPEN_EXISTING, flags, nullptr));
-  if (!h.is_valid()) return GetLastError();
-  if (!SetFileInformationByHandle(h.get(), info_class, info, size)) {
-    return GetLastError();
-  }
-  return ERROR_SUCCESS;
-}
-
-// Deletes with POSIX semantics. ERROR_SUCCESS, or the error (also where the
-// system does not offer them). Opened without FILE_FLAG_BACKUP_SEMANTICS,
-// so a directory cannot be removed this way (RemoveFile of a directory
-// fails, as unlink does).
-DWORD PosixDelete(const std::wstring& path) {
-  DWORD flags = kDispositionDelete | kDispositionPosix;
-  return SetInfoForDelete(path, FILE_ATTRIBUTE_NORMAL, kFileDispositionInfoEx,
-                          &flags, sizeof(flags));
-}
-
-// How many more times RenameFile tries a replace refused for the target
-// being open (about 1 ms apart).
-constexpr int kRenameAttempts = 50;
-
-// Renames with POSIX semantics, replacing target even if it is open.
-// ERROR_SUCCESS or the error.
-DWORD PosixRename(const std::wstring& src, const std::wstring& target) {
-  // FILE_RENAME_INFO with its Windows 10 Flags word in place of the
-  // ReplaceIfExists byte (same offset), followed by the new name.
-  const size_t name_bytes = target.size() * sizeof(wchar_t);
-  std::vector<char> buf(offsetof(FILE_RENAME_INFO, FileName) + name_bytes +
-                        sizeof(wchar_t));
-  FILE_RENAME_INFO* info = reinterpret_cast<FILE_RENAME_INFO*>(buf.data());
-  const DWORD flags = kRenameReplace | kRenamePosix;
-  std::memcpy(info, &flags, sizeof(flags));
-  info->RootDirectory = nullptr;
-  info->FileNameLength = static_cast<DWORD>(name_bytes);
-  std::memcpy(info->FileName, target.c_str(), name_bytes + sizeof(wchar_t));
-  return SetInfoForDelete(src, FILE_FLAG_BACKUP_SEMANTICS, kFileRenameInfoEx,
-                          info, static_cast<DWORD>(buf.size()));
-}
-
-bool IsTrash(const char* name) {
-  return std::strncmp(name, kTrashPrefix, sizeof(kTrashPrefix) - 1) == 0;
 }
 
 // A LOCK file's handle, which holds the lock once Lock succeeds. The OS
@@ -192,31 +108,13 @@ class WinEnv : public OsEnv {
     return WinError(fname, "GetFileAttributes", err);
   }
 
-  // As on POSIX, the name is gone when RemoveFile returns, even if the file
-  // is still open; the data lives until the last handle closes.
   Status RemoveFile(const std::string& fname) override {
-    std::wstring path;
-    Status s = WinPath(fname, &path);
-    if (!s.ok()) return s;
-    DWORD err = PosixDelete(path);
-    if (err == ERROR_SUCCESS) return Status::OK();
-    if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ||
-        err == ERROR_ACCESS_DENIED) {
-      return WinError(fname, "DeleteFile", err);
-    }
-    // No POSIX deletes here: a plain delete of an open file would leave its
-    // name behind until the file is closed. Move it aside under a trash
-    // name first, then delete that.
-    const std::wstring trash = TrashName(path);
-    if (MoveFileExW(path.c_str(), trash.c_str(), 0)) {
-      if (DeleteFileW(trash.c_str())) return Status::OK();
-      err = GetLastError();
-      return WinError(fname, "DeleteFile (moved aside)", err);
-    }
-    if (!DeleteFileW(path.c_str())) {
-      return WinError(fname, "DeleteFile", GetLastError());
-    }
-    return Status::OK();
+    return WinRemoveFile(fname);
+  }
+
+  Status RenameFile(const std::string& src,
+                    const std::string& target) override {
+    return WinRenameFile(src, target);
   }
 
   Status CreateDir(const std::string& name) override {
@@ -260,38 +158,6 @@ class WinEnv : public OsEnv {
           10000000;
     }
     return s;
-  }
-
-  // Atomically replaces target. With POSIX renames (Windows 10) even an
-  // open target is replaced; elsewhere an open target refuses.
-  Status RenameFile(const std::string& src,
-                    const std::string& target) override {
-    std::wstring from;
-    std::wstring to;
-    Status s = WinPath(src, &from);
-    if (s.ok()) s = WinPath(target, &to);
-    if (!s.ok()) return s;
-    if (PosixRename(from, to) == ERROR_SUCCESS) return Status::OK();
-    // MoveFileExW refuses MOVEFILE_REPLACE_EXISTING for a directory (a
-    // checkpoint's <dir>.tmp moved into place), which replaces nothing.
-    const DWORD attributes = GetFileAttributesW(from.c_str());
-    const DWORD flags = attributes != INVALID_FILE_ATTRIBUTES &&
-                                (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0
-                            ? 0
-                            : MOVEFILE_REPLACE_EXISTING;
-    // Without the POSIX rename (Wine, Windows before 10 1607) a target
-    // another process has open refuses to be replaced, even when opened
-    // with FILE_SHARE_DELETE: a secondary instance reading CURRENT holds
-    // it for moments only, so the rename is tried again for a while.
-    for (int attempt = 0;; attempt++) {
-      if (MoveFileExW(from.c_str(), to.c_str(), flags)) return Status::OK();
-      const DWORD error = GetLastError();
-      if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION) ||
-          attempt == kRenameAttempts) {
-        return WinError(src, ("rename to " + target).c_str(), error);
-      }
-      Sleep(1);
-    }
   }
 
   Status LinkFile(const std::string& src, const std::string& target) override {
@@ -391,16 +257,6 @@ class WinEnv : public OsEnv {
     return Status::OK();
   }
 
-  // A unique name next to path for a file being deleted.
-  std::wstring TrashName(const std::wstring& path) {
-    const size_t sep = path.find_last_of(L"\\/");
-    const std::wstring dir =
-        sep == std::wstring::npos ? std::wstring() : path.substr(0, sep + 1);
-    const uint64_t n = trash_counter_.fetch_add(1);
-    return dir + port::Utf8ToWide(kTrashPrefix) +
-           std::to_wstring(GetCurrentProcessId()) + L"-" + std::to_wstring(n);
-  }
-
   Status OpenDataFile(const std::string& fname, const OpenRequest& request,
                       ScopedHandle* file, size_t* alignment) override {
     DWORD access = GENERIC_READ;
@@ -424,7 +280,7 @@ class WinEnv : public OsEnv {
         if (request.write_through) flags |= FILE_FLAG_WRITE_THROUGH;
         break;
     }
-    Status s = Open(fname, access, disposition, flags, request.op(), file);
+    Status s = WinOpen(fname, access, disposition, flags, request.op(), file);
     if (!s.ok()) return s;
     *alignment = AlignmentFor(fname, request.direct);
     return Status::OK();
@@ -472,8 +328,8 @@ class WinEnv : public OsEnv {
   Status OpenLockFile(const std::string& fname,
                       std::unique_ptr<OsFileLock>* lock) override {
     ScopedHandle h;
-    Status s = Open(fname, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS,
-                    FILE_ATTRIBUTE_NORMAL, "open lock file", &h);
+    Status s = WinOpen(fname, GENERIC_READ | GENERIC_WRITE, OPEN_ALWAYS,
+                       FILE_ATTRIBUTE_NORMAL, "open lock file", &h);
     if (!s.ok()) return s;
     std::string key = WinFileIdentity(h.get());
     if (key.empty()) key = fname;
@@ -485,10 +341,9 @@ class WinEnv : public OsEnv {
     return WinError(path, op, GetLastError());
   }
 
-  bool IsHidden(const char* name) const override { return IsTrash(name); }
+  bool IsHidden(const char* name) const override { return WinIsTrash(name); }
 
   uint64_t perf_frequency_;
-  std::atomic<uint64_t> trash_counter_{0};
 };
 
 }  // namespace
