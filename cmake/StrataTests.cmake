@@ -574,6 +574,7 @@ strata_add_test(db_engine_test SOURCES
   test/db/db_stall_test.cc
   test/db/db_test_util.cc
   test/db/db_wal_switch_test.cc
+  test/db/db_wal_write_through_test.cc
 )
 
 # EventListener callbacks, CompactFiles and kCompactionStyleNone

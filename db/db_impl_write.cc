@@ -351,22 +351,24 @@ Status DBImpl::WriteWAL(WriteThread::WriteGroup* group) {
       TEST_KILL_POINT("WAL::Append");
       s = log_->AddRecord(record);
       if (s.ok()) RecordTwoPhaseMarkers(group);
-      // In the OS before the write is acknowledged: a process crash then
-      // loses nothing acknowledged.
-      if (s.ok()) s = log_->file()->Flush();
-      // Only a whole record counts: after a failure this stays where the
-      // last complete one ended (RetireLog of a failed WAL).
-      if (s.ok()) {
-        log_bytes_.store(log_->file()->GetFileSize(),
-                         std::memory_order_relaxed);
-      }
       RecordTick(stats, WAL_FILE_BYTES, record.size());
     }
+    // In the OS before the write is acknowledged: a process crash then
+    // loses nothing acknowledged. A synced group's record goes out with its
+    // sync, in one durable write where the WAL is write-through
+    // (WritableFile::AppendAndSync).
     if (s.ok() && group->need_sync()) {
       StopWatch timer(env_, stats, WAL_FILE_SYNC_MICROS);
       s = SyncLogs();  // retired WALs first
       RecordTick(stats, WAL_FILE_SYNCED);
       RecordTick(stats, WAL_FILE_SYNCED_WRITES, group->size());
+    } else if (s.ok() && merged != nullptr) {
+      s = log_->file()->Flush();
+    }
+    // Only a whole record counts: after a failure this stays where the
+    // last complete one ended (RetireLog of a failed WAL).
+    if (s.ok() && merged != nullptr) {
+      log_bytes_.store(log_->file()->GetFileSize(), std::memory_order_relaxed);
     }
   }
 

@@ -99,6 +99,13 @@ Status WritableFile::PositionedAppend(const Slice& /*data*/,
 
 Status WritableFile::Truncate(uint64_t /*size*/) { return Status::OK(); }
 
+Status WritableFile::AppendAndSync(const Slice& data) {
+  Status s = Append(data);
+  if (s.ok()) s = Flush();
+  if (s.ok()) s = Sync();
+  return s;
+}
+
 Status WritableFile::Allocate(uint64_t /*offset*/, uint64_t /*len*/) {
   return Status::OK();
 }

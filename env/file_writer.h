@@ -38,7 +38,9 @@ class WritableFileWriter {
   Status Append(const Slice& data);
   // Hands everything appended so far to the OS.
   Status Flush();
-  // Flush, then make durable (Fsync with use_fsync, else Sync).
+  // Flush, then make durable (Fsync with use_fsync, else Sync). Without
+  // use_fsync, bytes still buffered go to the file with the sync in one
+  // WritableFile::AppendAndSync.
   Status Sync(bool use_fsync);
   // Flush, trim a direct-I/O file to its logical size, close.
   Status Close();

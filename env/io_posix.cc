@@ -251,8 +251,9 @@ Status OsRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
 
 // ---- OsWritableFile: the POSIX system calls ---------------------------------
 
-Status OsWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
-  const int err = WriteFully(file_.get(), data, n, offset);
+Status OsWritableFile::WriteAt(const NativeFile& file, const char* data,
+                               size_t n, uint64_t offset) {
+  const int err = WriteFully(file.get(), data, n, offset);
   if (err != 0) return PosixError(filename_, "write", err);
   return Status::OK();
 }
@@ -283,8 +284,8 @@ Status OsWritableFile::FlushData() {
   return SyncFd(file_.get(), filename_, false);
 }
 
-Status OsWritableFile::CloseFile() {
-  return CloseFd(&file_, filename_, "close");
+Status OsWritableFile::CloseFile(NativeFile* file) {
+  return CloseFd(file, filename_, "close");
 }
 
 Status OsWritableFile::Fsync() { return SyncFd(file_.get(), filename_, true); }

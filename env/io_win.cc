@@ -368,8 +368,9 @@ Status OsRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
 
 // ---- OsWritableFile: the Windows system calls -------------------------------
 
-Status OsWritableFile::WriteAt(const char* data, size_t n, uint64_t offset) {
-  return WinPositionedWrite(file_.get(), filename_, 0, offset, data, n);
+Status OsWritableFile::WriteAt(const NativeFile& file, const char* data,
+                               size_t n, uint64_t offset) {
+  return WinPositionedWrite(file.get(), filename_, 0, offset, data, n);
 }
 
 Status OsWritableFile::SetEndOfFile(uint64_t size) {
@@ -391,7 +392,9 @@ Status OsWritableFile::FlushData() {
   return WinFlushFileBuffers(file_.get(), filename_);
 }
 
-Status OsWritableFile::CloseFile() { return WinCloseHandle(&file_, filename_); }
+Status OsWritableFile::CloseFile(NativeFile* file) {
+  return WinCloseHandle(file, filename_);
+}
 
 Status OsWritableFile::Fsync() { return Sync(); }
 

@@ -114,7 +114,11 @@ Status OsEnv::OpenWritable(const std::string& fname, bool truncate,
   // Direct I/O and mmap exclude each other; direct wins.
   request.mmap = options.use_mmap_writes && !request.direct;
   // A mapping is made durable by flushing the view, then the file.
-  request.write_through = options.use_write_through && !request.mmap;
+  const bool through = options.use_write_through && !request.mmap;
+  // A direct-I/O file is written through as a whole (its transfers are
+  // aligned pages that bypass the cache anyway); any other gets a second,
+  // write-through handle for AppendAndSync.
+  request.write_through = through && request.direct;
   NativeFile file;
   size_t alignment = 0;
   Status s = OpenDataFile(fname, request, &file, &alignment);
@@ -126,11 +130,24 @@ Status OsEnv::OpenWritable(const std::string& fname, bool truncate,
     result->reset(new MmapWriter(fname, std::move(file), initial_size));
     return Status::OK();
   }
-  // What the handle really is, not what was asked: a sync may skip the
-  // flush only if every write was durable when it returned.
-  const bool write_through = request.write_through && WritesAreDurable(file);
-  result->reset(new OsWritableFile(fname, std::move(file), initial_size,
-                                   options, write_through, alignment));
+  NativeFile durable;
+  if (through && !request.direct) {
+    OpenRequest second = request;
+    second.truncate = false;
+    second.write_through = true;
+    size_t ignored = 0;
+    s = OpenDataFile(fname, second, &durable, &ignored);
+    if (!s.ok()) return s;
+    // What the handle really is, not what was asked: a write through it
+    // may count as a sync only if the OS made it durable.
+    if (!WritesAreDurable(durable)) durable = NativeFile();
+  }
+  // As the OS reports the handle: a plain append that waited for the
+  // device would show here (its Sync then needs no flush).
+  const bool write_through = WritesAreDurable(file);
+  result->reset(new OsWritableFile(fname, std::move(file), std::move(durable),
+                                   initial_size, options, write_through,
+                                   alignment));
   return Status::OK();
 }
 

@@ -68,10 +68,14 @@ struct STRATA_EXPORT EnvOptions {
   // Let writable files reserve space ahead of the data (fallocate /
   // FileAllocationInfo). Where the file system refuses, writes go on.
   bool allow_fallocate = true;
-  // Open writable files write-through (FILE_FLAG_WRITE_THROUGH on Windows,
-  // O_DSYNC on POSIX): each write returns once its data is durable, and
-  // Sync() issues no flush. Meant for the WAL (DBOptions::wal_write_through),
-  // where a synced commit then costs one write instead of write + flush.
+  // Give writable files a second, write-through handle
+  // (FILE_FLAG_WRITE_THROUGH on Windows, O_DSYNC on POSIX) for
+  // WritableFile::AppendAndSync: that write returns once its data is
+  // durable and needs no flush, while Append still goes through the
+  // buffered handle and does not wait for the device. Meant for the WAL
+  // (DBOptions::wal_write_through), where a synced commit then costs one
+  // write instead of write + flush. A direct-I/O file has no second
+  // handle: it is opened write-through as a whole.
   bool use_write_through = false;
   // Keep file descriptors from leaking into child processes.
   bool set_fd_cloexec = true;
@@ -326,6 +330,13 @@ class STRATA_EXPORT WritableFile {
   // Makes data and metadata durable.
   virtual Status Fsync() { return Sync(); }
   virtual bool IsSyncThreadSafe() const { return false; }
+
+  // strata: appends data and makes the file durable up to its new end, as
+  // Append, Flush and Sync in turn do (the default). A file opened with
+  // EnvOptions::use_write_through writes data through a second,
+  // write-through handle instead, so the write is the sync, while its
+  // plain appends go through a buffered one and never wait for the device.
+  virtual Status AppendAndSync(const Slice& data);
 
   virtual bool use_direct_io() const { return false; }
   virtual size_t GetRequiredBufferAlignment() const { return kDefaultPageSize; }

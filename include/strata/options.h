@@ -163,10 +163,12 @@ struct STRATA_EXPORT DBOptions {
   // The largest buffer the file writer keeps before writing.
   size_t writable_file_max_buffer_size = 1024 * 1024;
 
-  // Write the WAL through to the device (FILE_FLAG_WRITE_THROUGH on
-  // Windows, O_DSYNC on POSIX): a sync=true write then costs one
-  // write-through WriteFile and no FlushFileBuffers — on Windows much
-  // cheaper than the flush (see docs/windows.md). Not in RocksDB.
+  // Write synced groups' WAL records through to the device
+  // (FILE_FLAG_WRITE_THROUGH on Windows, O_DSYNC on POSIX, on a second
+  // handle): a sync=true write then costs one write-through WriteFile and
+  // no FlushFileBuffers — on Windows much cheaper than the flush (see
+  // docs/windows.md) — while sync=false writes stay buffered. Not in
+  // RocksDB.
   bool wal_write_through = false;
 
   // See WALRecoveryMode.

@@ -45,6 +45,14 @@ class RecordingFile : public WritableFile {
     syncs++;
     return target_->Sync();
   }
+  Status Fsync() override {
+    fsyncs++;
+    return target_->Fsync();
+  }
+  Status AppendAndSync(const Slice& data) override {
+    durable_appends.push_back(data.ToString());
+    return target_->AppendAndSync(data);
+  }
   bool use_direct_io() const override { return target_->use_direct_io(); }
   size_t GetRequiredBufferAlignment() const override {
     return target_->GetRequiredBufferAlignment();
@@ -64,6 +72,8 @@ class RecordingFile : public WritableFile {
   std::vector<std::pair<uint64_t, uint64_t>> allocations;
   std::vector<std::pair<uint64_t, uint64_t>> range_syncs;
   int syncs = 0;
+  int fsyncs = 0;
+  std::vector<std::string> durable_appends;
 
  private:
   void Record(uint64_t offset, const Slice& data) {
@@ -261,6 +271,31 @@ TEST_P(BufferedWriterTest, AbandonDropsWhatIsBuffered) {
   EXPECT_TRUE(writer->Close().ok());
   writer.reset();
   EXPECT_EQ("written", Contents("abandoned"));
+}
+
+// A sync hands what is still buffered to the file together with the sync,
+// so a write-through file can make it one durable write; with nothing
+// buffered, or for Fsync, it is a plain sync.
+TEST_P(BufferedWriterTest, SyncHandsTheBufferOverWithTheSync) {
+  RecordingFile* rec = nullptr;
+  auto writer = NewWriter("synced", &rec);
+  ASSERT_TRUE(writer->Append("one;").ok());
+  ASSERT_TRUE(writer->Append("two;").ok());
+  ASSERT_TRUE(writer->Sync(/*use_fsync=*/false).ok());
+  ASSERT_EQ(1u, rec->durable_appends.size());
+  EXPECT_EQ("one;two;", rec->durable_appends[0]);
+  EXPECT_TRUE(rec->transfers.empty());
+  ASSERT_TRUE(writer->Sync(false).ok());  // nothing buffered
+  EXPECT_EQ(1u, rec->durable_appends.size());
+  EXPECT_EQ(1, rec->syncs);
+  ASSERT_TRUE(writer->Append("three;").ok());
+  ASSERT_TRUE(writer->Sync(/*use_fsync=*/true).ok());
+  EXPECT_EQ(1u, rec->durable_appends.size());
+  EXPECT_EQ(1u, rec->transfers.size());
+  EXPECT_EQ(1, rec->fsyncs);
+  EXPECT_EQ(14u, writer->GetFileSize());
+  ASSERT_TRUE(writer->Close().ok());
+  EXPECT_EQ("one;two;three;", Contents("synced"));
 }
 
 TEST_P(DirectWriterTest, AppendToAnUnalignedFileIsRefused) {

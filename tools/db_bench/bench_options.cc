@@ -190,6 +190,7 @@ Status BuildOptions(const Flags& f, Options* options) {
   options->enable_write_thread_adaptive_yield =
       f.enable_write_thread_adaptive_yield;
   options->write_thread_sync_gather_usec = f.write_thread_sync_gather_usec;
+  options->wal_write_through = f.wal_write_through;
   options->use_direct_reads = f.use_direct_reads;
   options->use_direct_io_for_flush_and_compaction =
       f.use_direct_io_for_flush_and_compaction;

@@ -272,6 +272,9 @@ const std::vector<FlagSpec>& FlagTable() {
       {"use_existing_db", &F::use_existing_db, "false",
        "If true, do not destroy the existing database."},
       {"value_size", &F::value_size, "100", "Size of each value"},
+      {"wal_write_through", &F::wal_write_through, "false",
+       "strata: write synced groups' WAL records through to the device "
+       "(FILE_FLAG_WRITE_THROUGH / O_DSYNC) instead of write + flush"},
       {"write_buffer_size", &F::write_buffer_size, "67108864",
        "Number of bytes to buffer in memtable before compacting"},
       {"write_thread_sync_gather_usec", &F::write_thread_sync_gather_usec,

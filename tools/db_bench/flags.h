@@ -95,6 +95,7 @@ struct Flags {
   bool allow_concurrent_memtable_write;
   bool enable_write_thread_adaptive_yield;
   uint64_t write_thread_sync_gather_usec;
+  bool wal_write_through;
   bool use_direct_reads;
   bool use_direct_io_for_flush_and_compaction;
   bool mmap_read;
