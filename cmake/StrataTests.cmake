@@ -102,6 +102,9 @@ strata_add_test(env_test SOURCES
   test/env/platform_io_test.cc
   test/env/thread_pool_test.cc
 )
+if(WIN32)
+  target_sources(env_test PRIVATE test/env/win_overlapped_read_test.cc)
+endif()
 
 # db_bench (cmake/StrataTools.cmake): its flag parser, key generator and
 # column-family spread, then every benchmark run briefly (natively and

@@ -267,7 +267,10 @@ class WinEnv : public OsEnv {
         flags |= FILE_FLAG_SEQUENTIAL_SCAN;
         break;
       case OpenRequest::kRandomRead:
-        flags |= FILE_FLAG_RANDOM_ACCESS;
+        // Overlapped, so that reads from many threads on one table run at
+        // once: the I/O manager serializes a synchronous handle's
+        // transfers (env/read_win.h). A mapping of it reads as any other.
+        flags |= FILE_FLAG_RANDOM_ACCESS | FILE_FLAG_OVERLAPPED;
         break;
       case OpenRequest::kReadWrite:
         access = GENERIC_READ | GENERIC_WRITE;

@@ -9,6 +9,7 @@
 #include "env/io_util.h"
 #include "env/os_file.h"
 #include "env/os_writable_file.h"
+#include "env/read_win.h"
 #include "port/port.h"
 #include "port/win32.h"
 #include "util/mutexlock.h"
@@ -18,7 +19,7 @@ namespace strata {
 
 namespace {
 
-// One ReadFile/WriteFile moves at most a DWORD's worth; stay well below.
+// One WriteFile moves at most a DWORD's worth; stay well below.
 constexpr size_t kMaxChunk = size_t{1} << 30;
 
 // The system's text for err, in UTF-8, without the trailing ".\r\n".
@@ -42,17 +43,10 @@ std::string SystemMessage(DWORD err) {
   return text;
 }
 
-OVERLAPPED OverlappedAt(uint64_t offset) {
-  OVERLAPPED ov;
-  std::memset(&ov, 0, sizeof(ov));
-  ov.Offset = static_cast<DWORD>(offset);
-  ov.OffsetHigh = static_cast<DWORD>(offset >> 32);
-  return ov;
-}
-
+// Writes go to synchronous handles only: WriteFile returns when done.
 bool WriteAt(void* handle, uint64_t offset, const char* data, DWORD want,
              DWORD* wrote) {
-  OVERLAPPED ov = OverlappedAt(offset);
+  OVERLAPPED ov = WinOverlappedAt(offset, nullptr);
   return WriteFile(static_cast<HANDLE>(handle), data, want, wrote, &ov) !=
          FALSE;
 }
@@ -180,37 +174,6 @@ size_t WinDirectIOAlignment(const std::string& path) {
   return alignment;
 }
 
-Status WinPositionedRead(void* handle, const std::string& fname,
-                         size_t direct_alignment, uint64_t offset, size_t n,
-                         Slice* result, char* scratch) {
-  *result = Slice(scratch, 0);
-  if (direct_alignment != 0) {
-    Status s = CheckDirectIOAlignment(fname, "read", offset, n, scratch,
-                                      direct_alignment);
-    if (!s.ok()) return s;
-  }
-  size_t done = 0;
-  while (done < n) {
-    const DWORD want = static_cast<DWORD>(std::min(n - done, kMaxChunk));
-    OVERLAPPED ov = OverlappedAt(offset + done);
-    DWORD got = 0;
-    if (!ReadFile(static_cast<HANDLE>(handle), scratch + done, want, &got,
-                  &ov)) {
-      const DWORD err = GetLastError();
-      if (err == ERROR_HANDLE_EOF) break;  // a short read, not an error
-      *result = Slice(scratch, 0);
-      return WinError(fname, "ReadFile", err);
-    }
-    if (got == 0) break;
-    done += got;
-    // A short unbuffered read is the end of the file; the remainder would
-    // be misaligned and refused.
-    if (direct_alignment != 0 && got < want) break;
-  }
-  *result = Slice(scratch, done);
-  return Status::OK();
-}
-
 Status WinPositionedWrite(void* handle, const std::string& fname,
                           size_t direct_alignment, uint64_t offset,
                           const char* data, size_t n) {
@@ -242,9 +205,11 @@ Status WinWriteAll(WinWriteCall write, void* handle, const std::string& fname,
   return Status::OK();
 }
 
-bool WinIsWriteThrough(void* handle) {
-  // FileModeInformation (16) reports the handle's FILE_WRITE_THROUGH (0x2)
-  // option; ntdll's entry point is looked up once.
+namespace {
+
+// The handle's options as the OS reports them (NtQueryInformationFile,
+// FileModeInformation); ntdll's entry point is looked up once.
+bool QueryFileMode(void* handle, ULONG* mode) {
   using QueryFn = LONG(NTAPI*)(HANDLE, void*, void*, ULONG, int);
   struct IoStatus {
     union {
@@ -253,6 +218,7 @@ bool WinIsWriteThrough(void* handle) {
     };
     ULONG_PTR information;
   };
+  constexpr int kFileModeInformation = 16;
   static const QueryFn query = [] {
     HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
     FARPROC proc = ntdll != nullptr
@@ -262,11 +228,27 @@ bool WinIsWriteThrough(void* handle) {
   }();
   if (query == nullptr) return false;
   IoStatus io;
+  *mode = 0;
+  return query(static_cast<HANDLE>(handle), &io, mode, sizeof(*mode),
+               kFileModeInformation) == 0;
+}
+
+// FileModeInformation's flags.
+constexpr ULONG kFileWriteThrough = 0x2;
+constexpr ULONG kFileSynchronousIoAlert = 0x10;
+constexpr ULONG kFileSynchronousIoNonalert = 0x20;
+
+}  // namespace
+
+bool WinIsWriteThrough(void* handle) {
   ULONG mode = 0;
-  if (query(static_cast<HANDLE>(handle), &io, &mode, sizeof(mode), 16) != 0) {
-    return false;
-  }
-  return (mode & 0x2) != 0;
+  return QueryFileMode(handle, &mode) && (mode & kFileWriteThrough) != 0;
+}
+
+bool WinIsOverlapped(void* handle) {
+  ULONG mode = 0;
+  return QueryFileMode(handle, &mode) &&
+         (mode & (kFileSynchronousIoAlert | kFileSynchronousIoNonalert)) == 0;
 }
 
 Status WinFlushFileBuffers(void* handle, const std::string& fname) {

@@ -8,7 +8,9 @@
 // FILE_SHARE_WRITE | FILE_SHARE_DELETE, so it can be renamed or deleted
 // while open; positional transfers are
 // ReadFile/WriteFile with an OVERLAPPED offset on one shared handle, which
-// is safe from many threads; end of file is a short read.
+// is safe from many threads; end of file is a short read. Random-access
+// files are opened FILE_FLAG_OVERLAPPED so that their reads run in
+// parallel (env/read_win.h); the other files are synchronous.
 //
 // With direct I/O the handle is opened with FILE_FLAG_NO_BUFFERING and every
 // transfer is checked for alignment — max(page size, the volume's sector
@@ -58,7 +60,10 @@ Status WinPath(const std::string& path, std::wstring* wide);
 size_t WinDirectIOAlignment(const std::string& path);
 
 // Reads or writes exactly at offset through an OVERLAPPED structure; shared
-// by the file classes. A non-zero direct_alignment is checked first.
+// by the file classes. A non-zero direct_alignment is checked first. A read
+// may go through an overlapped or a synchronous handle and waits on the
+// calling thread's event (env/read_win.cc); a write needs a synchronous
+// handle.
 Status WinPositionedRead(void* handle, const std::string& fname,
                          size_t direct_alignment, uint64_t offset, size_t n,
                          Slice* result, char* scratch);
@@ -82,6 +87,11 @@ Status WinWriteAll(WinWriteCall write, void* handle, const std::string& fname,
 // True if handle was opened FILE_FLAG_WRITE_THROUGH, as the OS reports it
 // (FileModeInformation); false if it cannot tell.
 bool WinIsWriteThrough(void* handle);
+
+// True if handle was opened FILE_FLAG_OVERLAPPED, as the OS reports it
+// (FileModeInformation has neither FILE_SYNCHRONOUS_IO_ALERT nor
+// FILE_SYNCHRONOUS_IO_NONALERT); false if it cannot tell.
+bool WinIsOverlapped(void* handle);
 
 // FlushFileBuffers, counted (IOStats::flushes).
 Status WinFlushFileBuffers(void* handle, const std::string& fname);

@@ -3,7 +3,8 @@
 // offset through it. The members are defined by env/io_posix.cc (pread,
 // pwrite, read for a buffered sequential file, posix_fadvise) and
 // env/io_win.cc (ReadFile/WriteFile with an OVERLAPPED offset; end of file
-// is a short read).
+// is a short read; an OsRandomAccessFile's handle is overlapped, see
+// env/read_win.h).
 //
 // With direct I/O every transfer is checked for alignment before it
 // reaches the OS (CheckDirectIOAlignment) and refused if misaligned.
@@ -46,6 +47,9 @@ class OsFile : public Interface {
 
   bool use_direct_io() const override { return use_direct_io_; }
   size_t GetRequiredBufferAlignment() const override { return alignment_; }
+
+  // The OS's handle or descriptor, for tests that ask the OS about it.
+  const NativeFile& TEST_file() const { return file_; }
 
  protected:
   const std::string filename_;
