@@ -101,6 +101,7 @@ strata_add_test(env_test SOURCES
   test/env/owned_handle_test.cc
   test/env/platform_io_test.cc
   test/env/thread_pool_test.cc
+  test/env/win_dir_test.cc
 )
 if(WIN32)
   target_sources(env_test PRIVATE test/env/win_overlapped_read_test.cc)

@@ -84,14 +84,7 @@ class WinEnv : public OsEnv {
 
   Status NewDirectory(const std::string& name,
                       std::unique_ptr<Directory>* result) override {
-    result->reset();
-    bool is_dir = false;
-    Status s = IsDirectory(name, &is_dir);
-    if (!s.ok()) return s;
-    if (!is_dir)
-      return Status::IOError(name, "open directory: not a directory");
-    result->reset(new WinDirectory);
-    return Status::OK();
+    return WinDirectory::Open(name, result);
   }
 
   Status FileExists(const std::string& fname) override {

@@ -48,6 +48,12 @@ struct IOStats {
   std::atomic<uint64_t> flushes{0};
   // Syncs of write-through files, answered without a flush.
   std::atomic<uint64_t> write_through_syncs{0};
+  // Directory syncs that asked the OS to flush the directory (Windows:
+  // FlushFileBuffers on its handle), and those answered without a flush
+  // because the system cannot flush that directory (Windows: see
+  // WinDirectory in env/io_win.h).
+  std::atomic<uint64_t> directory_flushes{0};
+  std::atomic<uint64_t> directory_flushes_skipped{0};
 };
 
 // The process's counters.

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "env/native_file.h"
@@ -114,13 +115,60 @@ std::string WinFileIdentity(void* handle);
 std::string WinFileIdFromIdInfo(void* handle);
 std::string WinFileIdFromIndex(void* handle);
 
-// Windows cannot flush a directory's entries on their own: NTFS journals
-// metadata, so a rename is durable once the volume's log is. Fsync is a
-// successful no-op, after checking the directory exists at open.
+// A directory opened by WinEnv::NewDirectory. Each Fsync opens it with
+// FILE_FLAG_BACKUP_SEMANTICS (which a directory needs) and FILE_ADD_FILE
+// access (the write right FlushFileBuffers asks of a directory handle),
+// flushes that handle (IOStats::directory_flushes) and closes it. No
+// handle is held in between: an open directory handle would keep a
+// removed directory's name until it closed, where POSIX lets rmdir
+// succeed beside an open descriptor.
+//
+// Where the system cannot flush a directory, Fsync is a counted no-op
+// (IOStats::directory_flushes_skipped) rather than an error, as fsync's
+// EINVAL is on POSIX:
+//   - the directory cannot be opened for writing (access denied, write
+//     protected): this process cannot add or rename entries in it either;
+//   - the flush failed with an error WinDirectoryFlushUnsupported names:
+//     the volume is remembered (by serial number) and not asked again.
+// Any other error is an IOError naming the directory.
+// docs/windows.md says which file systems do what.
+//
+// Thread safety: Fsync may be called from any thread; Close from one.
 class WinDirectory : public Directory {
  public:
-  Status Fsync() override { return Status::OK(); }
+  // The existing directory name; PathNotFound if missing, IOError if it is
+  // a file.
+  static Status Open(const std::string& name,
+                     std::unique_ptr<Directory>* result);
+
+  Status Fsync() override;
+  Status Close() override;
+
+ private:
+  WinDirectory(std::string name, std::wstring path);
+
+  const std::string name_;
+  const std::wstring path_;  // name_ for the W APIs
+  bool closed_ = false;
 };
+
+// Whether err (GetLastError() of FlushFileBuffers on a directory handle)
+// says the file system or server does not flush directories, rather than
+// that the flush failed: ERROR_INVALID_FUNCTION (STATUS_INVALID_DEVICE_
+// REQUEST, STATUS_NOT_IMPLEMENTED), ERROR_NOT_SUPPORTED and
+// ERROR_ACCESS_DENIED (an SMB server that refuses a flush of a directory;
+// the handle itself has the access the flush needs).
+bool WinDirectoryFlushUnsupported(unsigned long err);
+
+// The flush WinDirectory::Fsync makes: FlushFileBuffers(handle); false
+// with GetLastError() set on failure.
+using WinFlushCall = bool (*)(void* handle);
+
+// For tests: makes Fsync flush through call instead (nullptr: back to
+// FlushFileBuffers), and forgets the volumes found unable to flush a
+// directory.
+void TEST_SetDirectoryFlush(WinFlushCall call);
+void TEST_ForgetUnflushableVolumes();
 
 }  // namespace strata
 
