@@ -36,6 +36,15 @@ size_t AlignmentFor(const std::string& fname, bool direct) {
   return direct ? WinDirectIOAlignment(fname) : port::GetPageSize();
 }
 
+// The directory holding the file at path ("." if path names none); a root
+// ("C:\\", "\\") keeps its separator.
+std::string DirOf(const std::string& path) {
+  const size_t sep = path.find_last_of("/\\");
+  if (sep == std::string::npos) return ".";
+  const bool root = sep == 0 || path[sep - 1] == ':';
+  return path.substr(0, root ? sep + 1 : sep);
+}
+
 // A LOCK file's handle, which holds the lock once Lock succeeds. The OS
 // releases the lock when the process dies.
 class WinFileLock : public OsFileLock {
@@ -51,6 +60,10 @@ class WinFileLock : public OsFileLock {
     if (LockFileEx(handle_.get(),
                    LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0,
                    MAXDWORD, MAXDWORD, &ov)) {
+      // The directory is this process's now (DB::Open, RepairDB and
+      // DestroyDB all lock it first): the files an earlier process's
+      // deletes left under trash names go (docs/windows.md).
+      WinSweepTrash(DirOf(name()));
       return Status::OK();
     }
     const DWORD err = GetLastError();

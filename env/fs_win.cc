@@ -124,8 +124,15 @@ Status WinRemoveFile(const std::string& fname) {
   const std::wstring trash = TrashName(path);
   if (MoveFileExW(path.c_str(), trash.c_str(), 0)) {
     if (DeleteFileW(trash.c_str())) return Status::OK();
+    // Refused (a read-only file; a scanner that opened the new name
+    // without sharing deletes): put the name back, so the error leaves
+    // the file as it was. If even that fails, the next open's sweep
+    // deletes the trash file (WinSweepTrash).
     err = GetLastError();
-    return WinError(fname, "DeleteFile (moved aside)", err);
+    const char* op = MoveFileExW(trash.c_str(), path.c_str(), 0)
+                         ? "DeleteFile"
+                         : "DeleteFile (left under a trash name)";
+    return WinError(fname, op, err);
   }
   if (!DeleteFileW(path.c_str())) {
     return WinError(fname, "DeleteFile", GetLastError());
@@ -164,6 +171,27 @@ Status WinRenameFile(const std::string& src, const std::string& target) {
 
 bool WinIsTrash(const char* name) {
   return std::strncmp(name, kTrashPrefix, sizeof(kTrashPrefix) - 1) == 0;
+}
+
+size_t WinSweepTrash(const std::string& dir) {
+  std::wstring wide;
+  if (!WinPath(dir, &wide).ok()) return 0;
+  if (!wide.empty() && wide.back() != L'\\' && wide.back() != L'/') {
+    wide += L'\\';
+  }
+  WIN32_FIND_DATAW entry;
+  const std::wstring pattern = wide + port::Utf8ToWide(kTrashPrefix) + L"*";
+  HANDLE find = FindFirstFileW(pattern.c_str(), &entry);
+  if (find == INVALID_HANDLE_VALUE) return 0;
+  size_t deleted = 0;
+  do {
+    if ((entry.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0) continue;
+    // The pattern also matches 8.3 short names; only real trash names go.
+    if (!WinIsTrash(port::WideToUtf8(entry.cFileName).c_str())) continue;
+    if (DeleteFileW((wide + entry.cFileName).c_str())) deleted++;
+  } while (FindNextFileW(find, &entry));
+  FindClose(find);
+  return deleted;
 }
 
 }  // namespace strata

@@ -7,6 +7,7 @@
 #ifndef STRATA_ENV_FS_WIN_H_
 #define STRATA_ENV_FS_WIN_H_
 
+#include <cstddef>
 #include <string>
 
 #include "env/native_file.h"
@@ -33,6 +34,14 @@ Status WinRenameFile(const std::string& src, const std::string& target);
 // True for the names the delete fallback gives files deleted while open;
 // GetChildren does not list them.
 bool WinIsTrash(const char* name);
+
+// Deletes the trash files in dir that can be deleted: those the delete
+// fallback left when its process died (or the system crashed) before the
+// last handle closed, or when its delete of the trash name failed. One
+// another process holds open without FILE_SHARE_DELETE, or already marked
+// for deletion, stays, without an error. Returns how many were deleted or
+// marked for deletion.
+size_t WinSweepTrash(const std::string& dir);
 
 }  // namespace strata
 

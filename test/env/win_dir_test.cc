@@ -1,13 +1,17 @@
 // Windows directories: Directory::Fsync flushes a handle to the directory
 // (FlushFileBuffers), a system that cannot flush directories is answered
 // without an error but counted and remembered, a real flush error is an
-// error naming the directory.
+// error naming the directory; and the trash names the delete fallback
+// gives open files never outlive their use: swept when a DB directory is
+// locked, gone when the last handle closes, never listed.
 
 #if defined(_WIN32)
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "env/fs_win.h"
 #include "env/io_util.h"
 #include "env/io_win.h"
 #include "gtest/gtest.h"
@@ -64,6 +68,37 @@ class WinDirTest : public testing::Test {
     flush_error = err;
     TEST_SetDirectoryFlush(&FailingFlush);
     return OpenDir();
+  }
+
+  static bool Exists(const std::string& path) {
+    std::wstring wide;
+    EXPECT_TRUE(port::ToWinPath(path, &wide));
+    return GetFileAttributesW(wide.c_str()) != INVALID_FILE_ATTRIBUTES;
+  }
+
+  // How many trash names the directory holds, as the OS lists it.
+  size_t TrashCount() {
+    std::wstring wide;
+    EXPECT_TRUE(port::ToWinPath(dir_.File(".strata-trash-*"), &wide));
+    WIN32_FIND_DATAW entry;
+    HANDLE find = FindFirstFileW(wide.c_str(), &entry);
+    if (find == INVALID_HANDLE_VALUE) return 0;
+    size_t n = 0;
+    do {
+      n++;
+    } while (FindNextFileW(find, &entry));
+    FindClose(find);
+    return n;
+  }
+
+  // Opens path for writing without FILE_SHARE_DELETE, as a program that is
+  // not strata might.
+  static HANDLE HoldWithoutShareDelete(const std::string& path) {
+    std::wstring wide;
+    EXPECT_TRUE(port::ToWinPath(path, &wide));
+    return CreateFileW(wide.c_str(), GENERIC_WRITE,
+                       FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_ALWAYS,
+                       FILE_ATTRIBUTE_NORMAL, nullptr);
   }
 
   Env* const env_;
@@ -183,6 +218,91 @@ TEST_F(WinDirTest, DBOpenFlushesTheDBDirectory) {
   ASSERT_TRUE(s.ok()) << s.ToString();
   delete db;
   EXPECT_GE(flush_calls, 1);
+}
+
+// A trash file left by a process that died (here: made by name) goes when
+// the directory is next locked; one another program holds open without
+// FILE_SHARE_DELETE stays, without an error, until a later sweep.
+TEST_F(WinDirTest, LockingSweepsLeftoverTrash) {
+  const std::string a = dir_.File(".strata-trash-4242-0");
+  const std::string b = dir_.File(".strata-trash-4242-1");
+  const std::string held = dir_.File(".strata-trash-4242-2");
+  ASSERT_TRUE(WriteStringToFile(env_, "a", a).ok());
+  ASSERT_TRUE(WriteStringToFile(env_, "b", b).ok());
+  HANDLE holder = HoldWithoutShareDelete(held);
+  ASSERT_NE(INVALID_HANDLE_VALUE, holder);
+  ASSERT_EQ(3u, TrashCount());
+
+  FileLock* lock = nullptr;
+  Status s = env_->LockFile(dir_.File("LOCK"), &lock);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_FALSE(Exists(a));
+  EXPECT_FALSE(Exists(b));
+  EXPECT_TRUE(Exists(held));
+  std::vector<std::string> children;
+  ASSERT_TRUE(env_->GetChildren(dir_.path(), &children).ok());
+  EXPECT_EQ(std::vector<std::string>{"LOCK"}, children);
+  ASSERT_TRUE(env_->UnlockFile(lock).ok());
+
+  CloseHandle(holder);
+  EXPECT_EQ(1u, WinSweepTrash(dir_.path()));
+  EXPECT_EQ(0u, TrashCount());
+}
+
+// The hook is on DB::Open's path.
+TEST_F(WinDirTest, DBOpenSweepsLeftoverTrash) {
+  const std::string db = dir_.File("db");
+  ASSERT_TRUE(env_->CreateDir(db).ok());
+  const std::string trash = db + "/.strata-trash-4242-7";
+  ASSERT_TRUE(WriteStringToFile(env_, "t", trash).ok());
+  Options options;
+  options.create_if_missing = true;
+  DB* opened = nullptr;
+  Status s = DB::Open(options, db, &opened);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_FALSE(Exists(trash));
+  delete opened;
+}
+
+// A file strata deletes while it holds it open loses its name at once;
+// whatever trash name it had (the fallback's, where the system has no
+// POSIX deletes, as Wine) is never listed and is gone once strata's own
+// handle closes: the trash name was deleted too, pending that close.
+TEST_F(WinDirTest, TrashOfAFileDeletedWhileOpenGoesWhenItCloses) {
+  const std::string name = dir_.File("000007.sst");
+  ASSERT_TRUE(WriteStringToFile(env_, "table", name).ok());
+  std::unique_ptr<RandomAccessFile> reader;
+  ASSERT_TRUE(env_->NewRandomAccessFile(name, &reader, EnvOptions()).ok());
+  Status s = env_->RemoveFile(name);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(env_->FileExists(name).IsNotFound());
+  std::vector<std::string> children;
+  ASSERT_TRUE(env_->GetChildren(dir_.path(), &children).ok());
+  EXPECT_TRUE(children.empty());
+  // Still readable through the open handle.
+  char scratch[8];
+  Slice got;
+  ASSERT_TRUE(reader->Read(0, 5, &got, scratch).ok());
+  EXPECT_EQ("table", got.ToString());
+  reader.reset();
+  EXPECT_EQ(0u, TrashCount());
+}
+
+// A delete the system refuses (a read-only file) leaves the file under
+// its own name, not under a trash name with the error returned.
+TEST_F(WinDirTest, RefusedDeleteKeepsTheName) {
+  const std::string name = dir_.File("000009.sst");
+  ASSERT_TRUE(WriteStringToFile(env_, "table", name).ok());
+  std::wstring wide;
+  ASSERT_TRUE(port::ToWinPath(name, &wide));
+  ASSERT_TRUE(SetFileAttributesW(wide.c_str(), FILE_ATTRIBUTE_READONLY));
+  Status s = env_->RemoveFile(name);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find(name)) << s.ToString();
+  EXPECT_TRUE(env_->FileExists(name).ok());
+  EXPECT_EQ(0u, TrashCount());
+  ASSERT_TRUE(SetFileAttributesW(wide.c_str(), FILE_ATTRIBUTE_NORMAL));
+  EXPECT_TRUE(env_->RemoveFile(name).ok());
 }
 
 }  // namespace
