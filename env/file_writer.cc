@@ -141,12 +141,15 @@ Status WritableFileWriter::Sync(bool use_fsync) {
   if (!direct_ && !use_fsync && buf_.CurrentSize() > 0) {
     // The buffered bytes and the sync in one call: a write-through file
     // makes that a single durable write.
+    // The buffer is the file's from here, even if the call fails: whether
+    // its bytes reached the file, in whole or in part, is then unknown, and
+    // writing them again could repeat them (as a failed Sync after a
+    // successful Flush leaves them written once).
     Status s =
         file_->AppendAndSync(Slice(buf_.BufferStart(), buf_.CurrentSize()));
-    if (!s.ok()) return s;
     flushed_size_ += buf_.CurrentSize();
     buf_.Size(0);
-    return Status::OK();
+    return s;
   }
   Status s = Flush();
   if (!s.ok()) return s;

@@ -336,6 +336,8 @@ class STRATA_EXPORT WritableFile {
   // EnvOptions::use_write_through writes data through a second,
   // write-through handle instead, so the write is the sync, while its
   // plain appends go through a buffered one and never wait for the device.
+  // After a failure, data may be in the file in whole, in part or not at
+  // all: the caller does not write it again.
   virtual Status AppendAndSync(const Slice& data);
 
   virtual bool use_direct_io() const { return false; }

@@ -51,6 +51,11 @@ class RecordingFile : public WritableFile {
   }
   Status AppendAndSync(const Slice& data) override {
     durable_appends.push_back(data.ToString());
+    if (fail_after_append) {
+      // The bytes land, the sync fails.
+      Status s = target_->Append(data);
+      return s.ok() ? Status::IOError("injected sync failure") : s;
+    }
     return target_->AppendAndSync(data);
   }
   bool use_direct_io() const override { return target_->use_direct_io(); }
@@ -74,6 +79,7 @@ class RecordingFile : public WritableFile {
   int syncs = 0;
   int fsyncs = 0;
   std::vector<std::string> durable_appends;
+  bool fail_after_append = false;
 
  private:
   void Record(uint64_t offset, const Slice& data) {
@@ -296,6 +302,19 @@ TEST_P(BufferedWriterTest, SyncHandsTheBufferOverWithTheSync) {
   EXPECT_EQ(14u, writer->GetFileSize());
   ASSERT_TRUE(writer->Close().ok());
   EXPECT_EQ("one;two;three;", Contents("synced"));
+}
+
+// A failed AppendAndSync may have written its bytes: the writer never
+// hands them to the file a second time.
+TEST_P(BufferedWriterTest, FailedSyncNeverRepeatsTheBytes) {
+  RecordingFile* rec = nullptr;
+  auto writer = NewWriter("failed-sync", &rec);
+  ASSERT_TRUE(writer->Append("record;").ok());
+  rec->fail_after_append = true;
+  EXPECT_TRUE(writer->Sync(false).IsIOError());
+  rec->fail_after_append = false;
+  ASSERT_TRUE(writer->Close().ok());
+  EXPECT_EQ("record;", Contents("failed-sync"));
 }
 
 TEST_P(DirectWriterTest, AppendToAnUnalignedFileIsRefused) {
