@@ -110,6 +110,26 @@ size_t GetDirectIOAlignment(int fd) {
   return size;
 }
 
+Status PosixWriteAll(PosixWriteCall write, int fd, const std::string& fname,
+                     uint64_t offset, const char* data, size_t n) {
+  while (n > 0) {
+    const ssize_t r = write(fd, data, n, static_cast<off_t>(offset));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return PosixError(fname, "pwrite", errno);
+    }
+    if (r == 0) {
+      // Nothing written and no error: asking again would ask forever.
+      return Status::IOError(fname,
+                             "pwrite wrote 0 bytes of " + std::to_string(n));
+    }
+    data += r;
+    n -= static_cast<size_t>(r);
+    offset += static_cast<uint64_t>(r);
+  }
+  return Status::OK();
+}
+
 namespace {
 
 // pread until n bytes or end of file. *bytes_read is what was read.
@@ -131,21 +151,6 @@ int ReadFully(int fd, char* buf, size_t n, uint64_t offset, bool direct,
     if (direct && done < n) break;
   }
   *bytes_read = done;
-  return 0;
-}
-
-// pwrite all n bytes.
-int WriteFully(int fd, const char* buf, size_t n, uint64_t offset) {
-  while (n > 0) {
-    const ssize_t r = ::pwrite(fd, buf, n, static_cast<off_t>(offset));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    buf += r;
-    n -= static_cast<size_t>(r);
-    offset += static_cast<uint64_t>(r);
-  }
   return 0;
 }
 
@@ -253,9 +258,7 @@ Status OsRandomAccessFile::InvalidateCache(size_t offset, size_t length) {
 
 Status OsWritableFile::WriteAt(const NativeFile& file, const char* data,
                                size_t n, uint64_t offset) {
-  const int err = WriteFully(file.get(), data, n, offset);
-  if (err != 0) return PosixError(filename_, "write", err);
-  return Status::OK();
+  return PosixWriteAll(::pwrite, file.get(), filename_, offset, data, n);
 }
 
 Status OsWritableFile::SetEndOfFile(uint64_t size) {
@@ -317,9 +320,8 @@ Status OsRandomRWFile::Write(uint64_t offset, const Slice& data) {
                                       data.data(), alignment_);
     if (!s.ok()) return s;
   }
-  const int err = WriteFully(file_.get(), data.data(), data.size(), offset);
-  if (err != 0) return PosixError(filename_, "pwrite", err);
-  return Status::OK();
+  return PosixWriteAll(::pwrite, file_.get(), filename_, offset, data.data(),
+                       data.size());
 }
 
 Status OsRandomRWFile::Read(uint64_t offset, size_t n, Slice* result,

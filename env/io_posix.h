@@ -10,6 +10,8 @@
 #ifndef STRATA_ENV_IO_POSIX_H_
 #define STRATA_ENV_IO_POSIX_H_
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,6 +30,16 @@ Status PosixError(const std::string& path, const char* op, int err);
 // True if fd's writes are synchronous (O_DSYNC or O_SYNC), as the kernel
 // reports it.
 bool IsWriteThrough(int fd);
+
+// One positional write: ::pwrite, or a test's fake.
+using PosixWriteCall = ssize_t (*)(int fd, const void* buf, size_t n,
+                                   off_t offset);
+
+// Writes all n bytes of data at offset through write, going on after short
+// writes and EINTR. A call that succeeds but writes nothing fails the
+// write (IOError naming fname) instead of being made again forever.
+Status PosixWriteAll(PosixWriteCall write, int fd, const std::string& fname,
+                     uint64_t offset, const char* data, size_t n);
 
 // ftruncate to size.
 Status TruncateFd(int fd, const std::string& fname, uint64_t size);

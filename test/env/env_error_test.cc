@@ -372,6 +372,46 @@ TEST(EnvErrorTest, ListingErrorIsReportedNotTruncated) {
 }
 
 #if !defined(_WIN32)
+// A pwrite stand-in that writes first bytes on its first call and nothing,
+// without an error, after that.
+struct FakePwrites {
+  size_t first = 0;
+  int calls = 0;
+};
+FakePwrites* fake_pwrites = nullptr;
+
+ssize_t FakePwrite(int /*fd*/, const void* /*buf*/, size_t n,
+                   off_t /*offset*/) {
+  fake_pwrites->calls++;
+  if (fake_pwrites->calls > 1000) {  // the loop is spinning: stop it
+    errno = EIO;
+    return -1;
+  }
+  return fake_pwrites->calls == 1
+             ? static_cast<ssize_t>(std::min(fake_pwrites->first, n))
+             : 0;
+}
+
+TEST(EnvErrorTest, PwriteThatWritesNothingFailsInsteadOfSpinning) {
+  const std::string data(10, 'x');
+  FakePwrites fake;
+  fake_pwrites = &fake;
+  fake.first = 3;
+  Status s = PosixWriteAll(FakePwrite, 3, "/db/000001.log", 0, data.data(),
+                           data.size());
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("wrote 0 bytes of 7"))
+      << s.ToString();
+  EXPECT_EQ(2, fake.calls);
+  // A short write that makes progress is simply continued.
+  fake = FakePwrites();
+  fake.first = 10;
+  EXPECT_TRUE(
+      PosixWriteAll(FakePwrite, 3, "f", 0, data.data(), data.size()).ok());
+  EXPECT_EQ(1, fake.calls);
+  fake_pwrites = nullptr;
+}
+
 // A real readdir error from the kernel: the directory's descriptor closed
 // underneath the DIR (EBADF); port::readdir must pass it on.
 TEST(EnvErrorTest, PortReaddirReportsARealError) {
