@@ -45,14 +45,12 @@ endif()
 # What every project built here is configured with; -S and -B follow.
 set(configure_args -G ${STRATA_GENERATOR}
     -DCMAKE_BUILD_TYPE=${STRATA_BUILD_TYPE})
+# The prefix is found as a user on Linux would name it, also when
+# cross-compiling: the toolchain file searches for packages in the host
+# paths given as well as under its roots.
+list(APPEND configure_args -DCMAKE_PREFIX_PATH=${prefix})
 if(STRATA_TOOLCHAIN_FILE)
-  # The toolchain confines package searches to the MinGW root, so name the
-  # package directory itself.
-  file(GLOB config_dir ${prefix}/lib*/cmake/strata)
-  list(APPEND configure_args -DCMAKE_TOOLCHAIN_FILE=${STRATA_TOOLCHAIN_FILE}
-       -Dstrata_DIR=${config_dir})
-else()
-  list(APPEND configure_args -DCMAKE_PREFIX_PATH=${prefix})
+  list(APPEND configure_args -DCMAKE_TOOLCHAIN_FILE=${STRATA_TOOLCHAIN_FILE})
 endif()
 if(STRATA_SANITIZE_FLAGS)
   list(APPEND configure_args "-DCMAKE_CXX_FLAGS=${STRATA_SANITIZE_FLAGS}"

@@ -15,11 +15,17 @@ set(CMAKE_C_COMPILER ${STRATA_MINGW_TRIPLE}-gcc-posix)
 set(CMAKE_CXX_COMPILER ${STRATA_MINGW_TRIPLE}-g++-posix)
 set(CMAKE_RC_COMPILER ${STRATA_MINGW_TRIPLE}-windres)
 
-set(CMAKE_FIND_ROOT_PATH /usr/${STRATA_MINGW_TRIPLE})
+# Libraries, headers and packages are searched for under the MinGW root
+# and under any root the project adds, as on Linux: appended, so a
+# -DCMAKE_FIND_ROOT_PATH=<prefix> on the command line is kept. Packages
+# (find_package) are searched for in the roots and also in the host paths
+# as given (BOTH), so -DCMAKE_PREFIX_PATH=<prefix> finds an installed
+# strata — or any cross-built package — without naming its <pkg>_DIR.
+list(APPEND CMAKE_FIND_ROOT_PATH /usr/${STRATA_MINGW_TRIPLE})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static")
