@@ -117,8 +117,10 @@ function(strata_link_thirdparty target)
   target_include_directories(${target} SYSTEM PRIVATE ${_strata_includes})
   target_compile_definitions(${target} PRIVATE ${_strata_defs})
   if(WIN32)
-    # Wide-character file APIs only; no ANSI variants.
-    target_compile_definitions(${target} PRIVATE UNICODE _UNICODE)
+    # Wide-character file APIs only; no ANSI variants. The headers declare
+    # only what Windows 8 has, strata's minimum (docs/windows.md).
+    target_compile_definitions(${target} PRIVATE UNICODE _UNICODE
+                               _WIN32_WINNT=0x0602 WINVER=0x0602)
   endif()
 endfunction()
 

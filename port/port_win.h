@@ -42,7 +42,7 @@ using NativeMutex = SlimStorage;
 using NativeCondVar = SlimStorage;
 using NativeRWMutex = SlimStorage;
 
-// Every Windows target strata supports (x64, ARM64) is little-endian.
+// Every architecture Windows runs on (x64, x86, ARM64) is little-endian.
 constexpr bool kLittleEndian = true;
 constexpr size_t kCacheLineSize = 64;
 // Long paths are passed with the \\?\ prefix, which lifts MAX_PATH.
@@ -61,19 +61,30 @@ using ThreadKey = unsigned long;  // DWORD
 void* ThreadKeyGet(ThreadKey key);
 void ThreadKeySet(ThreadKey key, void* value);
 
+// The CPU's spin-wait hint and a read prefetch, written per architecture
+// with each compiler's own intrinsics (what winnt.h's YieldProcessor and
+// PreFetchCacheLine expand to, without including <windows.h> here). Only
+// the x64 MinGW build is compiled and tested; the MSVC and ARM64 branches
+// are written to the compilers' documentation and not built here.
 inline void AsmVolatilePause() {
-#if defined(_MSC_VER)
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
   _mm_pause();
+#elif defined(_MSC_VER) && (defined(_M_ARM64) || defined(_M_ARM))
+  __yield();
 #elif defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || defined(__arm__)
   asm volatile("yield");
 #endif
 }
 
 inline void Prefetch(const void* p) {
-#if defined(_MSC_VER)
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
   _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T0);
+#elif defined(_MSC_VER) && (defined(_M_ARM64) || defined(_M_ARM))
+  __prefetch(p);
+#elif defined(_MSC_VER)
+  (void)p;  // no prefetch on other architectures
 #else
   __builtin_prefetch(p, 0, 3);
 #endif
