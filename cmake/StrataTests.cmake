@@ -78,6 +78,9 @@ strata_add_test(util_test SOURCES
 )
 
 set(_port_tests test/port/port_test.cc)
+if(WIN32)
+  list(APPEND _port_tests test/port/thread_name_win_test.cc)
+endif()
 if(WIN32 AND STRATA_WITH_JEMALLOC)
   list(APPEND _port_tests test/port/jemalloc_test.cc)
 endif()

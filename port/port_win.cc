@@ -164,21 +164,50 @@ void ThreadKeySet(ThreadKey key, void* value) { TlsSetValue(key, value); }
 
 uint64_t CurrentThreadId() { return GetCurrentThreadId(); }
 
-// Through SetThreadDescription where the system has it (Windows 10 1607
-// and later); a no-op elsewhere.
+namespace {
+
+// SetThreadDescription (Windows 10 1607 and later) is looked up at run time:
+// first in KernelBase.dll, the only DLL that exports it on Windows 10 1607
+// and Windows Server 2016, then in kernel32.dll, which exports it on later
+// versions. Null on older systems.
+template <typename Fn>
+Fn FindThreadDescriptionFunction(const char* name) {
+  for (const wchar_t* dll : {L"kernelbase.dll", L"kernel32.dll"}) {
+    HMODULE module = GetModuleHandleW(dll);
+    FARPROC proc = module != nullptr ? GetProcAddress(module, name) : nullptr;
+    if (proc != nullptr) {
+      return reinterpret_cast<Fn>(reinterpret_cast<void*>(proc));
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// A no-op where the system has no SetThreadDescription.
 void SetCurrentThreadName(const std::string& name) {
   using SetThreadDescriptionFn = HRESULT(WINAPI*)(HANDLE, PCWSTR);
-  static const SetThreadDescriptionFn set_description = [] {
-    HMODULE kernel32 = GetModuleHandleW(L"kernel32.dll");
-    FARPROC proc = kernel32 != nullptr
-                       ? GetProcAddress(kernel32, "SetThreadDescription")
-                       : nullptr;
-    return reinterpret_cast<SetThreadDescriptionFn>(
-        reinterpret_cast<void*>(proc));
-  }();
+  static const SetThreadDescriptionFn set_description =
+      FindThreadDescriptionFunction<SetThreadDescriptionFn>(
+          "SetThreadDescription");
   if (set_description != nullptr) {
     set_description(GetCurrentThread(), Utf8ToWide(name).c_str());
   }
+}
+
+bool GetCurrentThreadName(std::string* name) {
+  using GetThreadDescriptionFn = HRESULT(WINAPI*)(HANDLE, PWSTR*);
+  static const GetThreadDescriptionFn get_description =
+      FindThreadDescriptionFunction<GetThreadDescriptionFn>(
+          "GetThreadDescription");
+  PWSTR description = nullptr;
+  if (get_description == nullptr ||
+      FAILED(get_description(GetCurrentThread(), &description))) {
+    return false;
+  }
+  *name = WideToUtf8(description);
+  LocalFree(description);
+  return true;
 }
 
 size_t GetPageSize() {

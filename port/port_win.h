@@ -90,6 +90,11 @@ inline void Prefetch(const void* p) {
 #endif
 }
 
+// The name SetCurrentThreadName gave the calling thread, read back with
+// GetThreadDescription (found where SetThreadDescription is); false where
+// the system has none. For tests.
+bool GetCurrentThreadName(std::string* name);
+
 // UTF-8 <-> UTF-16 for text that names nothing (a thread name, a message):
 // an invalid sequence becomes U+FFFD. Never for a path: see ToWinPath.
 std::wstring Utf8ToWide(const std::string& utf8);
