@@ -93,7 +93,11 @@ if(WIN32 AND STRATA_WITH_JEMALLOC)
   endif()
 endif()
 
-strata_add_test(env_test SOURCES
+set(_env_tests)
+if(WIN32)
+  list(APPEND _env_tests test/env/exit_join_win_test.cc)
+endif()
+strata_add_test(env_test SOURCES ${_env_tests}
   test/env/env_contract_test.cc
   test/env/env_error_test.cc
   test/env/env_logger_test.cc
@@ -711,6 +715,20 @@ set_tests_properties(c89_header_check PROPERTIES LABELS "unit" TIMEOUT 300
 
 include(${CMAKE_CURRENT_LIST_DIR}/StrataApiCompat.cmake)
 
+
+# Unloading strata.dll at run time, following the rule of docs/windows.md
+# and breaking it (test/dll_unload): the program uses strata's headers but
+# does not link the DLL, which it loads and frees itself.
+if(WIN32 AND BUILD_SHARED_LIBS)
+  add_executable(dll_unload_test test/dll_unload/main.cc)
+  target_include_directories(dll_unload_test PRIVATE
+    $<TARGET_PROPERTY:strata,INTERFACE_INCLUDE_DIRECTORIES>)
+  add_dependencies(dll_unload_test strata)
+  strata_warnings(dll_unload_test)
+  add_test(NAME dll_unload_test COMMAND dll_unload_test $<TARGET_FILE:strata>)
+  set_tests_properties(dll_unload_test PROPERTIES
+    LABELS "windows" TIMEOUT 300 ENVIRONMENT "WINEDEBUG=-all")
+endif()
 
 # The installed package, consumed by a separate project through
 # find_package(strata) and strata::strata, built and run.

@@ -2,6 +2,7 @@
 // '/' and '\' are both accepted.
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "env/io_win.h"
 #include "env/os_env.h"
 #include "env/os_file.h"
+#include "port/module_ref.h"
 #include "port/port.h"
 #include "port/win32.h"
 #include "util/no_destructor.h"
@@ -358,7 +360,23 @@ class WinEnv : public OsEnv {
 }  // namespace
 
 Env* Env::Default() {
+  // Never destroyed: static destructors elsewhere may still use it.
   static NoDestructor<WinEnv> env;
+  // Its pools are joined when the process exits through exit() (main
+  // returning) — where strata is part of the EXE, whose atexit handlers run
+  // before ExitProcess, outside the loader lock, while the threads still
+  // live. In a DLL the handler would run at DLL_PROCESS_DETACH: on process
+  // exit the threads are already gone (and a lock they held stays held), on
+  // FreeLibrary the loader lock is held and no pool thread can exist (each
+  // pool holds a reference on the DLL while it has threads). So nothing is
+  // registered there. docs/windows.md, "Threads at exit and unloading".
+  static const bool joined_at_exit = [] {
+    return port::CodeInMainExecutable() &&
+           std::atexit([] {
+             static_cast<WinEnv*>(Env::Default())->JoinPoolsWhenIdle();
+           }) == 0;
+  }();
+  (void)joined_at_exit;
   return env.get();
 }
 

@@ -12,7 +12,7 @@ ThreadPoolEnv::ThreadPoolEnv() {
   pools_[HIGH].reset(new ThreadPool("high"));
 }
 
-ThreadPoolEnv::~ThreadPoolEnv() { WaitForJoin(); }
+ThreadPoolEnv::~ThreadPoolEnv() { JoinStartedThreads(); }
 
 ThreadPool* ThreadPoolEnv::Pool(Priority pri) const {
   // A value outside the enum (a cast int) is clamped, so the job still runs.
@@ -37,6 +37,16 @@ void ThreadPoolEnv::StartThread(void (*function)(void* arg), void* arg) {
 }
 
 void ThreadPoolEnv::WaitForJoin() {
+  JoinStartedThreads();
+  JoinPoolsWhenIdle();
+}
+
+void ThreadPoolEnv::JoinPoolsWhenIdle() {
+  // HIGH first: a flush there may schedule the compaction LOW then runs.
+  for (Priority pri : {HIGH, LOW, BOTTOM}) pools_[pri]->JoinWhenIdle();
+}
+
+void ThreadPoolEnv::JoinStartedThreads() {
   std::vector<std::thread> threads;
   {
     MutexLock l(&threads_mu_);

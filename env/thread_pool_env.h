@@ -5,6 +5,12 @@
 //
 // A Priority outside [BOTTOM, HIGH] is clamped to the nearest pool.
 //
+// WaitForJoin joins the threads of StartThread, then lets the pools run
+// what is queued and joins their threads (ThreadPool::JoinWhenIdle); the
+// pools start threads again for the next job. It is what a program calls
+// before it unloads strata.dll (docs/windows.md). Destroying the Env joins
+// the StartThread threads and drops the pools' queued jobs.
+//
 // Thread safety: every method is safe from any thread.
 
 #ifndef STRATA_ENV_THREAD_POOL_ENV_H_
@@ -37,7 +43,12 @@ class ThreadPoolEnv : public Env {
   void IncBackgroundThreadsIfNeeded(int number, Priority pri) override;
   void SleepForMicroseconds(int micros) override;
 
+  // The pool half of WaitForJoin, run at process exit for Env::Default()
+  // (env_win.cc).
+  void JoinPoolsWhenIdle();
+
  private:
+  void JoinStartedThreads();
   ThreadPool* Pool(Priority pri) const;
 
   std::unique_ptr<ThreadPool> pools_[TOTAL];

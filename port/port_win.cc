@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "port/module_ref.h"
 #include "port/port.h"
 #include "port/sys_time.h"
 #include "port/win32.h"
@@ -209,6 +210,36 @@ bool GetCurrentThreadName(std::string* name) {
   LocalFree(description);
   return true;
 }
+
+// ---- The module holding strata's code ---------------------------------------
+
+namespace {
+
+// The EXE or DLL that this function's code belongs to.
+HMODULE StrataModule() {
+  HMODULE module = nullptr;
+  GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                         GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                     reinterpret_cast<LPCWSTR>(&StrataModule), &module);
+  return module;
+}
+
+}  // namespace
+
+bool CodeInMainExecutable() {
+  return StrataModule() == GetModuleHandleW(nullptr);
+}
+
+bool AcquireModuleReference() {
+  if (CodeInMainExecutable()) return false;
+  HMODULE module = nullptr;
+  // Without UNCHANGED_REFCOUNT: the DLL's load count goes up by one.
+  return GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
+                            reinterpret_cast<LPCWSTR>(&StrataModule),
+                            &module) != 0;
+}
+
+void ReleaseModuleReference() { FreeLibrary(StrataModule()); }
 
 size_t GetPageSize() {
   SYSTEM_INFO info;

@@ -213,6 +213,9 @@ class STRATA_EXPORT Env {
   virtual int UnSchedule(void* tag, Priority pri);
 
   // Starts function(arg) on a new thread; WaitForJoin waits for all such.
+  // The platform Envs' WaitForJoin also lets their pools run what is queued
+  // and joins the pools' threads (they start again for the next job): call
+  // it, with every DB closed, before unloading strata.dll.
   virtual void StartThread(void (*function)(void* arg), void* arg) = 0;
   virtual void WaitForJoin() {}
 

@@ -214,6 +214,73 @@ TEST(ThreadPoolTest, DestructionDropsQueuedJobs) {
   EXPECT_TRUE(gate.WaitDone(1));
 }
 
+TEST(ThreadPoolTest, JoinWhenIdleRunsQueuedJobsThenJoinsEveryThread) {
+  ThreadPool pool("t", 2);
+  Gate gate;
+  Counter ran;
+  pool.Schedule(&Gate::Enter, &gate, nullptr, nullptr);
+  pool.Schedule(&Gate::Enter, &gate, nullptr, nullptr);
+  ASSERT_TRUE(gate.WaitRunning(2));
+  for (int i = 0; i < 3; i++) {
+    pool.Schedule(&Counter::Bump, &ran, nullptr, nullptr);
+  }
+  // Whether the gate opens before or after the join starts, the join must
+  // wait for both running jobs and the three queued behind them.
+  std::thread opener([&] { gate.Open(); });
+  pool.JoinWhenIdle();
+  opener.join();
+  EXPECT_TRUE(gate.WaitDone(2));
+  EXPECT_EQ(3, ran.value());
+  EXPECT_EQ(0u, pool.GetQueueLen());
+  EXPECT_EQ(0, pool.TEST_LiveThreads());
+  // The pool is still usable: the next job starts threads again.
+  pool.Schedule(&Counter::Bump, &ran, nullptr, nullptr);
+  EXPECT_TRUE(ran.WaitFor(4));
+  EXPECT_LT(0, pool.TEST_LiveThreads());
+  pool.JoinWhenIdle();
+  EXPECT_EQ(0, pool.TEST_LiveThreads());
+}
+
+TEST(ThreadPoolTest, JoinWhenIdleFromOwnJobReturns) {
+  struct Self {
+    ThreadPool* pool;
+    Counter returned;
+  };
+  ThreadPool pool("t", 1);
+  Self self{&pool, {}};
+  pool.Schedule(
+      [](void* arg) {
+        Self* s = static_cast<Self*>(arg);
+        s->pool->JoinWhenIdle();  // its own thread: must not wait on itself
+        s->returned.Add();
+      },
+      &self, nullptr, nullptr);
+  EXPECT_TRUE(self.returned.WaitFor(1));
+  pool.JoinWhenIdle();
+  EXPECT_EQ(0, pool.TEST_LiveThreads());
+}
+
+TEST(ThreadPoolTest, WaitForJoinWaitsForPoolJobs) {
+  Env* env = Env::Default();
+  env->SetBackgroundThreads(1, Env::LOW);
+  Gate gate;
+  Counter ran;
+  env->Schedule(&Gate::Enter, &gate, Env::LOW);
+  ASSERT_TRUE(gate.WaitRunning(1));
+  // Many jobs queued behind the gate, so that a WaitForJoin returning
+  // without waiting for them would all but surely see some not yet run.
+  const int kQueued = 1000;
+  for (int i = 0; i < kQueued; i++) {
+    env->Schedule(&Counter::Bump, &ran, Env::LOW);
+  }
+  env->Schedule(&Counter::Bump, &ran, Env::HIGH);
+  std::thread opener([&] { gate.Open(); });
+  env->WaitForJoin();
+  EXPECT_EQ(kQueued + 1, ran.value());
+  opener.join();
+  EXPECT_EQ(0u, env->GetThreadPoolQueueLen(Env::LOW));
+}
+
 TEST(ThreadPoolTest, EnvPoolsAreSeparatePerPriority) {
   Env* env = Env::Default();
   Gate low_gate;
