@@ -725,7 +725,8 @@ if(WIN32 AND BUILD_SHARED_LIBS)
     $<TARGET_PROPERTY:strata,INTERFACE_INCLUDE_DIRECTORIES>)
   add_dependencies(dll_unload_test strata)
   strata_warnings(dll_unload_test)
-  add_test(NAME dll_unload_test COMMAND dll_unload_test $<TARGET_FILE:strata>)
+  add_test(NAME dll_unload_test
+           COMMAND dll_unload_test $<TARGET_FILE:strata> ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(dll_unload_test PROPERTIES
     LABELS "windows" TIMEOUT 300 ENVIRONMENT "WINEDEBUG=-all")
 endif()

@@ -7,11 +7,13 @@
 //      the DLL's code.
 //   2. FreeLibrary without WaitForJoin (the rule broken): the DLL must stay
 //      loaded, since the pool holds a reference while it has threads.
-//   3. Loaded again it is the same instance; WaitForJoin() joins the pool
-//      threads, and the next FreeLibrary unloads it.
+//   3. Loaded again it is the same instance. Following the rule: a DB is
+//      opened, written, flushed (a pool job) and closed through the C API,
+//      WaitForJoin() joins the pool threads, and FreeLibrary unloads it.
 //   4. Loaded a third time, fresh, it schedules and unloads again.
 //
-// Usage: strata_dll_unload <path of strata.dll>. Prints "dll unload: ok"
+// Usage: strata_dll_unload <path of strata.dll> <scratch directory>.
+// Prints "dll unload: ok"
 // and exits 0, or says what went wrong and exits 1.
 
 #include <windows.h>
@@ -19,6 +21,7 @@
 #include <cstdio>
 #include <string>
 
+#include "strata/c.h"
 #include "strata/env.h"
 
 namespace {
@@ -65,6 +68,74 @@ bool RunJob(strata::Env* env, std::string* error) {
   return waited == WAIT_OBJECT_0;
 }
 
+// The C API function name of module, typed as c.h declares it.
+template <typename Fn>
+bool Find(HMODULE module, const char* name, Fn* fn, std::string* error) {
+  *fn = reinterpret_cast<Fn>(
+      reinterpret_cast<void*>(GetProcAddress(module, name)));
+  if (*fn == nullptr) *error += std::string(" ") + name;
+  return *fn != nullptr;
+}
+
+// Opens a DB in dir, writes a key, flushes it on a pool thread and closes
+// it, all through the C API of module.
+bool UseDb(HMODULE module, const std::string& dir, std::string* error) {
+  decltype(&strata_options_create) options_create;
+  decltype(&strata_options_set_create_if_missing) set_create;
+  decltype(&strata_options_destroy) options_destroy;
+  decltype(&strata_open) open;
+  decltype(&strata_close) close;
+  decltype(&strata_writeoptions_create) wo_create;
+  decltype(&strata_writeoptions_destroy) wo_destroy;
+  decltype(&strata_put) put;
+  decltype(&strata_flushoptions_create) fo_create;
+  decltype(&strata_flushoptions_destroy) fo_destroy;
+  decltype(&strata_flush) flush;
+  decltype(&strata_destroy_db) destroy_db;
+  decltype(&strata_free) free_fn;
+  std::string missing;
+  bool found = Find(module, "strata_options_create", &options_create, &missing);
+  found &= Find(module, "strata_options_set_create_if_missing", &set_create,
+                &missing);
+  found &= Find(module, "strata_options_destroy", &options_destroy, &missing);
+  found &= Find(module, "strata_open", &open, &missing);
+  found &= Find(module, "strata_close", &close, &missing);
+  found &= Find(module, "strata_writeoptions_create", &wo_create, &missing);
+  found &= Find(module, "strata_writeoptions_destroy", &wo_destroy, &missing);
+  found &= Find(module, "strata_put", &put, &missing);
+  found &= Find(module, "strata_flushoptions_create", &fo_create, &missing);
+  found &= Find(module, "strata_flushoptions_destroy", &fo_destroy, &missing);
+  found &= Find(module, "strata_flush", &flush, &missing);
+  found &= Find(module, "strata_destroy_db", &destroy_db, &missing);
+  found &= Find(module, "strata_free", &free_fn, &missing);
+  if (!found) {
+    *error = "not exported:" + missing;
+    return false;
+  }
+  strata_options_t* options = options_create();
+  set_create(options, 1);
+  char* err = nullptr;
+  destroy_db(options, dir.c_str(), &err);  // a DB left by an earlier run
+  free_fn(err);
+  err = nullptr;
+  strata_t* db = open(options, dir.c_str(), &err);
+  if (db != nullptr) {
+    strata_writeoptions_t* wo = wo_create();
+    put(db, wo, "key", 3, "value", 5, &err);
+    wo_destroy(wo);
+    if (err == nullptr) {
+      strata_flushoptions_t* fo = fo_create();
+      flush(db, fo, &err);
+      fo_destroy(fo);
+    }
+    close(db);
+  }
+  if (err != nullptr) *error = std::string("the DB: ") + err;
+  free_fn(err);
+  options_destroy(options);
+  return error->empty();
+}
+
 bool IsLoaded(const std::wstring& name) {
   return GetModuleHandleW(name.c_str()) != nullptr;
 }
@@ -77,8 +148,9 @@ int Fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) return Fail("usage: strata_dll_unload <strata.dll>");
+  if (argc != 3) return Fail("usage: strata_dll_unload <strata.dll> <dir>");
   const std::string path = argv[1];
+  const std::string db_dir = std::string(argv[2]) + "/dll_unload_db";
   const std::wstring wide_path(path.begin(), path.end());
   const size_t slash = path.find_last_of("/\\");
   const std::string file =
@@ -101,6 +173,7 @@ int main(int argc, char** argv) {
   if (second.env != first.env) {
     return Fail("the DLL kept loaded is not the same instance");
   }
+  if (!UseDb(second.module, db_dir, &error)) return Fail(error);
   second.env->WaitForJoin();
   FreeLibrary(second.module);
   if (IsLoaded(name)) {
