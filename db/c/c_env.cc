@@ -107,6 +107,8 @@ int strata_env_get_bottom_priority_background_threads(strata_env_t* env) {
   return env->rep->GetBackgroundThreads(Env::BOTTOM);
 }
 
+void strata_env_join_all_threads(strata_env_t* env) { env->rep->WaitForJoin(); }
+
 void strata_options_set_env(strata_options_t* opt, strata_env_t* env) {
   opt->rep.env = env != nullptr ? env->rep : Env::Default();
 }

@@ -599,6 +599,11 @@ STRATA_EXPORT void strata_env_set_bottom_priority_background_threads(
     strata_env_t* env, int n);
 STRATA_EXPORT int strata_env_get_bottom_priority_background_threads(
     strata_env_t* env);
+/* Joins the Env's threads: those it started for a caller, then its pools'
+   once they have run what is queued (they start again for the next job).
+   With every DB closed, a program calls it on the default Env before it
+   unloads strata.dll (docs/windows.md). */
+STRATA_EXPORT void strata_env_join_all_threads(strata_env_t* env);
 
 /* ---- Prefix extractors ---- */
 

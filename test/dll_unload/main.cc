@@ -10,7 +10,9 @@
 //   3. Loaded again it is the same instance. Following the rule: a DB is
 //      opened, written, flushed (a pool job) and closed through the C API,
 //      WaitForJoin() joins the pool threads, and FreeLibrary unloads it.
-//   4. Loaded a third time, fresh, it schedules and unloads again.
+//   4. Loaded a third time, fresh, it schedules a job, and unloads again
+//      after strata_env_join_all_threads (the rule as a C program follows
+//      it).
 //
 // Usage: strata_dll_unload <path of strata.dll> <scratch directory>.
 // Prints "dll unload: ok"
@@ -136,6 +138,25 @@ bool UseDb(HMODULE module, const std::string& dir, std::string* error) {
   return error->empty();
 }
 
+// strata_env_join_all_threads on the default Env, through module's C API.
+bool JoinThroughTheCApi(HMODULE module, std::string* error) {
+  decltype(&strata_create_default_env) create;
+  decltype(&strata_env_join_all_threads) join;
+  decltype(&strata_env_destroy) destroy;
+  std::string missing;
+  bool found = Find(module, "strata_create_default_env", &create, &missing);
+  found &= Find(module, "strata_env_join_all_threads", &join, &missing);
+  found &= Find(module, "strata_env_destroy", &destroy, &missing);
+  if (!found) {
+    *error = "not exported:" + missing;
+    return false;
+  }
+  strata_env_t* env = create();
+  join(env);
+  destroy(env);
+  return true;
+}
+
 bool IsLoaded(const std::wstring& name) {
   return GetModuleHandleW(name.c_str()) != nullptr;
 }
@@ -180,11 +201,12 @@ int main(int argc, char** argv) {
     return Fail("FreeLibrary after WaitForJoin left the DLL loaded");
   }
 
+  // The rule as a C program follows it.
   Loaded third;
   if (!Load(wide_path, &third, &error) || !RunJob(third.env, &error)) {
     return Fail("third load: " + error);
   }
-  third.env->WaitForJoin();
+  if (!JoinThroughTheCApi(third.module, &error)) return Fail(error);
   FreeLibrary(third.module);
   if (IsLoaded(name)) return Fail("the third FreeLibrary left it loaded");
 
