@@ -12,13 +12,19 @@
 #include "util/core_local.h"
 #include "util/histogram.h"
 #include "util/mutexlock.h"
+#include "util/no_destructor.h"
 
 namespace strata {
 
 Statistics::~Statistics() = default;
 
+// The two name tables are never destroyed: no destructor is registered
+// with atexit when they are first built, so a background job that builds
+// them while the program exits (and strata's exit handler joins the pools,
+// docs/windows.md) cannot wait for the C runtime's exit lock.
 const std::vector<std::pair<Tickers, std::string>>& TickersNameMap() {
-  static const std::vector<std::pair<Tickers, std::string>> names = {
+  using Names = std::vector<std::pair<Tickers, std::string>>;
+  static const NoDestructor<Names> names(Names{
       {BLOCK_CACHE_MISS, "strata.block.cache.miss"},
       {BLOCK_CACHE_HIT, "strata.block.cache.hit"},
       {BLOCK_CACHE_ADD, "strata.block.cache.add"},
@@ -52,12 +58,13 @@ const std::vector<std::pair<Tickers, std::string>>& TickersNameMap() {
       {COMPACTION_KEY_DROP_OBSOLETE, "strata.compaction.key.drop.obsolete"},
       {NUMBER_MERGE_FAILURES, "strata.number.merge.failures"},
       {WAL_FILE_SYNCED_WRITES, "strata.wal.synced.writes"},
-  };
-  return names;
+  });
+  return *names;
 }
 
 const std::vector<std::pair<Histograms, std::string>>& HistogramsNameMap() {
-  static const std::vector<std::pair<Histograms, std::string>> names = {
+  using Names = std::vector<std::pair<Histograms, std::string>>;
+  static const NoDestructor<Names> names(Names{
       {DB_GET, "strata.db.get.micros"},
       {DB_WRITE, "strata.db.write.micros"},
       {DB_MULTIGET, "strata.db.multiget.micros"},
@@ -66,8 +73,8 @@ const std::vector<std::pair<Histograms, std::string>>& HistogramsNameMap() {
       {FLUSH_TIME, "strata.flush.times.micros"},
       {WAL_FILE_SYNC_MICROS, "strata.wal.file.sync.micros"},
       {WRITE_STALL, "strata.db.write.stall"},
-  };
-  return names;
+  });
+  return *names;
 }
 
 namespace {
