@@ -70,6 +70,7 @@ strata_add_test(util_test SOURCES
   test/util/logging_test.cc
   test/util/pinnable_slice_test.cc
   test/util/random_test.cc
+  test/util/rate_limiter_test.cc
   test/util/slice_test.cc
   test/util/statistics_test.cc
   test/util/status_test.cc
