@@ -103,6 +103,7 @@ strata_add_test(env_test SOURCES ${_env_tests}
   test/env/env_error_test.cc
   test/env/env_logger_test.cc
   test/env/fault_injection_env_test.cc
+  test/env/io_limits_test.cc
   test/env/file_reader_test.cc
   test/env/file_writer_test.cc
   test/env/lock_process_test.cc
@@ -342,6 +343,14 @@ if(NOT CMAKE_CROSSCOMPILING)
       LABELS "compare" TIMEOUT 60)
   endif()
 endif()
+
+# DBOptions::rate_limiter and compaction_readahead_size: what the flushes'
+# and compactions ask of the limiter, and the reads a compaction makes.
+strata_add_test(db_io_limits_test SOURCES
+  test/db/db_compaction_readahead_test.cc
+  test/db/db_rate_limiter_test.cc
+  test/db/db_test_util.cc
+)
 
 strata_add_test(compaction_test SOURCES
   test/db/compaction_iterator_test.cc

@@ -63,6 +63,7 @@ Status TableFileBuilder::Open() {
   if (!s.ok()) return s;
   writer_ = std::make_unique<WritableFileWriter>(std::move(file), fname_,
                                                  options_.env_options);
+  writer_->SetRateLimiter(options_.rate_limiter, options_.io_priority);
   builder_.reset(options_.table_factory->NewTableBuilder(
       options_.builder_options, writer_.get()));
   return builder_->status();
@@ -148,6 +149,8 @@ BuildTableOptions TableOptionsFor(Env* env, const std::string& dbname,
   options.use_fsync = o.use_fsync;
   options.table_cache = cfd.table_cache();
   options.paranoid_file_checks = o.paranoid_file_checks;
+  options.rate_limiter = o.rate_limiter.get();
+  options.io_priority = Env::IO_HIGH;
   return options;
 }
 

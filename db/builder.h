@@ -47,6 +47,10 @@ struct BuildTableOptions {
   // and with paranoid_file_checks also read back entry by entry.
   TableCache* table_cache = nullptr;
   bool paranoid_file_checks = false;
+  // Every write of the table waits for it (null: none) at io_priority:
+  // IO_HIGH for a flush, IO_LOW for a compaction.
+  RateLimiter* rate_limiter = nullptr;
+  Env::IOPriority io_priority = Env::IO_HIGH;
 };
 
 // How cfd's flushes write their level-0 tables in the DB dbname (its

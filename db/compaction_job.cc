@@ -58,6 +58,18 @@ CompactionJob::CompactionJob(const CompactionJobOptions& options,
       last_sequence_(last_sequence),
       bottommost_(compaction->IsBottommost()) {}
 
+FileScanOptions CompactionInputReads(const DBOptions& o) {
+  FileScanOptions scan;
+  scan.readahead_size = o.compaction_readahead_size;
+  if (scan.readahead_size == 0 &&
+      (o.use_direct_reads || o.use_direct_io_for_flush_and_compaction)) {
+    scan.readahead_size = 2 << 20;
+  }
+  scan.rate_limiter = o.rate_limiter.get();
+  scan.io_priority = Env::IO_LOW;
+  return scan;
+}
+
 InternalIterator* CompactionJob::NewInputIterator() const {
   ReadOptions ro;
   ro.verify_checksums = true;
@@ -69,13 +81,14 @@ InternalIterator* CompactionJob::NewInputIterator() const {
     if (in.level == 0) {
       for (const FileMetaData* f : in.files) {
         children.push_back(cache->NewIterator(ro, f->number, f->file_size,
-                                              nullptr, f->global_seqno));
+                                              nullptr, f->global_seqno,
+                                              &options_.input_reads));
       }
     } else {
       // The level iterator keeps a pointer to the list: the compaction's
       // own, which outlives the iterator.
-      children.push_back(
-          NewLevelIterator(ro, cache, icmp, &InputsOfLevel(in.level)));
+      children.push_back(NewLevelIterator(
+          ro, cache, icmp, &InputsOfLevel(in.level), &options_.input_reads));
     }
   }
   return NewMergingIterator(icmp, std::move(children));

@@ -37,6 +37,7 @@
 #include "db/file_metadata.h"
 #include "db/internal_stats.h"
 #include "db/version_edit.h"
+#include "env/file_reader.h"
 #include "strata/merge_operator.h"
 #include "strata/statistics.h"
 #include "strata/status.h"
@@ -45,10 +46,18 @@ namespace strata {
 
 class RangeDelAggregator;
 
+// How a compaction of a DB with options o reads its inputs: in chunks of
+// compaction_readahead_size (0 with direct reads or writes: 2 MiB, as
+// RocksDB sanitizes it, since the OS then reads nothing ahead), asking
+// o.rate_limiter at IO_LOW when it limits reads.
+FileScanOptions CompactionInputReads(const DBOptions& o);
+
 struct CompactionJobOptions {
   // Where outputs go and how they are built; build.table_cache (required)
   // also opens the inputs.
   BuildTableOptions build;
+  // How the inputs are read: readahead and the rate limiter for reads.
+  FileScanOptions input_reads;
   const MergeOperator* merge_operator = nullptr;  // may be null
   Statistics* statistics = nullptr;               // may be null
   // A fresh file number, registered as a pending output so the DB does not

@@ -155,6 +155,8 @@ Status DBImpl::InstallCompaction(ColumnFamilyData* cfd, Compaction* c,
   CompactionJobOptions options;
   options.build = NewTableOptions(cfd);
   options.build.builder_options.compression = c->output_compression();
+  options.build.io_priority = Env::IO_LOW;
+  options.input_reads = CompactionInputReads(cfd->options());
   options.merge_operator = cfd->options().merge_operator.get();
   options.statistics = options_.statistics.get();
   options.shutting_down = &shutting_down_;

@@ -15,8 +15,11 @@ class LevelIterator final : public InternalIterator {
  public:
   LevelIterator(const ReadOptions& read_options, TableCache* table_cache,
                 const InternalKeyComparator* icmp,
-                const std::vector<FileMetaData*>* files)
+                const std::vector<FileMetaData*>* files,
+                const FileScanOptions* scan)
       : read_options_(read_options),
+        has_scan_(scan != nullptr),
+        scan_(scan != nullptr ? *scan : FileScanOptions()),
         table_cache_(table_cache),
         icmp_(icmp),
         files_(*files),
@@ -140,11 +143,14 @@ class LevelIterator final : public InternalIterator {
     index_ = i;
     const FileMetaData* f = files_[i];
     file_.reset(table_cache_->NewIterator(
-        read_options_, f->number, f->file_size, nullptr, f->global_seqno));
+        read_options_, f->number, f->file_size, nullptr, f->global_seqno,
+        has_scan_ ? &scan_ : nullptr));
     if (confined_) file_->SetSeekConfinedToPrefix(true);
   }
 
   const ReadOptions read_options_;
+  const bool has_scan_;
+  const FileScanOptions scan_;
   TableCache* const table_cache_;
   const InternalKeyComparator* const icmp_;
   const std::vector<FileMetaData*>& files_;
@@ -158,8 +164,9 @@ class LevelIterator final : public InternalIterator {
 InternalIterator* NewLevelIterator(const ReadOptions& read_options,
                                    TableCache* table_cache,
                                    const InternalKeyComparator* icmp,
-                                   const std::vector<FileMetaData*>* files) {
-  return new LevelIterator(read_options, table_cache, icmp, files);
+                                   const std::vector<FileMetaData*>* files,
+                                   const FileScanOptions* scan) {
+  return new LevelIterator(read_options, table_cache, icmp, files, scan);
 }
 
 }  // namespace strata

@@ -22,6 +22,7 @@
 
 #include "db/dbformat.h"
 #include "db/file_metadata.h"
+#include "env/file_reader.h"
 #include "strata/options.h"
 #include "table/internal_iterator.h"
 
@@ -29,10 +30,13 @@ namespace strata {
 
 class TableCache;
 
+// With scan (a compaction's inputs), each file is read as
+// TableCache::NewIterator reads a scan.
 InternalIterator* NewLevelIterator(const ReadOptions& read_options,
                                    TableCache* table_cache,
                                    const InternalKeyComparator* icmp,
-                                   const std::vector<FileMetaData*>* files);
+                                   const std::vector<FileMetaData*>* files,
+                                   const FileScanOptions* scan = nullptr);
 
 }  // namespace strata
 

@@ -180,6 +180,7 @@ const OptionTable<DBOptions>& DBOptionFields() {
           "use_direct_io_for_flush_and_compaction"),
       Field<&O::allow_fallocate>("allow_fallocate"),
       Field<&O::writable_file_max_buffer_size>("writable_file_max_buffer_size"),
+      Field<&O::compaction_readahead_size>("compaction_readahead_size"),
       Field<&O::wal_write_through>("wal_write_through", false, false),
       Field<&O::wal_recovery_mode>("wal_recovery_mode"),
       Field<&O::max_open_files>("max_open_files"),

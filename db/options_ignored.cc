@@ -27,7 +27,6 @@ constexpr const char* kIgnoredDBOptions[] = {
     "best_efforts_recovery",
     "bgerror_resume_retry_interval",
     "bytes_per_sync",
-    "compaction_readahead_size",
     "db_host_id",
     "delayed_write_rate",
     "delete_obsolete_files_period_micros",

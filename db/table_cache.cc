@@ -160,14 +160,17 @@ InternalIterator* TableCache::NewIterator(const ReadOptions& read_options,
                                           uint64_t file_number,
                                           uint64_t file_size,
                                           TableReader** table_reader,
-                                          SequenceNumber global_seqno) {
+                                          SequenceNumber global_seqno,
+                                          const FileScanOptions* scan) {
   if (table_reader != nullptr) *table_reader = nullptr;
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return NewErrorInternalIterator(s);
   TableReader* table = static_cast<TableReader*>(cache_->Value(handle));
   if (table_reader != nullptr) *table_reader = table;
-  InternalIterator* iter = table->NewIterator(read_options);
+  InternalIterator* iter = scan != nullptr
+                               ? table->NewScanIterator(read_options, *scan)
+                               : table->NewIterator(read_options);
   if (global_seqno != 0) {
     iter = NewGlobalSeqnoIterator(iter, global_seqno,
                                   options_.reader_options.icmp);

@@ -63,10 +63,13 @@ class TableCache {
   // table open until deleted. If table_reader is non-null, *table_reader
   // is set to the reader (valid while the iterator lives; its own keys,
   // not renumbered). An error opening the table yields an error iterator.
+  // With scan (a compaction's input), its blocks are read as
+  // TableReader::NewScanIterator reads them.
   InternalIterator* NewIterator(const ReadOptions& read_options,
                                 uint64_t file_number, uint64_t file_size,
                                 TableReader** table_reader = nullptr,
-                                SequenceNumber global_seqno = 0);
+                                SequenceNumber global_seqno = 0,
+                                const FileScanOptions* scan = nullptr);
 
   // TableReader::Get on table file_number.
   Status Get(const ReadOptions& read_options, uint64_t file_number,

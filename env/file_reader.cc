@@ -72,4 +72,60 @@ Status RandomAccessFileReader::Read(uint64_t offset, size_t n, Slice* result,
                      });
 }
 
+FilePrefetchBuffer::FilePrefetchBuffer(const RandomAccessFileReader* file,
+                                       const FileScanOptions& options)
+    : file_(file), options_(options) {}
+
+Status FilePrefetchBuffer::Fill(uint64_t offset, size_t n) {
+  const size_t want = std::max(n, options_.readahead_size);
+  if (want > capacity_) {
+    buf_.reset(new char[want]);
+    capacity_ = want;
+  }
+  RateLimiter* limiter = options_.rate_limiter;
+  if (limiter != nullptr &&
+      limiter->IsRateLimited(RateLimiter::OpType::kRead)) {
+    // A request may be for one burst at most.
+    for (size_t left = want; left > 0;) {
+      const size_t burst = static_cast<size_t>(
+          std::max<int64_t>(limiter->GetSingleBurstBytes(), 1));
+      const size_t bytes = std::min(left, burst);
+      limiter->Request(static_cast<int64_t>(bytes), options_.io_priority,
+                       nullptr, RateLimiter::OpType::kRead);
+      left -= bytes;
+    }
+  }
+  size_ = 0;
+  at_end_ = false;
+  Slice got;
+  Status s = file_->Read(offset, want, &got, buf_.get());
+  if (!s.ok()) return s;
+  // An mmap file answers with a pointer into its mapping.
+  if (got.data() != buf_.get())
+    std::memmove(buf_.get(), got.data(), got.size());
+  start_ = offset;
+  size_ = got.size();
+  // Short: the buffer reaches the end of the file.
+  at_end_ = size_ < want;
+  return Status::OK();
+}
+
+Status FilePrefetchBuffer::Read(uint64_t offset, size_t n, Slice* result,
+                                char* scratch) {
+  // What lies past the end of a buffer that reaches the end of the file
+  // is not read again.
+  const bool held = offset >= start_ && (offset + n <= start_ + size_ ||
+                                         (at_end_ && offset <= start_ + size_));
+  if (!held) {
+    Status s = Fill(offset, n);
+    if (!s.ok()) return s;
+  }
+  // Fewer bytes than asked only at the end of the file.
+  const size_t skip = static_cast<size_t>(offset - start_);
+  const size_t got = skip < size_ ? std::min(n, size_ - skip) : 0;
+  if (got > 0) std::memcpy(scratch, buf_.get() + skip, got);
+  *result = Slice(scratch, got);
+  return Status::OK();
+}
+
 }  // namespace strata

@@ -66,7 +66,10 @@ Status WritableFileWriter::Append(const Slice& data) {
   if (!direct_ && left >= buf_.Capacity()) {
     // Larger than the whole buffer: write it straight through.
     s = WriteBuffered();
-    if (s.ok()) s = file_->Append(data);
+    if (s.ok()) {
+      RequestBytes(data.size());
+      s = file_->Append(data);
+    }
     if (s.ok()) {
       filesize_ += left;
       flushed_size_ = filesize_;
@@ -89,6 +92,7 @@ Status WritableFileWriter::Append(const Slice& data) {
 
 Status WritableFileWriter::WriteBuffered() {
   if (buf_.CurrentSize() == 0) return Status::OK();
+  RequestBytes(buf_.CurrentSize());
   Status s = file_->Append(Slice(buf_.BufferStart(), buf_.CurrentSize()));
   if (!s.ok()) return s;
   flushed_size_ += buf_.CurrentSize();
@@ -105,6 +109,7 @@ Status WritableFileWriter::WriteDirect() {
   const size_t tail = data_size - whole_pages;
   // The partial last page goes out padded with zeros; Close trims them.
   buf_.PadToAlignment();
+  RequestBytes(buf_.CurrentSize());
   Status s = file_->PositionedAppend(
       Slice(buf_.BufferStart(), buf_.CurrentSize()), next_write_offset_);
   if (!s.ok()) {
@@ -116,6 +121,22 @@ Status WritableFileWriter::WriteDirect() {
   next_write_offset_ += whole_pages;
   flushed_size_ = next_write_offset_ + tail;
   return MaybeRangeSync();
+}
+
+void WritableFileWriter::RequestBytes(size_t n) {
+  if (rate_limiter_ == nullptr ||
+      !rate_limiter_->IsRateLimited(RateLimiter::OpType::kWrite)) {
+    return;
+  }
+  // A request may be for one burst at most.
+  while (n > 0) {
+    const int64_t burst =
+        std::max<int64_t>(rate_limiter_->GetSingleBurstBytes(), 1);
+    const int64_t bytes = std::min<int64_t>(static_cast<int64_t>(n), burst);
+    rate_limiter_->Request(bytes, io_priority_, nullptr,
+                           RateLimiter::OpType::kWrite);
+    n -= static_cast<size_t>(bytes);
+  }
 }
 
 Status WritableFileWriter::MaybeRangeSync() {
@@ -145,6 +166,7 @@ Status WritableFileWriter::Sync(bool use_fsync) {
     // its bytes reached the file, in whole or in part, is then unknown, and
     // writing them again could repeat them (as a failed Sync after a
     // successful Flush leaves them written once).
+    RequestBytes(buf_.CurrentSize());
     Status s =
         file_->AppendAndSync(Slice(buf_.BufferStart(), buf_.CurrentSize()));
     flushed_size_ += buf_.CurrentSize();

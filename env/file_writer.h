@@ -10,7 +10,9 @@
 //
 // Preallocation (WritableFile::PrepareWrite) runs before each write, and
 // with EnvOptions::bytes_per_sync the OS is asked to start write-back
-// every that many bytes.
+// every that many bytes. With a rate limiter (SetRateLimiter: the tables of
+// flushes and compactions), every write to the file first asks it for its
+// bytes, a burst at a time.
 //
 // Thread safety: an instance is used by one thread at a time.
 
@@ -22,6 +24,7 @@
 #include <string>
 
 #include "strata/env.h"
+#include "strata/rate_limiter.h"
 #include "util/aligned_buffer.h"
 
 namespace strata {
@@ -54,6 +57,12 @@ class WritableFileWriter {
   const std::string& file_name() const { return file_name_; }
   WritableFile* writable_file() const { return file_.get(); }
   bool use_direct_io() const { return direct_; }
+  // Writes from now on wait for limiter (null: none) at priority pri.
+  // limiter must outlive the writer.
+  void SetRateLimiter(RateLimiter* limiter, Env::IOPriority pri) {
+    rate_limiter_ = limiter;
+    io_priority_ = pri;
+  }
 
  private:
   // Writes the buffer with Append (buffered files).
@@ -62,6 +71,8 @@ class WritableFileWriter {
   // partial last page in the buffer (direct files).
   Status WriteDirect();
   Status MaybeRangeSync();
+  // Waits until the rate limiter, if any, grants n bytes.
+  void RequestBytes(size_t n);
 
   std::unique_ptr<WritableFile> file_;
   const std::string file_name_;
@@ -76,6 +87,8 @@ class WritableFileWriter {
   uint64_t flushed_size_ = 0;
   uint64_t last_range_sync_ = 0;
   bool closed_ = false;
+  RateLimiter* rate_limiter_ = nullptr;
+  Env::IOPriority io_priority_ = Env::IO_TOTAL;
 };
 
 }  // namespace strata

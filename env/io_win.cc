@@ -380,6 +380,10 @@ Status OsWritableFile::CloseFile(NativeFile* file) {
 
 Status OsWritableFile::Fsync() { return Sync(); }
 
+// Win32 has no call that starts write-back of a range without waiting;
+// FlushFileBuffers flushes the whole file and the device cache and waits,
+// the stall bytes_per_sync exists to avoid. The lazy writer writes dirty
+// pages back by itself, so this is a no-op (docs/windows.md, "Range sync").
 Status OsWritableFile::RangeSync(uint64_t offset, uint64_t nbytes) {
   return WritableFile::RangeSync(offset, nbytes);
 }

@@ -1,6 +1,7 @@
 #include "table/block_based_table_reader.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -415,12 +416,13 @@ Status BlockBasedTable::GetFilter(
 
 Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
                                      const BlockHandle& handle,
-                                     PinnedValue<Block>* out) const {
+                                     PinnedValue<Block>* out,
+                                     FilePrefetchBuffer* prefetch) const {
   auto make = [&](std::unique_ptr<Block>* block, size_t* charge) {
     BlockContents contents;
     Status s = ReadBlock(file_.get(), file_size_, handle,
                          read_options.verify_checksums, &contents,
-                         file_in_memory_, compressed_);
+                         file_in_memory_, compressed_, prefetch);
     if (!s.ok()) return s;
     // A block used in place in an mmap'ed file is not cached (charge 0):
     // the cache would hold pointers into the mapping and save nothing.
@@ -483,15 +485,28 @@ Status BlockBasedTable::DecodeIndexValue(const Slice& index_value,
 }
 
 InternalIterator* BlockBasedTable::NewDataBlockIterator(
-    const ReadOptions& read_options, const Slice& index_value) const {
+    const ReadOptions& read_options, const Slice& index_value,
+    FilePrefetchBuffer* prefetch) const {
   BlockHandle handle;
   Status s = DecodeIndexValue(index_value, &handle);
   if (!s.ok()) return NewErrorInternalIterator(s);
   PinnedValue<Block> block;
-  s = GetDataBlock(read_options, handle, &block);
+  s = GetDataBlock(read_options, handle, &block, prefetch);
   if (!s.ok()) return NewErrorInternalIterator(s);
   return new TableBlockIterator(std::move(block), &cmp_, &file_->file_name(),
                                 handle.offset());
+}
+
+InternalIterator* BlockBasedTable::NewScanIterator(
+    const ReadOptions& read_options, const FileScanOptions& scan) {
+  // A file in memory (mmap) has nothing to read ahead.
+  if (file_in_memory_ || !scan.Active()) return NewIterator(read_options);
+  // The iterator's own buffer, alive as long as the iterator.
+  auto prefetch = std::make_shared<FilePrefetchBuffer>(file_.get(), scan);
+  return NewTwoLevelIterator(NewIndexIterator(), [this, read_options, prefetch](
+                                                     const Slice& index_value) {
+    return NewDataBlockIterator(read_options, index_value, prefetch.get());
+  });
 }
 
 InternalIterator* BlockBasedTable::NewIterator(

@@ -82,6 +82,8 @@ class BlockBasedTable : public TableReader {
   ~BlockBasedTable() override;
 
   InternalIterator* NewIterator(const ReadOptions& read_options) override;
+  InternalIterator* NewScanIterator(const ReadOptions& read_options,
+                                    const FileScanOptions& scan) override;
   InternalIterator* NewRangeTombstoneIterator(
       const ReadOptions& read_options) override;
   // Get and MultiGet: table/block_based_table_get.cc.
@@ -121,8 +123,10 @@ class BlockBasedTable : public TableReader {
   // Speeds up the searches of a freshly read index block.
   void PrepareIndexBlock(Block* block) const;
   Status GetFilter(PinnedValue<FullFilterBlockReader>* out) const;
+  // Reads through prefetch when not null.
   Status GetDataBlock(const ReadOptions& read_options,
-                      const BlockHandle& handle, PinnedValue<Block>* out) const;
+                      const BlockHandle& handle, PinnedValue<Block>* out,
+                      FilePrefetchBuffer* prefetch = nullptr) const;
   // Reads the metadata block at handle, always verifying its checksum;
   // the contents own their bytes when owned (to be cached).
   Status ReadMetaBlock(const BlockHandle& handle, bool owned,
@@ -135,8 +139,9 @@ class BlockBasedTable : public TableReader {
   // holds anything else).
   Status DecodeIndexValue(const Slice& index_value, BlockHandle* handle) const;
   // The iterator of the data block an index entry names.
-  InternalIterator* NewDataBlockIterator(const ReadOptions& read_options,
-                                         const Slice& index_value) const;
+  InternalIterator* NewDataBlockIterator(
+      const ReadOptions& read_options, const Slice& index_value,
+      FilePrefetchBuffer* prefetch = nullptr) const;
 
   // A point lookup's walk over the index and the data blocks, kept across
   // the keys of a MultiGet: the data block last read stays, so the keys of

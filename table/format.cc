@@ -121,7 +121,7 @@ Status ReadFooter(const RandomAccessFileReader* file, uint64_t file_size,
 Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
                  const BlockHandle& handle, bool verify_checksum,
                  BlockContents* contents, bool file_in_memory,
-                 bool likely_compressed) {
+                 bool likely_compressed, FilePrefetchBuffer* prefetch) {
   const std::string& name = file->file_name();
   const uint64_t offset = handle.offset();
   // Blocks lie before the footer; refuse anything else before allocating.
@@ -152,7 +152,9 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
     }
   }
   Slice got;
-  Status s = file->Read(offset, total, &got, buf);
+  Status s = prefetch != nullptr && buf != nullptr
+                 ? prefetch->Read(offset, total, &got, buf)
+                 : file->Read(offset, total, &got, buf);
   if (!s.ok()) return s;
   if (got.size() != total) {
     return Status::Corruption(BlockLocation(name, offset),

@@ -32,6 +32,7 @@
 
 namespace strata {
 
+class FilePrefetchBuffer;
 class RandomAccessFileReader;
 
 // The bytes of one block, uncompressed, trailer removed. data points into
@@ -138,6 +139,8 @@ Status ReadFooter(const RandomAccessFileReader* file, uint64_t file_size,
 // file_in_memory the caller says it knows the file is such a file, and no
 // scratch buffer is allocated for the read.
 //
+// With prefetch (not for a file in memory), the block is read through it.
+//
 // likely_compressed (the table was written with compression): a block of
 // up to kBlockReadStackBuffer bytes is read into the stack and
 // decompressed from there, saving an allocation; one stored uncompressed
@@ -145,7 +148,8 @@ Status ReadFooter(const RandomAccessFileReader* file, uint64_t file_size,
 Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
                  const BlockHandle& handle, bool verify_checksum,
                  BlockContents* contents, bool file_in_memory = false,
-                 bool likely_compressed = false);
+                 bool likely_compressed = false,
+                 FilePrefetchBuffer* prefetch = nullptr);
 
 }  // namespace strata
 

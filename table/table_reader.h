@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "env/file_reader.h"
 #include "strata/options.h"
 #include "strata/slice.h"
 #include "strata/status.h"
@@ -70,6 +71,15 @@ class TableReader {
   // An iterator over all entries (internal keys). verify_checksums and
   // fill_cache of read_options apply.
   virtual InternalIterator* NewIterator(const ReadOptions& read_options) = 0;
+  // As NewIterator, for a scan of the whole table (a compaction's input):
+  // its block reads go through a readahead buffer of its own and ask
+  // scan.rate_limiter (env/file_reader.h). The default reads as
+  // NewIterator does.
+  virtual InternalIterator* NewScanIterator(const ReadOptions& read_options,
+                                            const FileScanOptions& scan) {
+    (void)scan;
+    return NewIterator(read_options);
+  }
 
   // An iterator over the table's range tombstones — key: internal key
   // (begin, seq, kTypeRangeDeletion), value: end (exclusive) — in internal

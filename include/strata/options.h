@@ -32,6 +32,7 @@ class CompactionFilter;
 class CompactionFilterFactory;
 class EventListener;
 class MergeOperator;
+class RateLimiter;
 class Slice;
 class SliceTransform;
 class Snapshot;
@@ -162,6 +163,19 @@ struct STRATA_EXPORT DBOptions {
 
   // The largest buffer the file writer keeps before writing.
   size_t writable_file_max_buffer_size = 1024 * 1024;
+
+  // Limits the bytes per second of flush (Env::IO_HIGH) and compaction
+  // (Env::IO_LOW) table writes and, in its kReadsOnly or kAllIo mode, of
+  // compaction input reads; the WAL and the MANIFEST are never limited
+  // (strata/rate_limiter.h, docs/rate_limiter.md). May be shared by DBs.
+  // Null: no limit. Not written to the options file.
+  std::shared_ptr<RateLimiter> rate_limiter = nullptr;
+
+  // Compaction inputs are read in chunks of this many bytes (0: block by
+  // block as other reads are; with use_direct_io_for_flush_and_compaction
+  // or use_direct_reads, 0 means 2 MiB, as the OS then reads nothing
+  // ahead).
+  size_t compaction_readahead_size = 0;
 
   // Write synced groups' WAL records through to the device
   // (FILE_FLAG_WRITE_THROUGH on Windows, O_DSYNC on POSIX, on a second

@@ -94,6 +94,7 @@ void SetEveryOption(DBOptions* db, ColumnFamilyOptions* cf,
   db->use_direct_io_for_flush_and_compaction = true;
   db->allow_fallocate = false;
   db->writable_file_max_buffer_size = 3 << 20;
+  db->compaction_readahead_size = 4 << 20;
   db->wal_recovery_mode = WALRecoveryMode::kSkipAnyCorruptedRecords;
   db->max_open_files = 777;
   db->max_file_opening_threads = 5;
