@@ -124,6 +124,7 @@ if(STRATA_BUILD_TOOLS)
   strata_add_test(db_bench_test SOURCES
     test/tools/db_bench_families_test.cc
     test/tools/db_bench_flags_test.cc
+    test/tools/db_bench_io_limits_test.cc
     test/tools/db_bench_keys_test.cc
     test/tools/db_bench_transaction_test.cc
   )

@@ -11,6 +11,7 @@
 #include "strata/db.h"
 #include "strata/filter_policy.h"
 #include "strata/memtablerep.h"
+#include "strata/rate_limiter.h"
 #include "strata/slice_transform.h"
 #include "strata/table.h"
 
@@ -98,6 +99,22 @@ Status ValidateFlags(const Flags& f) {
   }
   if (f.report_interval_seconds < 0) {
     return BadFlag("report_interval_seconds", "must not be negative");
+  }
+  if (f.rate_limiter_auto_tuned) {
+    return BadFlag("rate_limiter_auto_tuned",
+                   "is not supported by strata: the rate limiter keeps the "
+                   "rate of --rate_limiter_bytes_per_sec");
+  }
+  if (f.rate_limiter_bytes_per_sec >
+      static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return BadFlag("rate_limiter_bytes_per_sec", "is too large");
+  }
+  if (f.rate_limiter_bytes_per_sec > 0 &&
+      f.rate_limiter_refill_period_us <= 0) {
+    return BadFlag("rate_limiter_refill_period_us", "must be positive");
+  }
+  if (f.compaction_readahead_size < 0) {
+    return BadFlag("compaction_readahead_size", "must not be negative");
   }
   if (f.inplace_update_num_locks < 0) {
     return BadFlag("inplace_update_num_locks", "must not be negative");
@@ -195,6 +212,17 @@ Status BuildOptions(const Flags& f, Options* options) {
   options->use_direct_io_for_flush_and_compaction =
       f.use_direct_io_for_flush_and_compaction;
   options->allow_mmap_reads = f.mmap_read;
+  options->compaction_readahead_size =
+      static_cast<size_t>(f.compaction_readahead_size);
+  if (f.rate_limiter_bytes_per_sec > 0) {
+    // As RocksDB's db_bench: fairness 10; --rate_limit_bg_reads limits the
+    // compaction reads instead of the writes.
+    options->rate_limiter.reset(NewGenericRateLimiter(
+        static_cast<int64_t>(f.rate_limiter_bytes_per_sec),
+        f.rate_limiter_refill_period_us, 10,
+        f.rate_limit_bg_reads ? RateLimiter::Mode::kReadsOnly
+                              : RateLimiter::Mode::kWritesOnly));
+  }
   options->max_open_files = f.open_files;
   if (f.compression_type == "none") {
     options->compression = kNoCompression;

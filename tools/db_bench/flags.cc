@@ -138,6 +138,9 @@ const std::vector<FlagSpec>& FlagTable() {
       {"cache_size", &F::cache_size, "8388608",
        "Number of bytes to use as a cache of uncompressed data (<= 0: no "
        "block cache)."},
+      {"compaction_readahead_size", &F::compaction_readahead_size, "0",
+       "Compaction input reads are done in chunks of this many bytes (0: "
+       "block by block, or 2 MiB with direct I/O)."},
       {"compression_ratio", &F::compression_ratio, "0.5",
        "Arrange to generate values that shrink to this fraction of their "
        "original size after compression"},
@@ -218,6 +221,17 @@ const std::vector<FlagSpec>& FlagTable() {
       {"prefix_size", &F::prefix_size, "0",
        "Prefix length of keys (fixed-prefix extractor, prefix filters); 0: "
        "no prefix extractor"},
+      {"rate_limit_bg_reads", &F::rate_limit_bg_reads, "false",
+       "Use options.rate_limiter on compaction reads (and not on flush and "
+       "compaction writes)."},
+      {"rate_limiter_auto_tuned", &F::rate_limiter_auto_tuned, "false",
+       "Enable dynamic adjustment of the rate limit (not supported by "
+       "strata: must be false)."},
+      {"rate_limiter_bytes_per_sec", &F::rate_limiter_bytes_per_sec, "0",
+       "Set options.rate_limiter value: the bytes per second of flush and "
+       "compaction writes (0: no limit)."},
+      {"rate_limiter_refill_period_us", &F::rate_limiter_refill_period_us,
+       "100000", "Set refill period on rate limiter."},
       {"reads", &F::reads, "-1",
        "Number of read operations to do. If negative, do FLAGS_num reads."},
       {"readwritepercent", &F::readwritepercent, "90",

@@ -100,6 +100,11 @@ struct Flags {
   bool use_direct_io_for_flush_and_compaction;
   bool mmap_read;
   int32_t open_files;
+  uint64_t rate_limiter_bytes_per_sec;
+  int64_t rate_limiter_refill_period_us;
+  bool rate_limiter_auto_tuned;
+  bool rate_limit_bg_reads;
+  int64_t compaction_readahead_size;
 
   // Reporting.
   bool histogram;
