@@ -33,6 +33,16 @@ int PriorityIndex(Env::IOPriority pri) {
                                                    : Env::IO_LOW;
 }
 
+// counts[pri]; for IO_TOTAL their sum; 0 for a priority out of range.
+int64_t CountAt(const int64_t (&counts)[Env::IO_TOTAL], Env::IOPriority pri) {
+  if (pri == Env::IO_TOTAL) {
+    int64_t sum = 0;
+    for (int64_t c : counts) sum += c;
+    return sum;
+  }
+  return pri >= Env::IO_LOW && pri < Env::IO_TOTAL ? counts[pri] : 0;
+}
+
 }  // namespace
 
 RateLimiterClock* SteadyRateLimiterClock() {
@@ -75,22 +85,12 @@ int64_t GenericRateLimiter::GetBytesPerSecond() const { return rate_.load(); }
 int64_t GenericRateLimiter::GetTotalBytesThrough(
     const Env::IOPriority pri) const {
   std::lock_guard<std::mutex> lock(mu_);
-  if (pri == Env::IO_TOTAL) {
-    int64_t sum = 0;
-    for (int64_t b : bytes_through_) sum += b;
-    return sum;
-  }
-  return pri >= Env::IO_LOW && pri < Env::IO_TOTAL ? bytes_through_[pri] : 0;
+  return CountAt(bytes_through_, pri);
 }
 
 int64_t GenericRateLimiter::GetTotalRequests(const Env::IOPriority pri) const {
   std::lock_guard<std::mutex> lock(mu_);
-  if (pri == Env::IO_TOTAL) {
-    int64_t sum = 0;
-    for (int64_t r : requests_) sum += r;
-    return sum;
-  }
-  return pri >= Env::IO_LOW && pri < Env::IO_TOTAL ? requests_[pri] : 0;
+  return CountAt(requests_, pri);
 }
 
 void GenericRateLimiter::RefillIfDue(uint64_t now) {
