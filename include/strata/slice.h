@@ -71,7 +71,10 @@ class STRATA_EXPORT Slice {
   }
 
   // Three-way comparison as memcmp over the common prefix, shorter first.
-  int compare(const Slice& b) const;
+  // Declared inline, as defined below: a program's DLL import of the class
+  // would otherwise import this function, and the later inline definition
+  // contradicts that (clang's -Wignored-attributes).
+  inline int compare(const Slice& b) const;
 
   bool starts_with(const Slice& x) const {
     return size_ >= x.size_ && memcmp(data_, x.data_, x.size_) == 0;
@@ -83,7 +86,7 @@ class STRATA_EXPORT Slice {
   }
 
   // Length of the common prefix of *this and b.
-  size_t difference_offset(const Slice& b) const;
+  inline size_t difference_offset(const Slice& b) const;
 
   // Public as in RocksDB, whose programs (and PinnableSlice) may set them
   // directly. [data_, data_ + size_) must stay readable while the Slice is

@@ -95,10 +95,13 @@ class STRATA_EXPORT Status {
   Status() noexcept : code_(kOk), subcode_(kNone) {}
   ~Status() = default;
   // s with severity sev.
-  Status(const Status& s, Severity sev);
+  // These three are declared inline, as defined below the class: a
+  // program's DLL import of Status would otherwise import them, and the
+  // inline definitions contradict that (clang's -Wignored-attributes).
+  inline Status(const Status& s, Severity sev);
 
-  Status(const Status& rhs);
-  Status& operator=(const Status& rhs);
+  inline Status(const Status& rhs);
+  inline Status& operator=(const Status& rhs);
   Status(Status&& rhs) noexcept = default;
   Status& operator=(Status&& rhs) noexcept = default;
 
