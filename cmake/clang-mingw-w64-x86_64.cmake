@@ -24,6 +24,9 @@ set(CMAKE_C_COMPILER clang)
 set(CMAKE_CXX_COMPILER clang++)
 set(CMAKE_C_COMPILER_TARGET ${STRATA_MINGW_TRIPLE})
 set(CMAKE_CXX_COMPILER_TARGET ${STRATA_MINGW_TRIPLE})
+# The export check (cmake/scripts/check_exports.sh) reads GNU objdump's
+# format; CMake would otherwise pick llvm-objdump beside clang.
+set(CMAKE_OBJDUMP ${STRATA_MINGW_TRIPLE}-objdump)
 
 # The posix thread model's GCC directory, e.g. .../x86_64-w64-mingw32/12-posix:
 # its include/c++ holds libstdc++'s headers, and the directory itself
@@ -41,9 +44,13 @@ set(_strata_cxx ${STRATA_MINGW_GCC_DIR}/include/c++)
 
 # --sysroot as a flag, not CMAKE_SYSROOT: CMAKE_SYSROOT would also re-root
 # every find_* call, and the third-party libraries live outside it.
-set(CMAKE_C_FLAGS_INIT "--sysroot=${STRATA_MINGW_ROOT} -pthread")
+# -femulated-tls: MinGW GCC implements thread_local through emutls, and
+# libstdc++'s own thread-local variables (std::call_once's __once_callable)
+# exist only in that form; clang's default, native TLS, names symbols the
+# library does not have.
+set(CMAKE_C_FLAGS_INIT "--sysroot=${STRATA_MINGW_ROOT} -pthread -femulated-tls")
 set(CMAKE_CXX_FLAGS_INIT
-    "--sysroot=${STRATA_MINGW_ROOT} -pthread -nostdinc++ \
+    "--sysroot=${STRATA_MINGW_ROOT} -pthread -femulated-tls -nostdinc++ \
 -isystem ${_strata_cxx} -isystem ${_strata_cxx}/${STRATA_MINGW_TRIPLE} \
 -isystem ${_strata_cxx}/backward")
 
@@ -52,6 +59,13 @@ set(CMAKE_CXX_FLAGS_INIT
 # clang would call unused there.
 set(_strata_link "-fuse-ld=lld -static -pthread -L${STRATA_MINGW_GCC_DIR} \
 -Wno-unused-command-line-argument")
-set(CMAKE_EXE_LINKER_FLAGS_INIT "${_strata_link}")
+# A program compiled by clang and linked with the static libstdc++ of GCC
+# 12 defines std::type_info::operator== twice: clang emits the header's
+# inline definition (when not inlined, as in the -O0 test code) and
+# libstdc++.a's tinfo.o has it too, which lld calls a duplicate symbol. A
+# clash of the two runtimes' conventions, not of strata's code, so the
+# programs (not the DLLs) allow it; the GCC build links them strictly.
+set(CMAKE_EXE_LINKER_FLAGS_INIT
+    "${_strata_link} -Wl,--allow-multiple-definition")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "${_strata_link}")
 set(CMAKE_MODULE_LINKER_FLAGS_INIT "${_strata_link}")
