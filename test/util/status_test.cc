@@ -117,7 +117,8 @@ TEST(StatusTest, CopyAndMoveKeepEverything) {
   Status c;
   c = b;
   EXPECT_EQ(a.ToString(), c.ToString());
-  c = c;  // self-assignment leaves it intact
+  const Status& same = c;  // through a reference: clang warns on c = c
+  c = same;                // self-assignment leaves it intact
   EXPECT_EQ(a.ToString(), c.ToString());
   Status d(std::move(c));
   EXPECT_EQ(a.ToString(), d.ToString());
