@@ -53,14 +53,18 @@ RateLimiterClock* SteadyRateLimiterClock() {
 GenericRateLimiter::GenericRateLimiter(int64_t rate_bytes_per_sec,
                                        int64_t refill_period_us,
                                        int32_t fairness, Mode mode,
-                                       RateLimiterClock* clock)
+                                       RateLimiterClock* clock, bool auto_tuned)
     : RateLimiter(mode),
       refill_period_us_(refill_period_us),
       fairness_(fairness),
       clock_(clock),
-      rate_(rate_bytes_per_sec) {
+      auto_tuned_(auto_tuned),
+      rate_(auto_tuned ? std::max<int64_t>(rate_bytes_per_sec / 2, 1)
+                       : rate_bytes_per_sec),
+      max_rate_(rate_bytes_per_sec) {
   // The first request finds a refill due: the bucket starts with a burst.
   next_refill_us_ = clock_->NowMicros();
+  tuned_us_ = next_refill_us_;
 }
 
 GenericRateLimiter::~GenericRateLimiter() = default;
@@ -72,8 +76,44 @@ int64_t GenericRateLimiter::BurstOf(int64_t rate, int64_t period_us) {
   return std::max<int64_t>(burst, 1);
 }
 
+namespace {
+
+// The auto-tuned range of an upper bound: [max / 20, max].
+int64_t TunedFloor(int64_t max) { return std::max<int64_t>(max / 20, 1); }
+
+}  // namespace
+
 void GenericRateLimiter::SetBytesPerSecond(int64_t bytes_per_second) {
-  if (bytes_per_second > 0) rate_.store(bytes_per_second);
+  if (bytes_per_second <= 0) return;
+  if (!auto_tuned_) {
+    rate_.store(bytes_per_second);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  max_rate_.store(bytes_per_second);
+  rate_.store(std::min(std::max(rate_.load(), TunedFloor(bytes_per_second)),
+                       bytes_per_second));
+}
+
+void GenericRateLimiter::TuneIfDue(uint64_t now) {
+  const int64_t periods =
+      static_cast<int64_t>(now - tuned_us_) / refill_period_us_;
+  if (periods < kRefillsPerTune) return;
+  const int64_t drained_pct = drained_periods_ * 100 / periods;
+  const int64_t rate = rate_.load();
+  const int64_t max = max_rate_.load();
+  int64_t tuned = rate;
+  if (drained_pct > kHighDrainPct) {
+    // Up by the step (at least a byte, so that a tiny rate still moves),
+    // written so that nothing overflows near the int64_t range.
+    const int64_t up = std::max<int64_t>(rate / (100 / kTuneStepPct), 1);
+    tuned = rate > max - up ? max : rate + up;
+  } else if (drained_pct < kLowDrainPct) {
+    tuned = rate - rate / (100 / kTuneStepPct + 1);  // rate * 100 / 105
+  }
+  rate_.store(std::min(std::max(tuned, TunedFloor(max)), max));
+  drained_periods_ = 0;
+  tuned_us_ = now;
 }
 
 int64_t GenericRateLimiter::GetSingleBurstBytes() const {
@@ -95,6 +135,9 @@ int64_t GenericRateLimiter::GetTotalRequests(const Env::IOPriority pri) const {
 
 void GenericRateLimiter::RefillIfDue(uint64_t now) {
   if (now < next_refill_us_) return;
+  if (drained_) ++drained_periods_;
+  drained_ = false;
+  if (auto_tuned_) TuneIfDue(now);
   // A rate changed by SetBytesPerSecond counts from here on. Bytes left
   // over from a period carry into the next, but an idle bucket stops
   // filling at one burst.
@@ -163,6 +206,7 @@ void GenericRateLimiter::Request(const int64_t bytes,
     return;
   }
 
+  drained_ = true;  // this request waits for a refill
   Waiter w;
   w.bytes = wanted;
   w.pri = p;
@@ -189,11 +233,10 @@ void GenericRateLimiter::Request(const int64_t bytes,
 RateLimiter* NewGenericRateLimiter(int64_t rate_bytes_per_sec,
                                    int64_t refill_period_us, int32_t fairness,
                                    RateLimiter::Mode mode, bool auto_tuned) {
-  (void)auto_tuned;  // not implemented: the rate stays as given
   if (rate_bytes_per_sec <= 0 || refill_period_us <= 0) return nullptr;
   return new GenericRateLimiter(rate_bytes_per_sec, refill_period_us,
                                 std::max<int32_t>(fairness, 1), mode,
-                                SteadyRateLimiterClock());
+                                SteadyRateLimiterClock(), auto_tuned);
 }
 
 }  // namespace strata

@@ -86,10 +86,10 @@ class STRATA_EXPORT RateLimiter {
 };
 
 // A token-bucket limiter of rate_bytes_per_sec, refilled every
-// refill_period_us. Returns nullptr (no limiter) when rate_bytes_per_sec
-// or refill_period_us is not positive. A fairness below 1 is taken as 1
-// (every refill serves the lower priorities first). auto_tuned is not
-// implemented: the limiter keeps the rate it is given.
+// refill_period_us; nullptr (no limiter) when either is not positive. A
+// fairness below 1 is taken as 1. With auto_tuned the rate is a bound: the
+// limiter starts at half of it and follows the demand within [bound / 20,
+// bound] (docs/rate_limiter.md); SetBytesPerSecond then moves the bound.
 STRATA_EXPORT RateLimiter* NewGenericRateLimiter(
     int64_t rate_bytes_per_sec, int64_t refill_period_us = 100 * 1000,
     int32_t fairness = 10,

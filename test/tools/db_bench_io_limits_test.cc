@@ -59,16 +59,22 @@ TEST(DbBenchIoLimitsTest, RateLimiterFlagsBuildTheLimiter) {
   EXPECT_FALSE(o.rate_limiter->IsRateLimited(RateLimiter::OpType::kWrite));
 }
 
-TEST(DbBenchIoLimitsTest, WhatStrataCannotDoIsRefused) {
+TEST(DbBenchIoLimitsTest, AutoTunedLimiterStartsAtHalfTheBound) {
   Flags f;
-  ASSERT_TRUE(ParseArgs({"--rate_limiter_bytes_per_sec=1000",
+  ASSERT_TRUE(ParseArgs({"--rate_limiter_bytes_per_sec=1000000",
                          "--rate_limiter_auto_tuned"},
                         &f)
                   .ok());
-  Status s = ValidateFlags(f);
-  ASSERT_TRUE(s.IsInvalidArgument());
-  EXPECT_NE(std::string::npos, s.ToString().find("--rate_limiter_auto_tuned"));
+  ASSERT_TRUE(ValidateFlags(f).ok());
+  Options o;
+  ASSERT_TRUE(BuildOptions(f, &o).ok());
+  ASSERT_NE(nullptr, o.rate_limiter);
+  EXPECT_EQ(500000, o.rate_limiter->GetBytesPerSecond());
+}
 
+TEST(DbBenchIoLimitsTest, BadLimitsAreRefusedNamingTheFlag) {
+  Flags f;
+  Status s;
   ASSERT_TRUE(ParseArgs({"--rate_limiter_bytes_per_sec=1000",
                          "--rate_limiter_refill_period_us=0"},
                         &f)

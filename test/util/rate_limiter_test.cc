@@ -1,6 +1,7 @@
 // GenericRateLimiter on a fake clock: the grants stay within the rate, the
 // priorities and fairness decide who is served at a refill, the mode
-// decides what is limited, and a new rate applies from the next refill.
+// decides what is limited, a new rate applies from the next refill, and an
+// auto-tuned rate follows the demand within its range.
 // Time moves only when the limiter waits, so no test depends on the real
 // clock.
 
@@ -49,6 +50,11 @@ class FakeClock : public RateLimiterClock {
       if (now_ < deadline_us) now_ = deadline_us;
     }
     lock->lock();
+  }
+  // Time passing while nobody waits (an idle limiter).
+  void Advance(uint64_t us) {
+    std::lock_guard<std::mutex> l(mu_);
+    now_ += us;
   }
   // Lets one waiting refiller go on, once one waits.
   void Step() {
@@ -227,6 +233,107 @@ TEST(RateLimiterTest, NewRateAppliesAtTheNextRefill) {
   limiter.Request(2 * kBurst, Env::IO_LOW);
   EXPECT_EQ(clock.NowMicros() - before, static_cast<uint64_t>(kPeriod));
   EXPECT_EQ(limiter.GetTotalBytesThrough(), 3 * kBurst);
+}
+
+// Auto-tuned, the rate moves every GenericRateLimiter::kRefillsPerTune
+// periods of time.
+constexpr uint64_t kTuneWindow =
+    GenericRateLimiter::kRefillsPerTune * static_cast<uint64_t>(kPeriod);
+
+TEST(RateLimiterTest, AutoTunedStartsAtHalfAndRisesToTheBoundUnderDemand) {
+  std::unique_ptr<RateLimiter> made(
+      NewGenericRateLimiter(kRate, kPeriod, 10, Mode::kWritesOnly, true));
+  EXPECT_EQ(made->GetBytesPerSecond(), kRate / 2);
+
+  FakeClock clock(/*free_running=*/true);
+  const uint64_t start = clock.NowMicros();
+  GenericRateLimiter limiter(kRate, kPeriod, 10, Mode::kWritesOnly, &clock,
+                             /*auto_tuned=*/true);
+  EXPECT_EQ(limiter.GetBytesPerSecond(), kRate / 2);
+  // Every request takes a whole burst: each period the bucket runs dry.
+  std::vector<int64_t> rates = {limiter.GetBytesPerSecond()};
+  int64_t through = 0;
+  while (clock.NowMicros() - start < 30 * kTuneWindow) {
+    const int64_t burst = limiter.GetSingleBurstBytes();
+    limiter.Request(burst, Env::IO_LOW);
+    through += burst;
+    if (limiter.GetBytesPerSecond() != rates.back()) {
+      rates.push_back(limiter.GetBytesPerSecond());
+    }
+    // Never more than the bound allows.
+    ASSERT_LE(through, kRate * static_cast<int64_t>(clock.NowMicros() - start) /
+                               1000000 +
+                           kBurst);
+  }
+  // Up 5% a window: 0.5 * 1.05^14 = 0.99, so the 15th move hits the bound.
+  ASSERT_EQ(rates.size(), 16u);
+  for (size_t i = 1; i < rates.size(); ++i) {
+    EXPECT_GT(rates[i], rates[i - 1]);
+    EXPECT_LE(rates[i], rates[i - 1] + rates[i - 1] / 20 + 1);
+  }
+  EXPECT_EQ(rates.back(), kRate);
+}
+
+TEST(RateLimiterTest, AutoTunedFallsToAFloorWhenIdle) {
+  FakeClock clock(/*free_running=*/true);
+  GenericRateLimiter limiter(kRate, kPeriod, 10, Mode::kWritesOnly, &clock,
+                             /*auto_tuned=*/true);
+  int64_t rate = limiter.GetBytesPerSecond();
+  // One small request a window, never waiting: no demand.
+  for (int window = 0; window < 100; ++window) {
+    clock.Advance(kTuneWindow);
+    limiter.Request(1, Env::IO_LOW);
+    const int64_t now = limiter.GetBytesPerSecond();
+    if (rate > kRate / 20) {
+      EXPECT_LT(now, rate);
+      EXPECT_GE(now, rate - rate / 20);  // down about 5% a window
+    } else {
+      EXPECT_EQ(now, rate);
+    }
+    rate = now;
+  }
+  EXPECT_EQ(rate, kRate / 20);
+  EXPECT_EQ(limiter.GetTotalBytesThrough(), 100);
+}
+
+TEST(RateLimiterTest, AutoTunedDemandBetweenTheWatermarksKeepsTheRate) {
+  FakeClock clock(/*free_running=*/true);
+  GenericRateLimiter limiter(kRate, kPeriod, 10, Mode::kWritesOnly, &clock,
+                             /*auto_tuned=*/true);
+  const int64_t rate = limiter.GetBytesPerSecond();
+  const uint64_t start = clock.NowMicros();
+  // Cycles of 9 periods: 3 idle, then 7 requests of a burst, of which the
+  // first finds the bucket refilled and the other 6 wait a period each. 6
+  // of 9 periods drained: between the watermarks.
+  while (clock.NowMicros() - start < 5 * kTuneWindow) {
+    clock.Advance(3 * static_cast<uint64_t>(kPeriod));
+    for (int i = 0; i < 7; ++i) {
+      limiter.Request(limiter.GetSingleBurstBytes(), Env::IO_LOW);
+    }
+    ASSERT_EQ(limiter.GetBytesPerSecond(), rate);
+  }
+}
+
+TEST(RateLimiterTest, AutoTunedSetBytesPerSecondSetsTheBound) {
+  FakeClock clock(/*free_running=*/true);
+  GenericRateLimiter limiter(kRate, kPeriod, 10, Mode::kWritesOnly, &clock,
+                             /*auto_tuned=*/true);
+  // A lower bound pulls the rate under it at once.
+  limiter.SetBytesPerSecond(kRate / 4);
+  EXPECT_EQ(limiter.GetBytesPerSecond(), kRate / 4);
+  // A higher one leaves the rate where it is, free to rise to the bound.
+  limiter.SetBytesPerSecond(4 * kRate);
+  EXPECT_EQ(limiter.GetBytesPerSecond(), kRate / 4);
+  const uint64_t start = clock.NowMicros();
+  while (clock.NowMicros() - start < 2 * kTuneWindow + 1) {
+    limiter.Request(limiter.GetSingleBurstBytes(), Env::IO_LOW);
+  }
+  EXPECT_GT(limiter.GetBytesPerSecond(), kRate / 4);
+  // A bound far under the floor of the rate drags the floor with it.
+  limiter.SetBytesPerSecond(1000);
+  EXPECT_EQ(limiter.GetBytesPerSecond(), 1000);
+  limiter.SetBytesPerSecond(0);  // ignored
+  EXPECT_EQ(limiter.GetBytesPerSecond(), 1000);
 }
 
 }  // namespace

@@ -100,11 +100,6 @@ Status ValidateFlags(const Flags& f) {
   if (f.report_interval_seconds < 0) {
     return BadFlag("report_interval_seconds", "must not be negative");
   }
-  if (f.rate_limiter_auto_tuned) {
-    return BadFlag("rate_limiter_auto_tuned",
-                   "is not supported by strata: the rate limiter keeps the "
-                   "rate of --rate_limiter_bytes_per_sec");
-  }
   if (f.rate_limiter_bytes_per_sec >
       static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
     return BadFlag("rate_limiter_bytes_per_sec", "is too large");
@@ -216,12 +211,14 @@ Status BuildOptions(const Flags& f, Options* options) {
       static_cast<size_t>(f.compaction_readahead_size);
   if (f.rate_limiter_bytes_per_sec > 0) {
     // As RocksDB's db_bench: fairness 10; --rate_limit_bg_reads limits the
-    // compaction reads instead of the writes.
+    // compaction reads instead of the writes; auto-tuned, the rate is the
+    // upper bound.
     options->rate_limiter.reset(NewGenericRateLimiter(
         static_cast<int64_t>(f.rate_limiter_bytes_per_sec),
         f.rate_limiter_refill_period_us, 10,
         f.rate_limit_bg_reads ? RateLimiter::Mode::kReadsOnly
-                              : RateLimiter::Mode::kWritesOnly));
+                              : RateLimiter::Mode::kWritesOnly,
+        f.rate_limiter_auto_tuned));
   }
   options->max_open_files = f.open_files;
   if (f.compression_type == "none") {

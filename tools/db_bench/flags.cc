@@ -225,8 +225,8 @@ const std::vector<FlagSpec>& FlagTable() {
        "Use options.rate_limiter on compaction reads (and not on flush and "
        "compaction writes)."},
       {"rate_limiter_auto_tuned", &F::rate_limiter_auto_tuned, "false",
-       "Enable dynamic adjustment of the rate limit (not supported by "
-       "strata: must be false)."},
+       "Let the rate limiter move its rate with the demand, within "
+       "[rate / 20, rate] of --rate_limiter_bytes_per_sec."},
       {"rate_limiter_bytes_per_sec", &F::rate_limiter_bytes_per_sec, "0",
        "Set options.rate_limiter value: the bytes per second of flush and "
        "compaction writes (0: no limit)."},
