@@ -327,7 +327,7 @@ strata_add_test(db_single_delete_test SOURCES
 
 # tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
 # medians, the table, and its run loop over fake db_bench scripts; and the
-# pure half of tools/compare_fillsync.py. No network and no RocksDB
+# pure halves of tools/compare_fillsync.py and tools/compare_wine.py. No network and no RocksDB
 # needed, a second or two: they run with every native test. The script runs on the build machine, so not under Wine.
 if(NOT CMAKE_CROSSCOMPILING)
   find_package(Python3 COMPONENTS Interpreter)
@@ -341,6 +341,11 @@ if(NOT CMAKE_CROSSCOMPILING)
       COMMAND ${Python3_EXECUTABLE}
         ${CMAKE_CURRENT_SOURCE_DIR}/tools/compare_fillsync_test.py)
     set_tests_properties(compare_fillsync_test PROPERTIES
+      LABELS "compare" TIMEOUT 60)
+    add_test(NAME compare_wine_test
+      COMMAND ${Python3_EXECUTABLE}
+        ${CMAKE_CURRENT_SOURCE_DIR}/tools/compare_wine_test.py)
+    set_tests_properties(compare_wine_test PROPERTIES
       LABELS "compare" TIMEOUT 60)
   endif()
 endif()
