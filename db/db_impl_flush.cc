@@ -291,6 +291,7 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
   created.file_size = s.ok() ? meta.file_size : 0;
   created.status = s;
   NotifyTableFileCreated(created);
+  RecordTick(options_.statistics.get(), FLUSH_WRITE_BYTES, created.file_size);
 
   mutex_.Lock();
   if (s.ok() && meta.file_size > 0) edit->AddFile(0, meta);

@@ -1,6 +1,7 @@
 // DBOptions::rate_limiter: the tables of flushes go through it at IO_HIGH,
 // those of compactions at IO_LOW, byte for byte; the WAL and the MANIFEST
-// never do; a limiter that limits reads only sees no writes.
+// never do, and the flush and compaction tickers count the same bytes; a
+// limiter that limits reads only sees no writes.
 
 #include <cstdint>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "strata/db.h"
 #include "strata/metadata.h"
 #include "strata/rate_limiter.h"
+#include "strata/statistics.h"
 #include "test/db/db_test_util.h"
 
 namespace strata {
@@ -45,6 +47,8 @@ TEST(DBRateLimiterTest, FlushAndCompactionWritesGoThroughTheLimiter) {
   DBHolder h;
   h.options().rate_limiter = limiter;
   h.options().disable_auto_compactions = true;
+  h.options().statistics = CreateDBStatistics();
+  Statistics* stats = h.options().statistics.get();
   ASSERT_TRUE(h.Open().ok());
 
   // WAL records and the MANIFEST: not limited.
@@ -64,6 +68,9 @@ TEST(DBRateLimiterTest, FlushAndCompactionWritesGoThroughTheLimiter) {
   const uint64_t flushed = TableBytes(h.db(), 0);
   EXPECT_EQ(static_cast<uint64_t>(limiter->GetTotalBytesThrough(Env::IO_HIGH)),
             flushed);
+  // The tickers count the same bytes.
+  EXPECT_EQ(stats->getTickerCount(FLUSH_WRITE_BYTES), flushed);
+  EXPECT_EQ(stats->getTickerCount(COMPACT_WRITE_BYTES), 0u);
 
   ASSERT_TRUE(
       h.db()->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
@@ -72,6 +79,8 @@ TEST(DBRateLimiterTest, FlushAndCompactionWritesGoThroughTheLimiter) {
   EXPECT_EQ(TableBytes(h.db(), 0), 0u);
   EXPECT_EQ(static_cast<uint64_t>(limiter->GetTotalBytesThrough(Env::IO_LOW)),
             compacted);
+  EXPECT_EQ(stats->getTickerCount(COMPACT_WRITE_BYTES), compacted);
+  EXPECT_EQ(stats->getTickerCount(FLUSH_WRITE_BYTES), flushed);
   EXPECT_EQ(static_cast<uint64_t>(limiter->GetTotalBytesThrough(Env::IO_HIGH)),
             flushed);
   EXPECT_EQ("NOT_FOUND", h.Get(Key(4500)));
