@@ -698,6 +698,7 @@ add_executable(c_api_test
   test/c/c_api_extensions_test.c
   test/c/c_api_families_test.c
   test/c/c_api_ingest_test.c
+  test/c/c_api_io_limits_test.c
   test/c/c_api_metadata_test.c
   test/c/c_api_options_util_test.c
   test/c/c_api_repair_test.c

@@ -8,8 +8,13 @@
 #include "db/c/c_internal.h"
 #include "strata/memtablerep.h"
 #include "strata/merge_operator.h"
+#include "strata/rate_limiter.h"
 
 using strata::Slice;
+
+struct strata_ratelimiter_t {
+  std::shared_ptr<strata::RateLimiter> rep;
+};
 
 namespace {
 
@@ -165,6 +170,33 @@ STRATA_C_FIELD(options, memtable_prefix_bloom_size_ratio,
 STRATA_C_FIELD(options, wal_recovery_mode, wal_recovery_mode, int, int)
 STRATA_C_FIELD(options, compression, compression, int, int)
 STRATA_C_FIELD(options, compaction_style, compaction_style, int, int)
+
+void strata_options_compaction_readahead_size(strata_options_t* opt,
+                                              size_t size) {
+  opt->rep.compaction_readahead_size = size;
+}
+
+size_t strata_options_get_compaction_readahead_size(strata_options_t* opt) {
+  return opt->rep.compaction_readahead_size;
+}
+
+void strata_options_set_ratelimiter(strata_options_t* opt,
+                                    strata_ratelimiter_t* limiter) {
+  opt->rep.rate_limiter = limiter != nullptr ? limiter->rep : nullptr;
+}
+
+strata_ratelimiter_t* strata_ratelimiter_create(int64_t rate_bytes_per_sec,
+                                                int64_t refill_period_us,
+                                                int32_t fairness) {
+  std::shared_ptr<strata::RateLimiter> limiter(strata::NewGenericRateLimiter(
+      rate_bytes_per_sec, refill_period_us, fairness));
+  return limiter != nullptr ? new strata_ratelimiter_t{std::move(limiter)}
+                            : nullptr;
+}
+
+void strata_ratelimiter_destroy(strata_ratelimiter_t* limiter) {
+  delete limiter;
+}
 
 void strata_options_set_memtable_whole_key_filtering(strata_options_t* opt,
                                                      unsigned char v) {

@@ -57,6 +57,7 @@ typedef struct strata_lru_cache_options_t strata_lru_cache_options_t;
 typedef struct strata_mergeoperator_t strata_mergeoperator_t;
 typedef struct strata_options_t strata_options_t;
 typedef struct strata_pinnableslice_t strata_pinnableslice_t;
+typedef struct strata_ratelimiter_t strata_ratelimiter_t;
 typedef struct strata_readoptions_t strata_readoptions_t;
 typedef struct strata_slicetransform_t strata_slicetransform_t;
 typedef struct strata_snapshot_t strata_snapshot_t;
@@ -836,6 +837,21 @@ STRATA_EXPORT void strata_options_set_atomic_flush(strata_options_t* opt,
                                                    unsigned char);
 STRATA_EXPORT unsigned char strata_options_get_atomic_flush(
     strata_options_t* opt);
+/* compaction_readahead_size: the setter has no "set_", as in RocksDB. */
+STRATA_EXPORT void strata_options_compaction_readahead_size(strata_options_t*,
+                                                            size_t);
+STRATA_EXPORT size_t
+strata_options_get_compaction_readahead_size(strata_options_t*);
+/* rate_limiter: the options share the limiter, so its handle may be
+   destroyed at once; NULL takes the limiter off. */
+STRATA_EXPORT void strata_options_set_ratelimiter(
+    strata_options_t* opt, strata_ratelimiter_t* limiter);
+
+/* NewGenericRateLimiter (strata/rate_limiter.h) in kWritesOnly mode; NULL
+   when the rate or the refill period is not positive. */
+STRATA_EXPORT strata_ratelimiter_t* strata_ratelimiter_create(
+    int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness);
+STRATA_EXPORT void strata_ratelimiter_destroy(strata_ratelimiter_t* limiter);
 STRATA_EXPORT void strata_options_set_memtable_prefix_bloom_size_ratio(
     strata_options_t*, double);
 STRATA_EXPORT double strata_options_get_memtable_prefix_bloom_size_ratio(

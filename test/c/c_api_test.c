@@ -101,6 +101,7 @@ int main(void) {
   TestBackup();
   TestIngest();
   TestLoadLatestOptions();
+  TestRateLimiter();
   strata_compactoptions_destroy(co);
   strata_flushoptions_destroy(fo);
   strata_writeoptions_destroy(wo);

@@ -75,5 +75,6 @@ void TestReadOnly(void);          /* c_api_utilities_test.c */
 void TestBackup(void);            /* c_api_utilities_test.c */
 void TestIngest(void);            /* c_api_ingest_test.c */
 void TestLoadLatestOptions(void); /* c_api_options_util_test.c */
+void TestRateLimiter(void);       /* c_api_io_limits_test.c */
 
 #endif /* STRATA_TEST_C_C_API_TEST_H_ */
