@@ -6,6 +6,7 @@
 
 #include "env/io_util.h"
 #include "util/aligned_buffer.h"
+#include "util/rate_limiter.h"
 
 namespace strata {
 
@@ -82,19 +83,8 @@ Status FilePrefetchBuffer::Fill(uint64_t offset, size_t n) {
     buf_.reset(new char[want]);
     capacity_ = want;
   }
-  RateLimiter* limiter = options_.rate_limiter;
-  if (limiter != nullptr &&
-      limiter->IsRateLimited(RateLimiter::OpType::kRead)) {
-    // A request may be for one burst at most.
-    for (size_t left = want; left > 0;) {
-      const size_t burst = static_cast<size_t>(
-          std::max<int64_t>(limiter->GetSingleBurstBytes(), 1));
-      const size_t bytes = std::min(left, burst);
-      limiter->Request(static_cast<int64_t>(bytes), options_.io_priority,
-                       nullptr, RateLimiter::OpType::kRead);
-      left -= bytes;
-    }
-  }
+  RequestInBursts(options_.rate_limiter, want, options_.io_priority,
+                  RateLimiter::OpType::kRead);
   size_ = 0;
   at_end_ = false;
   Slice got;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "env/io_util.h"
+#include "util/rate_limiter.h"
 
 namespace strata {
 
@@ -124,19 +125,7 @@ Status WritableFileWriter::WriteDirect() {
 }
 
 void WritableFileWriter::RequestBytes(size_t n) {
-  if (rate_limiter_ == nullptr ||
-      !rate_limiter_->IsRateLimited(RateLimiter::OpType::kWrite)) {
-    return;
-  }
-  // A request may be for one burst at most.
-  while (n > 0) {
-    const int64_t burst =
-        std::max<int64_t>(rate_limiter_->GetSingleBurstBytes(), 1);
-    const int64_t bytes = std::min<int64_t>(static_cast<int64_t>(n), burst);
-    rate_limiter_->Request(bytes, io_priority_, nullptr,
-                           RateLimiter::OpType::kWrite);
-    n -= static_cast<size_t>(bytes);
-  }
+  RequestInBursts(rate_limiter_, n, io_priority_, RateLimiter::OpType::kWrite);
 }
 
 Status WritableFileWriter::MaybeRangeSync() {

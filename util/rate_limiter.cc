@@ -50,6 +50,19 @@ RateLimiterClock* SteadyRateLimiterClock() {
   return clock.get();
 }
 
+void RequestInBursts(RateLimiter* limiter, size_t bytes, Env::IOPriority pri,
+                     RateLimiter::OpType op_type) {
+  if (limiter == nullptr || !limiter->IsRateLimited(op_type)) return;
+  // A request may be for one burst at most.
+  for (size_t left = bytes; left > 0;) {
+    const size_t burst = static_cast<size_t>(
+        std::max<int64_t>(limiter->GetSingleBurstBytes(), 1));
+    const size_t n = std::min(left, burst);
+    limiter->Request(static_cast<int64_t>(n), pri, nullptr, op_type);
+    left -= n;
+  }
+}
+
 GenericRateLimiter::GenericRateLimiter(int64_t rate_bytes_per_sec,
                                        int64_t refill_period_us,
                                        int32_t fairness, Mode mode,

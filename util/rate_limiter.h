@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -45,6 +46,12 @@ class RateLimiterClock {
 
 // The process's steady clock.
 RateLimiterClock* SteadyRateLimiterClock();
+
+// Waits until limiter grants `bytes` of op_type at pri, a burst per
+// request; returns at once when limiter is null or does not limit
+// op_type.
+void RequestInBursts(RateLimiter* limiter, size_t bytes, Env::IOPriority pri,
+                     RateLimiter::OpType op_type);
 
 class GenericRateLimiter final : public RateLimiter {
  public:
