@@ -6,6 +6,7 @@
 
 #include "strata/env.h"
 #include "util/crc32c.h"
+#include "util/rate_limiter.h"
 
 namespace strata {
 
@@ -39,6 +40,8 @@ Status CopyBytes(SequentialFile* from, const std::string& src, WritableFile* to,
   uint64_t read = 0;
   Status s = ReadChunks(from, size, &read, [&](const Slice& chunk) {
     crc = crc32c::Extend(crc, chunk.data(), chunk.size());
+    RequestInBursts(options.rate_limiter, chunk.size(), Env::IO_LOW,
+                    RateLimiter::OpType::kWrite);
     Status appended = to->Append(chunk);
     if (appended.ok() && options.on_chunk) {
       appended = options.on_chunk(read);

@@ -14,6 +14,7 @@
 namespace strata {
 
 class Env;
+class RateLimiter;
 
 // What a copy does besides copying.
 struct FileCopyOptions {
@@ -24,6 +25,9 @@ struct FileCopyOptions {
   // If set, called after each chunk is written with the bytes written so
   // far; a non-OK return stops the copy with that status.
   std::function<Status(uint64_t copied)> on_chunk;
+  // If not null, each chunk's bytes are granted by it (as writes, at
+  // Env::IO_LOW) before they are written. Not owned.
+  RateLimiter* rate_limiter = nullptr;
 };
 
 // Writes the first size bytes of src (read through src_env) to a new file

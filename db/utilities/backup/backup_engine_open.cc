@@ -3,19 +3,42 @@
 // backup's metadata file.
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 
 #include "db/utilities/backup/backup_engine_impl.h"
 #include "strata/env.h"
+#include "strata/rate_limiter.h"
 #include "util/logging.h"
 #include "util/mutexlock.h"
 
 namespace strata {
 namespace backup {
 
+namespace {
+
+// options with a limiter made for a rate given in bytes per second where
+// no limiter is given, as RocksDB does.
+BackupEngineOptions WithRateLimiters(BackupEngineOptions options) {
+  if (options.backup_rate_limiter == nullptr && options.backup_rate_limit > 0) {
+    options.backup_rate_limiter.reset(
+        NewGenericRateLimiter(static_cast<int64_t>(
+            std::min<uint64_t>(options.backup_rate_limit, INT64_MAX))));
+  }
+  if (options.restore_rate_limiter == nullptr &&
+      options.restore_rate_limit > 0) {
+    options.restore_rate_limiter.reset(
+        NewGenericRateLimiter(static_cast<int64_t>(
+            std::min<uint64_t>(options.restore_rate_limit, INT64_MAX))));
+  }
+  return options;
+}
+
+}  // namespace
+
 BackupEngineImpl::BackupEngineImpl(const BackupEngineOptions& options,
                                    Env* db_env, bool read_only)
-    : options_(options),
+    : options_(WithRateLimiters(options)),
       db_env_(db_env),
       backup_env_(options.backup_env != nullptr ? options.backup_env : db_env),
       read_only_(read_only) {}

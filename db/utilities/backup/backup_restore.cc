@@ -149,6 +149,7 @@ IOStatus BackupEngineImpl::Restore(const RestoreOptions& options,
     FileCopyOptions copy;
     copy.sync = options_.sync;
     copy.crc32c = &crc;
+    copy.rate_limiter = options_.restore_rate_limiter.get();
     s = CopyFileBetween(backup_env_, Path(f.stored), db_env_, dst, f.size,
                         copy);
     if (!s.ok()) break;

@@ -132,6 +132,7 @@ Status BackupWriter::Copy(const std::string& src, const std::string& relative,
   FileCopyOptions copy;
   copy.sync = options_.sync;
   copy.crc32c = crc32c;
+  copy.rate_limiter = options_.backup_rate_limiter.get();
   copy.on_chunk = [this, &reported](uint64_t copied) {
     TEST_KILL_POINT("Backup::CopyChunk");
     const uint64_t delta = copied - reported;

@@ -74,12 +74,12 @@ struct STRATA_EXPORT BackupEngineOptions {
   // there).
   bool backup_log_files;
 
-  // Bytes per second for copying (0: no limit). Not honoured by strata.
+  // Bytes per second for copying (0: no limit): a generic limiter is made.
   uint64_t backup_rate_limit;
-  // A rate limiter for creating backups. Not honoured by strata.
+  // The limiter of a backup's copies, at IO_LOW; if set, the rate is unused.
   std::shared_ptr<RateLimiter> backup_rate_limiter{nullptr};
 
-  // As backup_rate_limit, for restoring. Not honoured by strata.
+  // As backup_rate_limit / backup_rate_limiter, for restoring.
   uint64_t restore_rate_limit;
   std::shared_ptr<RateLimiter> restore_rate_limiter{nullptr};
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <set>
 
+#include "strata/rate_limiter.h"
 #include "strata/utilities/checkpoint.h"
 #include "test/db/utilities/backup_test_util.h"
 #include "util/crc32c.h"
@@ -397,6 +398,43 @@ TEST_F(BackupEngineTest, ProgressIsReportedWhileCopying) {
   const uint64_t copied = info.size - info.file_details.back().size;
   EXPECT_EQ(copied / 4096, static_cast<uint64_t>(calls));
   EXPECT_GT(calls, 5);
+}
+
+TEST_F(BackupEngineTest, RateLimitersGrantEveryByteCopied) {
+  ASSERT_TRUE(PutAll("flushed", std::string(5000, 'f')).ok());
+  ASSERT_TRUE(FlushAll().ok());
+  ASSERT_TRUE(PutAll("in-wal", "2").ok());
+  // Fast enough never to wait: the test counts, it does not time.
+  std::shared_ptr<RateLimiter> backup(NewGenericRateLimiter(1 << 30));
+  std::shared_ptr<RateLimiter> restore(NewGenericRateLimiter(1 << 30));
+  BackupEngineOptions options = EngineOptions();
+  options.backup_rate_limiter = backup;
+  options.backup_rate_limit = 1;  // unused: a limiter is given
+  options.restore_rate_limiter = restore;
+  std::unique_ptr<BackupEngine> engine;
+  ASSERT_TRUE(OpenEngine(options, &engine).ok());
+  ASSERT_TRUE(engine->CreateNewBackup(CreateBackupOptions(), db_.get()).ok());
+  BackupInfo info;
+  ASSERT_TRUE(engine->GetLatestBackupInfo(&info, true).ok());
+  // Every byte copied into the backup (CURRENT is written, not copied),
+  // as writes at IO_LOW; nothing asked of the restore limiter.
+  const uint64_t copied = info.size - info.file_details.back().size;
+  ASSERT_GT(copied, 5000u);
+  EXPECT_EQ(copied, static_cast<uint64_t>(backup->GetTotalBytesThrough()));
+  EXPECT_EQ(copied,
+            static_cast<uint64_t>(backup->GetTotalBytesThrough(Env::IO_LOW)));
+  EXPECT_EQ(0, restore->GetTotalBytesThrough());
+
+  // A restore copies every file of the backup, CURRENT included.
+  const auto expected = Contents();
+  const std::string restored = dir_.File("restored");
+  ASSERT_TRUE(engine
+                  ->RestoreDBFromBackup(RestoreOptions(), info.backup_id,
+                                        restored, restored)
+                  .ok());
+  EXPECT_EQ(expected, ContentsOf(restored));
+  EXPECT_EQ(info.size, static_cast<uint64_t>(restore->GetTotalBytesThrough()));
+  EXPECT_EQ(copied, static_cast<uint64_t>(backup->GetTotalBytesThrough()));
 }
 
 // Collects what is logged, one entry per line.
