@@ -73,14 +73,24 @@ def wine_env():
     return env
 
 
+def failed_to_start(side, returncode, output):
+    """Whether a run is Wine failing to start the program, as it now and
+    then does (exit status 1 and no output at all; docs/windows.md):
+    such a step runs once more."""
+    return side == "Wine" and returncode == 1 and not output.strip()
+
+
 def run_steps(side, binary, bench, steps, env, log):
     """Runs the steps of one run; the measured step's parsed result."""
     output = ""
     for args, measured in steps:
         cmd = command(side, binary, args)
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, env=env,
-                              universal_newlines=True, errors="replace")
+        for attempt in range(2):
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, env=env,
+                                  universal_newlines=True, errors="replace")
+            if not failed_to_start(side, proc.returncode, proc.stdout):
+                break
         if log is not None:
             with open(log, "a") as f:
                 f.write("$ %s\n%s\n" % (shlex.join(cmd), proc.stdout))
@@ -188,8 +198,13 @@ def main(argv):
         print("no %s (Debian's wine64)" % WINE, file=sys.stderr)
         return 1
     env = wine_env()
-    # One wineserver for the whole run, so no run pays for starting it.
-    subprocess.run([WINESERVER, "-p"], env=env)
+    # One wineserver for the whole run, and Wine's own services started by
+    # a first program, all with their output elsewhere: started by a
+    # measured run, they would hold its output pipe open after it exits.
+    quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
+             "stderr": subprocess.DEVNULL, "env": env}
+    subprocess.run([WINESERVER, "-p"], **quiet)
+    subprocess.run([WINE, "cmd", "/c", "exit"], **quiet)
     binaries = {"native": opts.native, "Wine": opts.exe}
     if opts.out:
         os.makedirs(opts.out, exist_ok=True)
@@ -214,7 +229,7 @@ def main(argv):
         print(e, file=sys.stderr)
         return 1
     finally:
-        subprocess.run([WINESERVER, "-k"], env=env)
+        subprocess.run([WINESERVER, "-k"], **quiet)
     report = "%s\n\n%s; %d keys, medians of %d runs, %s\n" % (
         format_rows(median_rows(results)),
         machine_info(opts.tmpdir or tempfile.gettempdir()), opts.num,

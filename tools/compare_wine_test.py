@@ -25,6 +25,14 @@ class CompareWineTest(unittest.TestCase):
         self.assertEqual(cw.command("Wine", "/b/db_bench.exe", ["--num=1"]),
                          [cw.WINE, "/b/db_bench.exe", "--num=1"])
 
+    def test_only_a_silent_wine_failure_runs_again(self):
+        self.assertTrue(cw.failed_to_start("Wine", 1, ""))
+        self.assertTrue(cw.failed_to_start("Wine", 1, " \n"))
+        self.assertFalse(cw.failed_to_start("Wine", 1, "Invalid flag"))
+        self.assertFalse(cw.failed_to_start("Wine", 2, ""))
+        self.assertFalse(cw.failed_to_start("Wine", 0, ""))
+        self.assertFalse(cw.failed_to_start("native", 1, ""))
+
     def test_medians_and_ratio(self):
         def r(side, mode, ops, bench="readrandom"):
             return {"side": side, "mode": mode, "benchmark": bench,
