@@ -40,6 +40,10 @@ Status CopyBytes(SequentialFile* from, const std::string& src, WritableFile* to,
   uint64_t read = 0;
   Status s = ReadChunks(from, size, &read, [&](const Slice& chunk) {
     crc = crc32c::Extend(crc, chunk.data(), chunk.size());
+    // The chunk was read and is about to be written: each direction is
+    // charged where the limiter's mode limits it.
+    RequestInBursts(options.rate_limiter, chunk.size(), Env::IO_LOW,
+                    RateLimiter::OpType::kRead);
     RequestInBursts(options.rate_limiter, chunk.size(), Env::IO_LOW,
                     RateLimiter::OpType::kWrite);
     Status appended = to->Append(chunk);

@@ -25,8 +25,9 @@ struct FileCopyOptions {
   // If set, called after each chunk is written with the bytes written so
   // far; a non-OK return stops the copy with that status.
   std::function<Status(uint64_t copied)> on_chunk;
-  // If not null, each chunk's bytes are granted by it (as writes, at
-  // Env::IO_LOW) before they are written. Not owned.
+  // If not null, each chunk's bytes are granted by it at Env::IO_LOW, as
+  // a read and as a write (each where its mode limits that), before they
+  // are written. Not owned.
   RateLimiter* rate_limiter = nullptr;
 };
 

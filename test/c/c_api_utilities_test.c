@@ -161,10 +161,12 @@ static strata_backup_engine_options_t* BackupOptions(const char* dir) {
   strata_backup_engine_options_set_share_table_files(opts, 0);
   CHECK(strata_backup_engine_options_get_share_table_files(opts) == 0);
   strata_backup_engine_options_set_share_table_files(opts, 1);
-  strata_backup_engine_options_set_backup_rate_limit(opts, 7);
-  CHECK(strata_backup_engine_options_get_backup_rate_limit(opts) == 7);
-  strata_backup_engine_options_set_restore_rate_limit(opts, 8);
-  CHECK(strata_backup_engine_options_get_restore_rate_limit(opts) == 8);
+  /* Honoured: rates that never make the backups below wait. */
+  strata_backup_engine_options_set_backup_rate_limit(opts, 1u << 30);
+  CHECK(strata_backup_engine_options_get_backup_rate_limit(opts) == 1u << 30);
+  strata_backup_engine_options_set_restore_rate_limit(opts, (1u << 30) + 1);
+  CHECK(strata_backup_engine_options_get_restore_rate_limit(opts) ==
+        (1u << 30) + 1);
   strata_backup_engine_options_set_max_background_operations(opts, 2);
   CHECK(strata_backup_engine_options_get_max_background_operations(opts) == 2);
   strata_backup_engine_options_set_callback_trigger_interval_size(opts, 9);

@@ -406,7 +406,9 @@ TEST_F(BackupEngineTest, RateLimitersGrantEveryByteCopied) {
   ASSERT_TRUE(PutAll("in-wal", "2").ok());
   // Fast enough never to wait: the test counts, it does not time.
   std::shared_ptr<RateLimiter> backup(NewGenericRateLimiter(1 << 30));
-  std::shared_ptr<RateLimiter> restore(NewGenericRateLimiter(1 << 30));
+  // The restore's limiter limits reads too: it sees every byte twice.
+  std::shared_ptr<RateLimiter> restore(NewGenericRateLimiter(
+      1 << 30, 100 * 1000, 10, RateLimiter::Mode::kAllIo));
   BackupEngineOptions options = EngineOptions();
   options.backup_rate_limiter = backup;
   options.backup_rate_limit = 1;  // unused: a limiter is given
@@ -425,7 +427,8 @@ TEST_F(BackupEngineTest, RateLimitersGrantEveryByteCopied) {
             static_cast<uint64_t>(backup->GetTotalBytesThrough(Env::IO_LOW)));
   EXPECT_EQ(0, restore->GetTotalBytesThrough());
 
-  // A restore copies every file of the backup, CURRENT included.
+  // A restore copies (reads and writes) every file of the backup, CURRENT
+  // included.
   const auto expected = Contents();
   const std::string restored = dir_.File("restored");
   ASSERT_TRUE(engine
@@ -433,7 +436,8 @@ TEST_F(BackupEngineTest, RateLimitersGrantEveryByteCopied) {
                                         restored, restored)
                   .ok());
   EXPECT_EQ(expected, ContentsOf(restored));
-  EXPECT_EQ(info.size, static_cast<uint64_t>(restore->GetTotalBytesThrough()));
+  EXPECT_EQ(2 * info.size,
+            static_cast<uint64_t>(restore->GetTotalBytesThrough()));
   EXPECT_EQ(copied, static_cast<uint64_t>(backup->GetTotalBytesThrough()));
 }
 
