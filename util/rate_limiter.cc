@@ -97,15 +97,9 @@ int64_t TunedFloor(int64_t max) { return std::max<int64_t>(max / 20, 1); }
 }  // namespace
 
 void GenericRateLimiter::SetBytesPerSecond(int64_t bytes_per_second) {
-  if (bytes_per_second <= 0) return;
-  if (!auto_tuned_) {
-    rate_.store(bytes_per_second);
-    return;
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  max_rate_.store(bytes_per_second);
-  rate_.store(std::min(std::max(rate_.load(), TunedFloor(bytes_per_second)),
-                       bytes_per_second));
+  // Auto-tuned too, as RocksDB: this sets the current rate, and the next
+  // tuning moves it back inside [max / 20, max] if it is outside.
+  if (bytes_per_second > 0) rate_.store(bytes_per_second);
 }
 
 void GenericRateLimiter::TuneIfDue(uint64_t now) {
@@ -114,7 +108,7 @@ void GenericRateLimiter::TuneIfDue(uint64_t now) {
   if (periods < kRefillsPerTune) return;
   const int64_t drained_pct = drained_periods_ * 100 / periods;
   const int64_t rate = rate_.load();
-  const int64_t max = max_rate_.load();
+  const int64_t max = max_rate_;
   int64_t tuned = rate;
   if (drained_pct > kHighDrainPct) {
     // Up by the step (at least a byte, so that a tiny rate still moves),

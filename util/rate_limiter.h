@@ -68,7 +68,7 @@ class GenericRateLimiter final : public RateLimiter {
                      bool auto_tuned = false);
   ~GenericRateLimiter() override;
 
-  // Auto-tuned: sets the upper bound, the rate kept within the new range.
+  // Sets the current rate; auto-tuned, the bound stays.
   void SetBytesPerSecond(int64_t bytes_per_second) override;
   using RateLimiter::Request;
   void Request(const int64_t bytes, const Env::IOPriority pri) override;
@@ -106,7 +106,7 @@ class GenericRateLimiter final : public RateLimiter {
   RateLimiterClock* const clock_;
   const bool auto_tuned_;
   std::atomic<int64_t> rate_;
-  std::atomic<int64_t> max_rate_;  // auto-tuned: the upper bound
+  const int64_t max_rate_;  // auto-tuned: the upper bound
 
   mutable std::mutex mu_;
   int64_t available_ = 0;

@@ -89,7 +89,7 @@ class STRATA_EXPORT RateLimiter {
 // refill_period_us; nullptr (no limiter) when either is not positive. A
 // fairness below 1 is taken as 1. With auto_tuned the rate is a bound: the
 // limiter starts at half of it and follows the demand within [bound / 20,
-// bound] (docs/rate_limiter.md); SetBytesPerSecond then moves the bound.
+// bound] (docs/rate_limiter.md); SetBytesPerSecond sets the current rate.
 STRATA_EXPORT RateLimiter* NewGenericRateLimiter(
     int64_t rate_bytes_per_sec, int64_t refill_period_us = 100 * 1000,
     int32_t fairness = 10,

@@ -314,26 +314,31 @@ TEST(RateLimiterTest, AutoTunedDemandBetweenTheWatermarksKeepsTheRate) {
   }
 }
 
-TEST(RateLimiterTest, AutoTunedSetBytesPerSecondSetsTheBound) {
+TEST(RateLimiterTest, AutoTunedSetBytesPerSecondSetsTheRateNotTheBound) {
   FakeClock clock(/*free_running=*/true);
   GenericRateLimiter limiter(kRate, kPeriod, 10, Mode::kWritesOnly, &clock,
                              /*auto_tuned=*/true);
-  // A lower bound pulls the rate under it at once.
-  limiter.SetBytesPerSecond(kRate / 4);
-  EXPECT_EQ(limiter.GetBytesPerSecond(), kRate / 4);
-  // A higher one leaves the rate where it is, free to rise to the bound.
+  // As RocksDB: the current rate, even outside the tuned range...
   limiter.SetBytesPerSecond(4 * kRate);
-  EXPECT_EQ(limiter.GetBytesPerSecond(), kRate / 4);
+  EXPECT_EQ(limiter.GetBytesPerSecond(), 4 * kRate);
+  EXPECT_EQ(limiter.GetSingleBurstBytes(), 4 * kBurst);
+  // ...which the next tuning brings back under the bound, however great
+  // the demand.
   const uint64_t start = clock.NowMicros();
-  while (clock.NowMicros() - start < 2 * kTuneWindow + 1) {
+  while (clock.NowMicros() - start < 3 * kTuneWindow) {
     limiter.Request(limiter.GetSingleBurstBytes(), Env::IO_LOW);
+    if (clock.NowMicros() - start > kTuneWindow + kPeriod) {
+      ASSERT_EQ(limiter.GetBytesPerSecond(), kRate);
+    }
   }
-  EXPECT_GT(limiter.GetBytesPerSecond(), kRate / 4);
-  // A bound far under the floor of the rate drags the floor with it.
+  // A rate under the floor comes back up to it.
   limiter.SetBytesPerSecond(1000);
   EXPECT_EQ(limiter.GetBytesPerSecond(), 1000);
+  clock.Advance(kTuneWindow);
+  limiter.Request(1, Env::IO_LOW);
+  EXPECT_EQ(limiter.GetBytesPerSecond(), kRate / 20);
   limiter.SetBytesPerSecond(0);  // ignored
-  EXPECT_EQ(limiter.GetBytesPerSecond(), 1000);
+  EXPECT_EQ(limiter.GetBytesPerSecond(), kRate / 20);
 }
 
 }  // namespace
