@@ -8,8 +8,9 @@
 #   ./build.sh test    every test: native (ASan + UBSan, then TSan), a clang
 #                      build that checks the locking annotations and the
 #                      shared library, every fuzz target for 30 s (fuzz
-#                      below), and the Windows cross builds (static and
-#                      strata.dll) with every suite under Wine
+#                      below), the Windows cross builds (static and
+#                      strata.dll) with every suite under Wine, and
+#                      strata.dll built by clang in MinGW mode
 #
 # Both install what is missing first (Debian packages with apt-get; the
 # Windows third-party libraries cross-built from Debian sources, cached in

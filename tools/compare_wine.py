@@ -23,7 +23,9 @@ Usage:
 
 --native defaults to build/release/db_bench, --exe to
 build/windows/db_bench.exe (the static MinGW-w64 build of ./build.sh
-test). WINEPREFIX defaults to ~/.cache/strata/wine, as ./build.sh uses.
+test). WINEPREFIX defaults to ~/.cache/strata/wine, as ./build.sh uses;
+the script starts and stops that prefix's wineserver, so it must not run
+beside ./build.sh test (nor should anything else: it measures).
 
 Exit status: 0 on success; 1 when a db_bench fails or prints no result;
 2 on a bad command line.
