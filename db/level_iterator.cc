@@ -18,8 +18,7 @@ class LevelIterator final : public InternalIterator {
                 const std::vector<FileMetaData*>* files,
                 const FileScanOptions* scan)
       : read_options_(read_options),
-        has_scan_(scan != nullptr),
-        scan_(scan != nullptr ? *scan : FileScanOptions()),
+        scan_(scan),
         table_cache_(table_cache),
         icmp_(icmp),
         files_(*files),
@@ -142,15 +141,14 @@ class LevelIterator final : public InternalIterator {
     if (file_ != nullptr && index_ == i && file_->status().ok()) return;
     index_ = i;
     const FileMetaData* f = files_[i];
-    file_.reset(table_cache_->NewIterator(
-        read_options_, f->number, f->file_size, nullptr, f->global_seqno,
-        has_scan_ ? &scan_ : nullptr));
+    file_.reset(table_cache_->NewIterator(read_options_, f->number,
+                                          f->file_size, nullptr,
+                                          f->global_seqno, scan_));
     if (confined_) file_->SetSeekConfinedToPrefix(true);
   }
 
   const ReadOptions read_options_;
-  const bool has_scan_;
-  const FileScanOptions scan_;
+  const FileScanOptions* const scan_;  // may be null
   TableCache* const table_cache_;
   const InternalKeyComparator* const icmp_;
   const std::vector<FileMetaData*>& files_;

@@ -31,7 +31,8 @@ namespace strata {
 class TableCache;
 
 // With scan (a compaction's inputs), each file is read as
-// TableCache::NewIterator reads a scan.
+// TableCache::NewIterator reads a scan. files, and scan if not null, must
+// outlive the iterator.
 InternalIterator* NewLevelIterator(const ReadOptions& read_options,
                                    TableCache* table_cache,
                                    const InternalKeyComparator* icmp,
