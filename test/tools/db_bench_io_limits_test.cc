@@ -1,6 +1,6 @@
 // db_bench's --rate_limiter_* flags and --compaction_readahead_size: they
-// reach Options::rate_limiter and compaction_readahead_size, and what
-// strata cannot do is refused naming the flag.
+// reach Options::rate_limiter and compaction_readahead_size, and bad
+// values are refused naming the flag.
 
 #include <string>
 #include <vector>
@@ -22,6 +22,15 @@ Status ParseArgs(const std::vector<std::string>& args, Flags* flags) {
   return ParseFlags(static_cast<int>(argv.size()), argv.data(), flags, &help);
 }
 
+// The Options that args make: parsed, validated and built.
+Status BuildFrom(const std::vector<std::string>& args, Options* options) {
+  Flags f;
+  Status s = ParseArgs(args, &f);
+  if (s.ok()) s = ValidateFlags(f);
+  if (s.ok()) s = BuildOptions(f, options);
+  return s;
+}
+
 TEST(DbBenchIoLimitsTest, NoLimiterByDefault) {
   Flags f;
   ASSERT_TRUE(ParseArgs({}, &f).ok());
@@ -34,15 +43,12 @@ TEST(DbBenchIoLimitsTest, NoLimiterByDefault) {
 }
 
 TEST(DbBenchIoLimitsTest, RateLimiterFlagsBuildTheLimiter) {
-  Flags f;
-  ASSERT_TRUE(ParseArgs({"--rate_limiter_bytes_per_sec=20000000",
+  Options o;
+  ASSERT_TRUE(BuildFrom({"--rate_limiter_bytes_per_sec=20000000",
                          "--rate_limiter_refill_period_us=50000",
                          "--compaction_readahead_size=1048576"},
-                        &f)
+                        &o)
                   .ok());
-  ASSERT_TRUE(ValidateFlags(f).ok());
-  Options o;
-  ASSERT_TRUE(BuildOptions(f, &o).ok());
   ASSERT_NE(nullptr, o.rate_limiter);
   EXPECT_EQ(20000000, o.rate_limiter->GetBytesPerSecond());
   EXPECT_EQ(1000000, o.rate_limiter->GetSingleBurstBytes());  // 50 ms
@@ -51,23 +57,19 @@ TEST(DbBenchIoLimitsTest, RateLimiterFlagsBuildTheLimiter) {
   EXPECT_EQ(1048576u, o.compaction_readahead_size);
 
   ASSERT_TRUE(
-      ParseArgs({"--rate_limiter_bytes_per_sec=1000", "--rate_limit_bg_reads"},
-                &f)
+      BuildFrom({"--rate_limiter_bytes_per_sec=1000", "--rate_limit_bg_reads"},
+                &o)
           .ok());
-  ASSERT_TRUE(BuildOptions(f, &o).ok());
   EXPECT_TRUE(o.rate_limiter->IsRateLimited(RateLimiter::OpType::kRead));
   EXPECT_FALSE(o.rate_limiter->IsRateLimited(RateLimiter::OpType::kWrite));
 }
 
 TEST(DbBenchIoLimitsTest, AutoTunedLimiterStartsAtHalfTheBound) {
-  Flags f;
-  ASSERT_TRUE(ParseArgs({"--rate_limiter_bytes_per_sec=1000000",
-                         "--rate_limiter_auto_tuned"},
-                        &f)
-                  .ok());
-  ASSERT_TRUE(ValidateFlags(f).ok());
   Options o;
-  ASSERT_TRUE(BuildOptions(f, &o).ok());
+  ASSERT_TRUE(BuildFrom({"--rate_limiter_bytes_per_sec=1000000",
+                         "--rate_limiter_auto_tuned"},
+                        &o)
+                  .ok());
   ASSERT_NE(nullptr, o.rate_limiter);
   EXPECT_EQ(500000, o.rate_limiter->GetBytesPerSecond());
 }
