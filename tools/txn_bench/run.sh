@@ -1,7 +1,7 @@
 #!/bin/sh
-# Builds txn_bench.cc against Debian's librocksdb (librocksdb-dev) and
-# against strata's Release build (build/release/libstrata.a: cmake --build
-# build/release --target strata), then runs both alternately (strata,
+# Builds txn_bench.cc against RocksDB and strata (tools/rocksdb_program.sh:
+# Debian's librocksdb unless ROCKSDB_PREFIX says otherwise, and
+# build/release/libstrata.a), then runs both alternately (strata,
 # RocksDB, strata, ...) for each kind and thread count and prints the
 # medians of randomtransaction's ops/s as a Markdown table.
 #
@@ -15,15 +15,8 @@ threads_list=${3:-"1 4"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/txn_bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-g++ -O2 -DNDEBUG -std=c++17 "$root/tools/txn_bench/txn_bench.cc" \
-  -o "$work/rocksdb" -lrocksdb -lpthread
-sed 's/rocksdb/strata/g' "$root/tools/txn_bench/txn_bench.cc" \
-  > "$work/strata.cc"
-g++ -O2 -DNDEBUG -std=c++17 -DSTRATA_STATIC_DEFINE -I"$root/include" \
-  -I"$root/build/release/generated/include" "$work/strata.cc" \
-  -o "$work/strata" "$root/build/release/libstrata.a" -lsnappy -lz -lpthread
-
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+. "$root/tools/rocksdb_program.sh"
+build_both "$root/tools/txn_bench/txn_bench.cc" "$work"
 
 echo "| kind | threads | strata ops/s | RocksDB ops/s | ratio |"
 echo "|---|--:|--:|--:|--:|"
