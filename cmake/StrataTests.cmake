@@ -440,6 +440,7 @@ strata_add_test(memtable_test SOURCES
   test/memtable/inline_skiplist_test.cc
   test/memtable/inplace_update_test.cc
   test/memtable/memtable_list_test.cc
+  test/memtable/memtable_staged_test.cc
   test/memtable/memtable_test.cc
   test/memtable/vector_rep_test.cc
 )

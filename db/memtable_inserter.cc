@@ -3,6 +3,7 @@
 #include <cassert>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "db/dbformat.h"
 #include "db/write_batch_internal.h"
@@ -13,16 +14,21 @@ namespace strata {
 
 namespace {
 
+// Batches of fewer records link each as it comes: sorting a few saves
+// little.
+constexpr uint32_t kMinStagedBatch = 32;
+
 class MemTableInserter final : public WriteBatch::Handler {
  public:
   MemTableInserter(SequenceNumber sequence, MemTable* default_mem,
                    MemTableRouter* router, bool concurrent,
-                   bool ignore_duplicates, PreparedSink* prepared)
+                   bool ignore_duplicates, bool stage, PreparedSink* prepared)
       : sequence_(sequence),
         default_mem_(default_mem),
         router_(router),
         concurrent_(concurrent),
         ignore_duplicates_(ignore_duplicates),
+        stage_(stage),
         prepared_(prepared) {}
 
   Status MarkBeginPrepare(bool) override {
@@ -53,6 +59,18 @@ class MemTableInserter final : public WriteBatch::Handler {
     return Status::OK();
   }
   Status MarkNoop(bool) override { return Status::OK(); }
+
+  // Links the entries staged in each memtable; called once Iterate is
+  // done, whatever it returned (what came before an error is applied, as
+  // without staging).
+  Status LinkStaged() {
+    Status result;
+    for (auto& staged : staged_) {
+      Status s = Duplicates(staged.first->LinkStaged(&staged.second));
+      if (result.ok()) result = s;
+    }
+    return result;
+  }
 
   // Called once Iterate is done.
   Status Finish() const {
@@ -101,6 +119,9 @@ class MemTableInserter final : public WriteBatch::Handler {
     }
     const SequenceNumber sequence = sequence_++;
     if (mem == nullptr) return Status::OK();  // not for this memtable set
+    if (stage_ && type != kTypeRangeDeletion && mem->CanStage()) {
+      return mem->Stage(sequence, type, key, value, StagedFor(mem));
+    }
     Status s;
     if (type == kTypeValue && mem->inplace_update_support()) {
       // Never concurrent: DB::Open refuses the combination.
@@ -109,12 +130,23 @@ class MemTableInserter final : public WriteBatch::Handler {
     } else {
       s = mem->Add(sequence, type, key, value, concurrent_);
     }
-    if (s.IsTryAgain()) {
-      s = ignore_duplicates_
-              ? Status::OK()
-              : Status::Corruption("duplicate entry in memtable");
+    return Duplicates(s);
+  }
+
+  // TryAgain (an entry already present) as the caller asked.
+  Status Duplicates(const Status& s) const {
+    if (!s.IsTryAgain()) return s;
+    return ignore_duplicates_
+               ? Status::OK()
+               : Status::Corruption("duplicate entry in memtable");
+  }
+
+  MemTable::Staged* StagedFor(MemTable* mem) {
+    for (auto& staged : staged_) {
+      if (staged.first == mem) return &staged.second;
     }
-    return s;
+    staged_.emplace_back(mem, MemTable::Staged());
+    return &staged_.back().second;
   }
 
   SequenceNumber sequence_;
@@ -122,7 +154,10 @@ class MemTableInserter final : public WriteBatch::Handler {
   MemTableRouter* const router_;
   const bool concurrent_;
   const bool ignore_duplicates_;
+  const bool stage_;
   PreparedSink* const prepared_;
+  // Per memtable, its entries staged to be linked in key order.
+  std::vector<std::pair<MemTable*, MemTable::Staged>> staged_;
   bool in_section_ = false;
   WriteBatch section_;  // the open section's updates, for prepared_
 };
@@ -134,9 +169,16 @@ Status InsertBatchIntoMemTable(const WriteBatch* batch,
                                MemTable* default_mem, MemTableRouter* router,
                                bool concurrent, bool ignore_duplicates,
                                PreparedSink* prepared) {
+  // A large batch from the one writer links its entries in key order
+  // (MemTable::Stage); concurrent writers share the list, which no
+  // cached search path survives.
+  const bool stage =
+      !concurrent && WriteBatchInternal::Count(batch) >= kMinStagedBatch;
   MemTableInserter inserter(first_sequence, default_mem, router, concurrent,
-                            ignore_duplicates, prepared);
+                            ignore_duplicates, stage, prepared);
   Status s = batch->Iterate(&inserter);
+  Status linked = inserter.LinkStaged();
+  if (s.ok()) s = linked;
   if (s.ok()) s = inserter.Finish();
   return s;
 }

@@ -1,6 +1,9 @@
 // Applies a WriteBatch to memtables: the batch's records get consecutive
 // sequence numbers from first_sequence, in batch order, and each goes to
-// the memtable of its column family.
+// the memtable of its column family. A batch of 32 records or more from
+// one writer (not concurrent) has its point entries linked in key order
+// rather than batch order (MemTable::Stage), which readers cannot tell
+// apart: the batch is published after the insert.
 //
 // Every record type is stored: Put, Delete, SingleDelete and Merge as
 // point entries, DeleteRange as a range tombstone of the memtable. On a

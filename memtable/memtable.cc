@@ -249,7 +249,11 @@ inline void MemTable::CountAdd(SequenceNumber seq, ValueType type,
     CountRangeDeletion(seq);
   }
   data_size_.fetch_add(bytes, std::memory_order_relaxed);
-  // Lower first_seqno_ to seq; 0 means "nothing yet".
+  LowerFirstSeqno(seq);
+}
+
+inline void MemTable::LowerFirstSeqno(SequenceNumber seq) {
+  // 0 means "nothing yet".
   SequenceNumber first = first_seqno_.load(std::memory_order_relaxed);
   while ((first == 0 || seq < first) &&
          !first_seqno_.compare_exchange_weak(first, seq,
@@ -293,6 +297,69 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
   }
   CountAdd(seq, type, key.size() + value.size());
   return Status::OK();
+}
+
+Status MemTable::Stage(SequenceNumber seq, ValueType type, const Slice& key,
+                       const Slice& value, Staged* staged) {
+  assert(CanStage() && type != kTypeRangeDeletion);
+  if (type != kTypeValue && type != kTypeDeletion &&
+      type != kTypeSingleDeletion && type != kTypeMerge) {
+    return Status::InvalidArgument("memtable: not a point entry type");
+  }
+  const size_t entry_size = EntrySize(key, value);
+  if (entry_size == 0) {
+    return Status::InvalidArgument("memtable: key or value too large");
+  }
+  char* const entry = table_.AllocateKey(entry_size);
+  EncodeEntry(entry, entry_size, seq, type, key, value);
+  staged->entries.push_back(entry);
+  if (type == kTypeDeletion || type == kTypeSingleDeletion) staged->deletes++;
+  staged->bytes += key.size() + value.size();
+  if (staged->first_seq == 0 || seq < staged->first_seq) {
+    staged->first_seq = seq;
+  }
+  return Status::OK();
+}
+
+Status MemTable::LinkStaged(Staged* staged) {
+  std::vector<const char*>& entries = staged->entries;
+  const auto less = [this](const char* a, const char* b) {
+    return comparator_(a, b) < 0;
+  };
+  uint64_t refused = 0;
+  const auto uncount = [&](const char* entry) {
+    // Already present (a replay; rare): not counted.
+    refused++;
+    const Slice internal_key = DecodePrefixed(entry);
+    const Slice value =
+        DecodePrefixed(internal_key.data() + internal_key.size());
+    const ValueType type = ExtractValueType(internal_key);
+    if (type == kTypeDeletion || type == kTypeSingleDeletion) staged->deletes--;
+    staged->bytes -= ExtractUserKey(internal_key).size() + value.size();
+  };
+  if (std::is_sorted(entries.begin(), entries.end(), less)) {
+    // Already in order (a sorted load, one comparison an entry to tell):
+    // each search starts where the last one ended.
+    for (const char* entry : entries) {
+      if (!table_.Insert(entry)) uncount(entry);
+    }
+  } else {
+    std::sort(entries.begin(), entries.end(), less);
+    table_.InsertSorted(entries.data(), entries.size(), uncount);
+  }
+  // Counted after the links, as Add counts after its one. A refused
+  // entry's sequence is already in this memtable, so first_seq stands.
+  num_entries_.fetch_add(entries.size() - refused, std::memory_order_relaxed);
+  num_deletes_.fetch_add(staged->deletes, std::memory_order_relaxed);
+  data_size_.fetch_add(staged->bytes, std::memory_order_relaxed);
+  if (!entries.empty()) LowerFirstSeqno(staged->first_seq);
+  entries.clear();
+  staged->deletes = 0;
+  staged->bytes = 0;
+  staged->first_seq = 0;
+  return refused == 0 ? Status::OK()
+                      : Status::TryAgain("memtable already held ",
+                                         std::to_string(refused) + " entries");
 }
 
 Status MemTable::AddToVector(SequenceNumber seq, ValueType type,

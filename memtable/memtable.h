@@ -71,6 +71,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "db/dbformat.h"
 #include "memtable/concurrent_arena.h"
@@ -138,6 +139,30 @@ class MemTable {
   Status Update(SequenceNumber seq, const Slice& key, const Slice& value);
 
   bool inplace_update_support() const { return locks_ != nullptr; }
+
+  // Point entries of one writer added together (a large WriteBatch):
+  // Stage encodes each into the arena as Add would, unlinked; LinkStaged
+  // links them all, in key order, and counts the statistics once. Entries
+  // already in order take Insert's cached search path; others are sorted
+  // and searched for together (InlineSkipList::InsertSorted), which keeps
+  // several cache misses in flight where one-by-one links wait for each.
+  // Staged entries are invisible until linked, which the sequence numbers
+  // already ensure for readers (a batch is published after its insert).
+  struct Staged {
+    std::vector<const char*> entries;
+    uint64_t deletes = 0;
+    uint64_t bytes = 0;
+    SequenceNumber first_seq = 0;  // 0: none
+  };
+  // Whether Stage may be used: the skiplist without in-place updates.
+  bool CanStage() const { return vector_ == nullptr && locks_ == nullptr; }
+  // As Add(seq, type, key, value) for a point entry, into staged.
+  // REQUIRES: CanStage(); type is not kTypeRangeDeletion; the one writer.
+  Status Stage(SequenceNumber seq, ValueType type, const Slice& key,
+               const Slice& value, Staged* staged);
+  // Links every staged entry and empties staged. TryAgain if some entry
+  // was already present (a WAL replayed twice); the others are linked.
+  Status LinkStaged(Staged* staged);
 
   // No Add or Update follows (the memtable joined the immutable list): a
   // VectorRep may now sort its entries for good, and readers stop taking
@@ -236,6 +261,8 @@ class MemTable {
                      bool allow_concurrent);
   // The statistics of an Add of bytes of key and value.
   void CountAdd(SequenceNumber seq, ValueType type, size_t bytes);
+  // Lowers first_seqno_ to seq.
+  void LowerFirstSeqno(SequenceNumber seq);
   void CountRangeDeletion(SequenceNumber seq);
   // ForEachVersion without the in-place update lock.
   void VisitVersions(const LookupKey& key, void* arg, Visitor visit);

@@ -231,6 +231,75 @@ TEST(InlineSkipListTest, AscendingInsertUsesCachedPath) {
   EXPECT_GT(random_compares, 10u * kN);
 }
 
+// Sorted batches into a list: what n Inserts would leave, keys already
+// present (or repeated in the batch) refused and reported.
+std::vector<uint64_t> InsertSortedBatch(TestList* list,
+                                        std::vector<uint64_t> batch) {
+  std::sort(batch.begin(), batch.end());
+  std::vector<const char*> keys;
+  for (uint64_t k : batch) keys.push_back(NewKey(list, k));
+  std::vector<uint64_t> refused;
+  list->InsertSorted(keys.data(), keys.size(), [&](const char* key) {
+    refused.push_back(DecodeKey(key));
+  });
+  return refused;
+}
+
+TEST(InlineSkipListTest, InsertSortedMatchesModel) {
+  constexpr uint64_t kRange = 6000;
+  for (int32_t height : {1, 12}) {
+    SCOPED_TRACE(height);
+    ConcurrentArena arena;
+    TestList list(TestComparator(), &arena, height);
+    std::set<uint64_t> model;
+    Random rnd(77);
+    for (int i = 0; i < 1000; i++) {
+      const uint64_t k = rnd.Uniform(kRange);
+      ASSERT_EQ(model.insert(k).second, Insert(&list, k));
+    }
+    for (int round = 0; round < 30; round++) {
+      std::vector<uint64_t> batch;
+      const int n = 1 + static_cast<int>(rnd.Uniform(200));
+      for (int i = 0; i < n; i++) batch.push_back(rnd.Uniform(kRange));
+      std::vector<uint64_t> expected_refused;
+      std::set<uint64_t> in_batch;
+      std::vector<uint64_t> sorted = batch;
+      std::sort(sorted.begin(), sorted.end());
+      for (uint64_t k : sorted) {
+        if (!in_batch.insert(k).second || model.count(k) == 1) {
+          expected_refused.push_back(k);
+        }
+      }
+      model.insert(batch.begin(), batch.end());
+      ASSERT_EQ(expected_refused, InsertSortedBatch(&list, batch));
+      // Serial inserts after a batch search afresh.
+      const uint64_t k = rnd.Uniform(kRange);
+      ASSERT_EQ(model.insert(k).second, Insert(&list, k)) << k;
+    }
+    VerifyAgainstModel(list, model, kRange + 10);
+  }
+}
+
+// A dense batch (its keys next to each other in the list) links each key
+// after the batch's previous one instead of walking over all of them from
+// where the search before the batch ended.
+TEST(InlineSkipListTest, InsertSortedDenseBatchesStayCheap) {
+  constexpr uint64_t kN = 4000;
+  uint64_t compares = 0;
+  ConcurrentArena arena;
+  TestList list(TestComparator{&compares}, &arena);
+  std::vector<uint64_t> batch;
+  for (uint64_t k = 0; k < kN; k++) batch.push_back(k * 2);
+  ASSERT_TRUE(InsertSortedBatch(&list, batch).empty());  // into empty list
+  batch.clear();
+  for (uint64_t k = 0; k < kN; k++) batch.push_back(k * 2 + 1);
+  ASSERT_TRUE(InsertSortedBatch(&list, batch).empty());  // interleaved
+  EXPECT_LT(compares, 2 * kN * 40);  // a quadratic walk takes millions
+  std::set<uint64_t> model;
+  for (uint64_t k = 0; k < 2 * kN; k++) model.insert(k);
+  VerifyAgainstModel(list, model, 2 * kN + 10);
+}
+
 TEST(InlineSkipListTest, ExtremeShapes) {
   for (int32_t height : {1, 2, 32}) {
     for (int32_t branching : {2, 4, 16}) {
@@ -342,8 +411,10 @@ class ReadWhileWritingTest : public testing::TestWithParam<int> {
 };
 
 TEST_P(ReadWhileWritingTest, ReadersSeeConsistentList) {
-  const int writers = GetParam();  // 0: one writer using serial Insert
-  const int kWriters = writers == 0 ? 1 : writers;
+  // 0: one writer using serial Insert; -1: one writer inserting sorted
+  // batches.
+  const int writers = GetParam();
+  const int kWriters = writers <= 0 ? 1 : writers;
   constexpr int kReaders = 2;
   constexpr int kKeys = 12000;
   std::vector<uint64_t> keys;
@@ -364,7 +435,18 @@ TEST_P(ReadWhileWritingTest, ReadersSeeConsistentList) {
         std::this_thread::yield();
       }
       int done = 0;
-      for (int i = w; i < kKeys; i += kWriters) {
+      if (writers < 0) {
+        // Batches of 64 through InsertSorted, published whole.
+        for (int i = 0; i < kKeys; i += 64) {
+          const auto end = keys.begin() + std::min(i + 64, kKeys);
+          InsertSortedBatch(&list,
+                            std::vector<uint64_t>(keys.begin() + i, end));
+          done = static_cast<int>(end - keys.begin());
+          published[0].store(done, std::memory_order_release);
+          std::this_thread::yield();
+        }
+      }
+      for (int i = w; writers >= 0 && i < kKeys; i += kWriters) {
         if (writers == 0) {
           Insert(&list, keys[i]);  // false only for a repeated random key
         } else {
@@ -430,8 +512,9 @@ TEST_P(ReadWhileWritingTest, ReadersSeeConsistentList) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Writers, ReadWhileWritingTest,
-                         testing::Values(0, 1, 3),
+                         testing::Values(-1, 0, 1, 3),
                          [](const testing::TestParamInfo<int>& info) {
+                           if (info.param < 0) return std::string("Sorted");
                            return info.param == 0
                                       ? std::string("SerialInsert")
                                       : "Concurrent" +
