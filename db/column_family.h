@@ -98,11 +98,9 @@ class ColumnFamilyData {
   // Per immutable memtable, oldest first: the WAL started when it was
   // retired. Once it is flushed, older WALs hold nothing of this family.
   std::deque<uint64_t> imm_next_logs;
-  // Memtables retired and flushed since open, and flushed with the files
-  // they made obsolete deleted since (Flush waits on the last).
+  // Memtables retired and flushed since open (Flush waits on these).
   uint64_t memtables_retired = 0;
   uint64_t memtables_flushed = 0;
-  uint64_t memtables_purged = 0;
   // A Flush() wants the active memtable retired by the next group.
   bool flush_requested = false;
   // What the memtables have reported to the DB's WriteBufferManager.

@@ -631,11 +631,6 @@ class DBImpl : public DB, private WriteThread::CommitEnv {
   // no job is writing, WALs below the log number, MANIFESTs below the live
   // one. Failures are logged, never returned. Releases mutex_ meanwhile.
   void DeleteObsoleteFiles() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // Records that the flushes counted in `flushed` (family, its
-  // memtables_flushed) have had their obsolete files deleted.
-  void MarkPurged(
-      const std::vector<std::pair<ColumnFamilyData*, uint64_t>>& flushed)
-      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // Ingestion (db/db_impl_ingest.cc). A call's checked files wait in
   // ingest_jobs_ for the next group's PrepareGroup, where no write is

@@ -17,16 +17,7 @@ namespace strata {
 
 void DBImpl::DeleteObsoleteFiles() {
   mutex_.AssertHeld();
-  // Every flush installed by now is covered by this pass: what it made
-  // obsolete is decided below, in the same critical section.
-  std::vector<std::pair<ColumnFamilyData*, uint64_t>> flushed;
-  for (ColumnFamilyData* cfd : versions_->column_families()->All()) {
-    flushed.emplace_back(cfd, cfd->memtables_flushed);
-  }
-  if (file_deletions_disabled_ > 0) {
-    MarkPurged(flushed);
-    return;
-  }
+  if (file_deletions_disabled_ > 0) return;
   std::vector<uint64_t> live_tables;
   versions_->AddLiveFiles(&live_tables);
   live_tables.insert(live_tables.end(), pending_outputs_.begin(),
@@ -97,19 +88,6 @@ void DBImpl::DeleteObsoleteFiles() {
   }
   mutex_.Lock();
   for (ColumnFamilyData* cfd : families) cfd->Unref();
-  MarkPurged(flushed);
-}
-
-void DBImpl::MarkPurged(
-    const std::vector<std::pair<ColumnFamilyData*, uint64_t>>& flushed) {
-  bool advanced = false;
-  for (const auto& f : flushed) {
-    if (f.first->memtables_purged < f.second) {
-      f.first->memtables_purged = f.second;
-      advanced = true;
-    }
-  }
-  if (advanced) bg_cv_.SignalAll();  // Flush(wait) callers
 }
 
 }  // namespace strata

@@ -344,9 +344,7 @@ Status DBImpl::FlushFamilies(const FlushOptions& options,
   }
   for (const auto& target : targets) {
     ColumnFamilyData* cfd = target.first;
-    // Waits past the flush for the deletion of the files it made obsolete
-    // (its WALs): the flush's pass runs after bg_cv_ may have woken us.
-    while (options.wait && cfd->memtables_purged < target.second &&
+    while (options.wait && cfd->memtables_flushed < target.second &&
            !error_handler_.IsDBStopped() && !cfd->dropped()) {
       if (closing_ && !flush_scheduled_) {
         // No flush starts once the DB is closing; the memtables left are

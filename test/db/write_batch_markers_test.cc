@@ -207,6 +207,9 @@ class TwoPhaseRecoveryTest : public testing::Test {
           db_->Put(WriteOptions(), tag + std::to_string(i), "filler").ok());
     }
     ASSERT_TRUE(db_->Flush(FlushOptions()).ok());
+    // Flush returns once the table is in; the WALs it made obsolete are
+    // deleted after (the background thread's pass), which Wals() sees.
+    ASSERT_TRUE(impl()->WaitForBackgroundWork().ok());
   }
 
   bool allow_2pc_ = true;
