@@ -209,5 +209,84 @@ TEST_F(MemTableStagedTest, ABatchStoppedByAnErrorKeepsItsPrefix) {
   EXPECT_EQ(40u, staged_->num_entries());
 }
 
+// Records of two families in one large batch: each memtable gets its own
+// entries, as without staging.
+TEST_F(MemTableStagedTest, LargeBatchesOverSeveralMemTables) {
+  class TwoTables final : public MemTableRouter {
+   public:
+    explicit TwoTables(MemTable* other) : other_(other) {}
+    Status Route(uint32_t id, MemTable** mem) override {
+      *mem = id == 1 ? other_ : nullptr;
+      return Status::OK();
+    }
+
+   private:
+    MemTable* const other_;
+  };
+  MemTable* added_other = new MemTable(icmp_);
+  MemTable* staged_other = new MemTable(icmp_);
+  added_other->Ref();
+  staged_other->Ref();
+  WriteBatch batch;
+  Random rnd(304);
+  for (int i = 0; i < 200; i++) {
+    const std::string text = std::to_string(i);
+    const Slice value(text);
+    ASSERT_TRUE(WriteBatchInternal::AddRecord(
+                    &batch, kTypeValue, i % 3 == 0 ? 1 : 0,
+                    "k" + std::to_string(rnd.Uniform(1000)), &value)
+                    .ok());
+  }
+  TwoTables to_added(added_other);
+  TwoTables to_staged(staged_other);
+  ASSERT_TRUE(
+      InsertBatchIntoMemTable(&batch, 1, added_, &to_added, true, false).ok());
+  ASSERT_TRUE(
+      InsertBatchIntoMemTable(&batch, 1, staged_, &to_staged, false, false)
+          .ok());
+  ExpectSame();
+  std::unique_ptr<InternalIterator> a(added_other->NewIterator());
+  std::unique_ptr<InternalIterator> b(staged_other->NewIterator());
+  EXPECT_EQ(test::ScanEntries(a.get()), test::ScanEntries(b.get()));
+  EXPECT_EQ(67u, staged_other->num_entries());
+  EXPECT_EQ(133u, staged_->num_entries());
+  a.reset();
+  b.reset();
+  added_other->Unref();
+  staged_other->Unref();
+}
+
+// A memtable with in-place updates is never staged: a large batch of Puts
+// overwrites values in place as single Puts do.
+TEST_F(MemTableStagedTest, InPlaceUpdateMemTablesAreNotStaged) {
+  MemTableOptions options;
+  options.inplace_update_locks = 4;
+  MemTable* batched = new MemTable(icmp_, options);
+  MemTable* single = new MemTable(icmp_, options);
+  batched->Ref();
+  single->Ref();
+  WriteBatch batch;
+  for (int i = 0; i < 64; i++) {
+    const std::string key = "k" + std::to_string(i % 8);
+    const std::string value = std::to_string(100 - i);  // not longer
+    ASSERT_TRUE(batch.Put(key, value).ok());
+    WriteBatch one;
+    ASSERT_TRUE(one.Put(key, value).ok());
+    ASSERT_TRUE(
+        InsertBatchIntoMemTable(&one, 1 + i, single, nullptr, false, false)
+            .ok());
+  }
+  ASSERT_TRUE(
+      InsertBatchIntoMemTable(&batch, 1, batched, nullptr, false, false).ok());
+  std::unique_ptr<InternalIterator> a(single->NewIterator());
+  std::unique_ptr<InternalIterator> b(batched->NewIterator());
+  EXPECT_EQ(test::ScanEntries(a.get()), test::ScanEntries(b.get()));
+  EXPECT_EQ(8u, batched->num_entries());
+  a.reset();
+  b.reset();
+  batched->Unref();
+  single->Unref();
+}
+
 }  // namespace
 }  // namespace strata
