@@ -23,19 +23,6 @@ build_both "$root/tools/titles_ingest/titles_ingest.cc" "$work"
 echo "| order | keys | strata s | RocksDB s | strata / RocksDB |"
 echo "|---|--:|--:|--:|--:|"
 for order in $orders; do
-  : > "$work/strata.s"
-  : > "$work/rocksdb.s"
-  i=0
-  while [ "$i" -lt "$runs" ]; do
-    for engine in strata rocksdb; do
-      "$work/$engine" "$work/db" "$order" "$count" \
-        > "$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
-      echo "$engine: $(cat "$work/out")" >&2
-      awk '/^titles/ {print $8}' "$work/out" >> "$work/$engine.s"
-    done
-    i=$((i + 1))
-  done
-  s=$(median < "$work/strata.s")
-  r=$(median < "$work/rocksdb.s")
-  echo "| $order | $count | $s | $r | $(awk "BEGIN {printf \"%.2f\", $s / $r}") |"
+  alternate "$work" "$runs" '/^titles/ {print $8}' "$work/db" "$order" "$count"
+  echo "| $order | $count | $(medians "$work") |"
 done

@@ -22,21 +22,8 @@ echo "| kind | threads | strata ops/s | RocksDB ops/s | ratio |"
 echo "|---|--:|--:|--:|--:|"
 for kind in pessimistic optimistic; do
   for threads in $threads_list; do
-    : > "$work/strata.ops"
-    : > "$work/rocksdb.ops"
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-      for engine in strata rocksdb; do
-        "$work/$engine" "$work/db" "$kind" "$num" "$threads" \
-          > "$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
-        ops=$(awk '/^randomtransaction/ {print $3}' "$work/out")
-        echo "$kind $threads $engine: $(head -1 "$work/out")" >&2
-        echo "$ops" >> "$work/$engine.ops"
-      done
-      i=$((i + 1))
-    done
-    s=$(median < "$work/strata.ops")
-    r=$(median < "$work/rocksdb.ops")
-    echo "| $kind | $threads | $s | $r | $(awk "BEGIN {printf \"%.2f\", $s / $r}") |"
+    alternate "$work" "$runs" '/^randomtransaction/ {print $3}' \
+      "$work/db" "$kind" "$num" "$threads"
+    echo "| $kind | $threads | $(medians "$work") |"
   done
 done
