@@ -22,13 +22,14 @@ class MemTableInserter final : public WriteBatch::Handler {
  public:
   MemTableInserter(SequenceNumber sequence, MemTable* default_mem,
                    MemTableRouter* router, bool concurrent,
-                   bool ignore_duplicates, bool stage, PreparedSink* prepared)
+                   bool ignore_duplicates, uint32_t stage_count,
+                   PreparedSink* prepared)
       : sequence_(sequence),
         default_mem_(default_mem),
         router_(router),
         concurrent_(concurrent),
         ignore_duplicates_(ignore_duplicates),
-        stage_(stage),
+        stage_count_(stage_count),
         prepared_(prepared) {}
 
   Status MarkBeginPrepare(bool) override {
@@ -119,7 +120,7 @@ class MemTableInserter final : public WriteBatch::Handler {
     }
     const SequenceNumber sequence = sequence_++;
     if (mem == nullptr) return Status::OK();  // not for this memtable set
-    if (stage_ && type != kTypeRangeDeletion && mem->CanStage()) {
+    if (stage_count_ > 0 && type != kTypeRangeDeletion && mem->CanStage()) {
       return mem->Stage(sequence, type, key, value, StagedFor(mem));
     }
     Status s;
@@ -146,6 +147,8 @@ class MemTableInserter final : public WriteBatch::Handler {
       if (staged.first == mem) return &staged.second;
     }
     staged_.emplace_back(mem, MemTable::Staged());
+    // Room for the whole batch at once, not grown entry by entry.
+    staged_.back().second.entries.reserve(stage_count_);
     return &staged_.back().second;
   }
 
@@ -154,7 +157,8 @@ class MemTableInserter final : public WriteBatch::Handler {
   MemTableRouter* const router_;
   const bool concurrent_;
   const bool ignore_duplicates_;
-  const bool stage_;
+  // The batch's record count when its entries are staged, else 0.
+  const uint32_t stage_count_;
   PreparedSink* const prepared_;
   // Per memtable, its entries staged to be linked in key order.
   std::vector<std::pair<MemTable*, MemTable::Staged>> staged_;
@@ -172,10 +176,11 @@ Status InsertBatchIntoMemTable(const WriteBatch* batch,
   // A large batch from the one writer links its entries in key order
   // (MemTable::Stage); concurrent writers share the list, which no
   // cached search path survives.
-  const bool stage =
-      !concurrent && WriteBatchInternal::Count(batch) >= kMinStagedBatch;
+  const uint32_t count = WriteBatchInternal::Count(batch);
+  const uint32_t stage_count =
+      !concurrent && count >= kMinStagedBatch ? count : 0;
   MemTableInserter inserter(first_sequence, default_mem, router, concurrent,
-                            ignore_duplicates, stage, prepared);
+                            ignore_duplicates, stage_count, prepared);
   Status s = batch->Iterate(&inserter);
   Status linked = inserter.LinkStaged();
   if (s.ok()) s = linked;
