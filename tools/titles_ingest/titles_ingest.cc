@@ -1,5 +1,5 @@
 // The titles ingest (issue 25; docs/benchmarks.md, "The titles ingest"):
-// 13.7 M keys shaped like Wikipedia article titles (about 17 bytes on
+// 13.7 M keys shaped like Wikipedia article titles (about 18 bytes on
 // average, words joined by '_', some with a year or a qualifier in
 // parentheses), empty values, written in batches of 1,000 into a fresh DB
 // with default options, either in the order they were made (random) or
