@@ -223,6 +223,22 @@ inline size_t EntrySize(const Slice& key, const Slice& value) {
          VarintLength(static_cast<uint32_t>(value.size())) + value.size();
 }
 
+// *entry_size = the size of the entry of (key, value) of type, or an
+// error: a type that is no entry, a key or value too large.
+inline Status CheckEntry(ValueType type, const Slice& key, const Slice& value,
+                         size_t* entry_size) {
+  if (type != kTypeValue && type != kTypeDeletion &&
+      type != kTypeSingleDeletion && type != kTypeMerge &&
+      type != kTypeRangeDeletion) {
+    return Status::InvalidArgument("memtable: not an entry type");
+  }
+  *entry_size = EntrySize(key, value);
+  if (*entry_size == 0) {
+    return Status::InvalidArgument("memtable: key or value too large");
+  }
+  return Status::OK();
+}
+
 // Writes the entry (layout in memtable.h) into entry_size bytes at entry.
 inline void EncodeEntry(char* entry, size_t entry_size, SequenceNumber seq,
                         ValueType type, const Slice& key, const Slice& value) {
@@ -271,16 +287,10 @@ void MemTable::CountRangeDeletion(SequenceNumber seq) {
 
 Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
                      const Slice& value, bool allow_concurrent) {
-  if (type != kTypeValue && type != kTypeDeletion &&
-      type != kTypeSingleDeletion && type != kTypeMerge &&
-      type != kTypeRangeDeletion) {
-    return Status::InvalidArgument("memtable: not an entry type");
-  }
+  size_t entry_size = 0;
+  Status s = CheckEntry(type, key, value, &entry_size);
+  if (!s.ok()) return s;
   assert(seq <= kMaxSequenceNumber);
-  const size_t entry_size = EntrySize(key, value);
-  if (entry_size == 0) {
-    return Status::InvalidArgument("memtable: key or value too large");
-  }
   if (vector_ != nullptr && type != kTypeRangeDeletion) {
     return AddToVector(seq, type, key, value, entry_size, allow_concurrent);
   }
@@ -302,14 +312,12 @@ Status MemTable::Add(SequenceNumber seq, ValueType type, const Slice& key,
 Status MemTable::Stage(SequenceNumber seq, ValueType type, const Slice& key,
                        const Slice& value, Staged* staged) {
   assert(CanStage() && type != kTypeRangeDeletion);
-  if (type != kTypeValue && type != kTypeDeletion &&
-      type != kTypeSingleDeletion && type != kTypeMerge) {
-    return Status::InvalidArgument("memtable: not a point entry type");
+  if (type == kTypeRangeDeletion) {
+    return Status::InvalidArgument("memtable: a range tombstone is not staged");
   }
-  const size_t entry_size = EntrySize(key, value);
-  if (entry_size == 0) {
-    return Status::InvalidArgument("memtable: key or value too large");
-  }
+  size_t entry_size = 0;
+  Status s = CheckEntry(type, key, value, &entry_size);
+  if (!s.ok()) return s;
   char* const entry = table_.AllocateKey(entry_size);
   EncodeEntry(entry, entry_size, seq, type, key, value);
   staged->entries.push_back(entry);
