@@ -115,6 +115,9 @@ strata_add_test(env_test SOURCES ${_env_tests}
 if(WIN32)
   target_sources(env_test PRIVATE test/env/win_overlapped_read_test.cc)
 endif()
+target_sources(env_test PRIVATE test/env/multi_read_test.cc)
+target_compile_definitions(env_test PRIVATE
+  STRATA_TEST_WITH_LIBURING=$<BOOL:${STRATA_WITH_LIBURING}>)
 
 # db_bench (cmake/StrataTools.cmake): its flag parser, key generator and
 # column-family spread, then every benchmark run briefly (natively and

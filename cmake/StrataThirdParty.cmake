@@ -1,5 +1,6 @@
-# Finds the libraries strata links (threads, snappy, zlib, jemalloc) and the
-# ones its tests and benchmarks use (GoogleTest, Google Benchmark).
+# Finds the libraries strata links (threads, snappy, zlib, jemalloc,
+# liburing) and the ones its tests and benchmarks use (GoogleTest, Google
+# Benchmark).
 #
 # On Windows the locations come from thirdparty.inc (<LIB>_INCLUDE,
 # <LIB>_LIB_DEBUG, <LIB>_LIB_RELEASE); elsewhere from find_package and
@@ -109,6 +110,21 @@ if(STRATA_WITH_JEMALLOC)
     string(APPEND STRATA_PC_LIBS_PRIVATE " -ljemalloc")
   endif()
   list(APPEND _strata_defs STRATA_HAVE_JEMALLOC)
+endif()
+
+if(STRATA_WITH_LIBURING)
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(LIBURING QUIET liburing)
+  endif()
+  if(NOT LIBURING_FOUND)
+    message(FATAL_ERROR "strata: liburing not found (apt-get install "
+                        "liburing-dev, or -DSTRATA_WITH_LIBURING=OFF)")
+  endif()
+  list(APPEND _strata_libs ${LIBURING_LINK_LIBRARIES})
+  list(APPEND _strata_includes ${LIBURING_INCLUDE_DIRS})
+  string(APPEND STRATA_PC_LIBS_PRIVATE " -luring")
+  list(APPEND _strata_defs STRATA_HAVE_LIBURING)
 endif()
 
 function(strata_link_thirdparty target)

@@ -82,6 +82,14 @@ Status SequentialFile::InvalidateCache(size_t /*offset*/, size_t /*length*/) {
 
 RandomAccessFile::~RandomAccessFile() = default;
 
+Status RandomAccessFile::MultiRead(ReadRequest* reqs, size_t num_reqs) {
+  for (size_t i = 0; i < num_reqs; i++) {
+    reqs[i].status =
+        Read(reqs[i].offset, reqs[i].len, &reqs[i].result, reqs[i].scratch);
+  }
+  return Status::OK();
+}
+
 Status RandomAccessFile::Prefetch(uint64_t /*offset*/, size_t /*n*/) {
   return Status::OK();
 }

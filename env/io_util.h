@@ -54,6 +54,12 @@ struct IOStats {
   // WinDirectory in env/io_win.h).
   std::atomic<uint64_t> directory_flushes{0};
   std::atomic<uint64_t> directory_flushes_skipped{0};
+  // Reads of OsRandomAccessFile::ReadMany that were in flight together
+  // (io_uring, overlapped ReadFile), and those it read one after another
+  // because no ring was to be had (refused by the kernel, or liburing
+  // not built in).
+  std::atomic<uint64_t> reads_together{0};
+  std::atomic<uint64_t> reads_one_by_one{0};
 };
 
 // The process's counters.

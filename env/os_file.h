@@ -81,8 +81,26 @@ class OsRandomAccessFile final : public OsFile<RandomAccessFile> {
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override;
+  // ReadMany with this file for every request.
+  Status MultiRead(ReadRequest* reqs, size_t num_reqs) override;
   Status Prefetch(uint64_t offset, size_t n) override;
   Status InvalidateCache(size_t offset, size_t length) override;
+
+  // Reads *reqs[i] from *files[i] for every i < n, each as Read would,
+  // with the reads in flight together: through the calling thread's
+  // io_uring on Linux (env/read_many_posix.cc; one read after another
+  // where the kernel refuses a ring), overlapped ReadFile on Windows
+  // (env/read_win.cc). Sets every request's result and status.
+  static void ReadMany(const OsRandomAccessFile* const* files,
+                       ReadRequest* const* reqs, size_t n);
+  // Tests: ReadMany on the calling thread reads one request after another
+  // from now on, as where the kernel refuses a ring.
+  static void TEST_RefuseReadRing();
+
+ private:
+  // Empties req's result and status and, with direct I/O, checks its
+  // alignment: false, with req's status saying why, if it is refused.
+  bool StartRequest(ReadRequest* req) const;
 };
 
 class OsRandomRWFile final : public OsFile<RandomRWFile> {

@@ -33,7 +33,8 @@ build_both() {
     -I"$rocksdb_program_root/include" \
     -I"$rocksdb_program_root/build/release/generated/include" \
     "$2/strata.cc" -o "$2/strata" \
-    "$rocksdb_program_root/build/release/libstrata.a" -lsnappy -lz -lpthread
+    "$rocksdb_program_root/build/release/libstrata.a" -lsnappy -lz -luring \
+    -lpthread
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }

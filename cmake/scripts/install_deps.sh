@@ -10,6 +10,7 @@ what=${1:-all}
 
 native_pkgs=(cmake ninja-build g++ ccache pkg-config googletest libgtest-dev
              libbenchmark-dev libsnappy-dev zlib1g-dev libjemalloc-dev
+             liburing-dev  # the batched MultiGet's reads (io_uring)
              clang clang-format librocksdb-dev
              rocksdb-tools  # RocksDB's ldb and sst_dump, to compare outputs
              lld  # links the native test builds in a third of ld's time

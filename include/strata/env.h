@@ -284,6 +284,20 @@ class STRATA_EXPORT SequentialFile {
 };
 
 // Reads at any offset. Read is safe from many threads at once.
+// One read of RandomAccessFile::MultiRead.
+struct ReadRequest {
+  // Where the read starts in the file, and how many bytes it asks for.
+  uint64_t offset = 0;
+  size_t len = 0;
+  // Where the bytes go (len bytes, aligned as Read requires). A file may
+  // instead point result at memory of its own (mmap).
+  char* scratch = nullptr;
+  // Set by MultiRead: the bytes read, fewer than len only at the end of
+  // the file or when status is not OK.
+  Slice result;
+  Status status;
+};
+
 class STRATA_EXPORT RandomAccessFile {
  public:
   RandomAccessFile() = default;
@@ -296,6 +310,14 @@ class STRATA_EXPORT RandomAccessFile {
   // as the file. With direct I/O, offset, n and scratch must be aligned.
   virtual Status Read(uint64_t offset, size_t n, Slice* result,
                       char* scratch) const = 0;
+
+  // Reads every request of reqs[0, num_reqs), each as Read would read it,
+  // setting its result and status. The files of the OS Envs have many
+  // reads in flight at once (io_uring on Linux, overlapped ReadFile on
+  // Windows); the default reads one request after another. Returns OK
+  // when every request was tried (each says how it went), or the error
+  // that kept them all from being tried.
+  virtual Status MultiRead(ReadRequest* reqs, size_t num_reqs);
 
   // Hints that [offset, offset + n) will be read soon.
   virtual Status Prefetch(uint64_t offset, size_t n);
