@@ -626,12 +626,14 @@ strata_add_test(db_write_callback_test SOURCES
 )
 
 # Point reads: values pinned in the block cache (PinnableSlice), and the
-# batched MultiGet against single Gets.
+# batched MultiGet against single Gets (with async_io too).
 strata_add_test(db_read_test SOURCES
   test/db/db_multiget_test.cc
   test/db/db_pinned_get_test.cc
   test/db/db_test_util.cc
 )
+target_compile_definitions(db_read_test PRIVATE
+  STRATA_TEST_WITH_LIBURING=$<BOOL:${STRATA_WITH_LIBURING}>)
 
 # Column families: the API, misuse, recovery with families flushed apart,
 # atomic flush, the model test over several families.

@@ -282,6 +282,18 @@ void TableCache::MultiGet(const ReadOptions& read_options,
   if (release != nullptr) cache_->Release(release);
 }
 
+Cache::Handle* TableCache::PlanMultiGet(const ReadOptions& read_options,
+                                        const FileMetaData& f,
+                                        TableLookup* const* lookups, size_t n,
+                                        ReadBatch* reads) {
+  if (f.global_seqno != 0) return nullptr;
+  TableReader* table = nullptr;
+  Cache::Handle* release = nullptr;
+  if (!FindReader(f, &table, &release).ok()) return nullptr;
+  table->PlanMultiGet(read_options, lookups, n, reads);
+  return release;
+}
+
 Status TableCache::WithTable(uint64_t file_number, uint64_t file_size,
                              const std::function<void(TableReader*)>& fn,
                              SequenceNumber global_seqno) {

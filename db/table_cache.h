@@ -91,6 +91,17 @@ class TableCache {
   void MultiGet(const ReadOptions& read_options, const FileMetaData& f,
                 TableLookup* const* lookups, size_t n,
                 GetEntryFunction handle_entry);
+  // TableReader::PlanMultiGet on the table of f. A table that does not
+  // open, or has a global sequence number (an ingested file, read through
+  // a view), plans nothing: MultiGet then reads as usual. The reads name
+  // the reader's file: the reader stays open until ReleasePlanned(the
+  // handle returned), which the caller calls after running reads (null:
+  // nothing to release).
+  Cache::Handle* PlanMultiGet(const ReadOptions& read_options,
+                              const FileMetaData& f,
+                              TableLookup* const* lookups, size_t n,
+                              ReadBatch* reads);
+  void ReleasePlanned(Cache::Handle* handle) { cache_->Release(handle); }
 
   // Runs fn on the open reader of file_number (opening it if needed).
   Status WithTable(uint64_t file_number, uint64_t file_size,

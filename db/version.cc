@@ -7,6 +7,7 @@
 #include "db/level_iterator.h"
 #include "db/range_del_aggregator.h"
 #include "db/table_cache.h"
+#include "env/read_batch.h"
 #include "table/table_properties.h"
 #include "util/logging.h"
 
@@ -275,6 +276,38 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
            lookups;
   };
 
+  // With async_io the searches of a sorted level are gathered first, the
+  // data blocks they will read are read together, and then they run
+  // (docs/read_path.md, "Reading a batch's blocks together").
+  struct Group {
+    const FileMetaData* file;
+    size_t begin;
+    size_t end;
+  };
+  const bool together = read_options.async_io && n > 1;
+  std::vector<Group> groups;
+  ReadBatch reads;
+  std::vector<Cache::Handle*> planned;  // readers the reads name
+  auto search_groups = [&] {
+    for (const Group& g : groups) {
+      batch.clear();
+      for (size_t i = g.begin; i < g.end; i++) {
+        if (!lookups[i]->done) batch.push_back(lookups[i]);
+      }
+      if (batch.empty()) continue;
+      Cache::Handle* h = table_cache->PlanMultiGet(
+          read_options, *g.file, batch.data(), batch.size(), &reads);
+      if (h != nullptr) planned.push_back(h);
+    }
+    reads.Run();
+    for (const Group& g : groups) search(g.file, g.begin, g.end);
+    for (size_t i = 0; i < n; i++) lookups[i]->preread = nullptr;
+    reads.Clear();
+    for (Cache::Handle* h : planned) table_cache->ReleasePlanned(h);
+    planned.clear();
+    groups.clear();
+  };
+
   // Level 0, newest file first: each takes the lookups within its range.
   for (const FileMetaData* f : files_[0]) {
     const size_t begin = first_from(0, f->smallest.user_key(), false);
@@ -293,7 +326,11 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
       const FileMetaData* file = files[f];
       const size_t end = first_from(i, file->largest.user_key(), true);
       const size_t begin = first_from(i, file->smallest.user_key(), false);
-      search(file, std::min(begin, end), end);
+      if (together) {
+        groups.push_back(Group{file, std::min(begin, end), end});
+      } else {
+        search(file, std::min(begin, end), end);
+      }
       i = end;
       while (i > begin &&
              ucmp->Compare(user_key(i - 1), file->largest.user_key()) == 0) {
@@ -301,6 +338,7 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
       }
       f++;
     }
+    if (!groups.empty()) search_groups();
   }
 }
 

@@ -1,6 +1,7 @@
 // BlockBasedTable's point lookups: Get, and MultiGet, which walks its keys
 // in order and keeps the data block it last read, so that the keys of one
-// block cost one block lookup (docs/read_path.md).
+// block cost one block lookup (docs/read_path.md); PlanMultiGet names the
+// blocks a MultiGet will read, so that they can be read together first.
 //
 // Entries are handed on with the pin of their data block when the block
 // is in the block cache (CachePin), so that the receiver may keep a value
@@ -10,6 +11,7 @@
 
 #include "db/dbformat.h"
 #include "env/file_reader.h"
+#include "env/read_batch.h"
 #include "table/block.h"
 #include "table/block_based_table_reader.h"
 #include "table/block_iter.h"
@@ -56,7 +58,8 @@ Status BlockBasedTable::SearchBlocks(TableLookup* lookup,
     if (!s.ok()) return s;
     if (!search->loaded || search->block_offset != handle.offset()) {
       search->loaded = false;
-      s = GetDataBlock(*search->read_options, handle, &search->block);
+      s = GetDataBlock(*search->read_options, handle, &search->block, nullptr,
+                       lookup->preread);
       if (!s.ok()) return s;
       search->block_offset = handle.offset();
       search->loaded = true;
@@ -151,6 +154,52 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options,
       lookup->status = s;
       lookup->done = true;
     }
+  }
+}
+
+void BlockBasedTable::PlanMultiGet(const ReadOptions& read_options,
+                                   TableLookup* const* lookups, size_t n,
+                                   ReadBatch* reads) {
+  (void)read_options;
+  // A file in memory has nothing to read. Errors (the filter, the index)
+  // plan nothing: MultiGet meets them again and reports them.
+  if (file_in_memory_) return;
+  PinnedValue<FullFilterBlockReader> filter;
+  if (has_filter_ && !GetFilter(&filter).ok()) return;
+  PinnedValue<Block> index;
+  if (!GetIndexBlock(&index).ok()) return;
+  BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
+                       footer_.index_handle.offset());
+  const BatchRead* last = nullptr;  // keys in order share a block's read
+  for (size_t i = 0; i < n; i++) {
+    TableLookup* lookup = lookups[i];
+    if (lookup->done) continue;
+    const Slice internal_key = lookup->internal_key;
+    if (internal_key.size() < kInternalKeyTrailerSize) continue;
+    if (has_filter_ && !filter->KeyMayMatch(ExtractUserKey(internal_key))) {
+      continue;
+    }
+    index_iter.Seek(internal_key);
+    if (!index_iter.Valid()) continue;
+    BlockHandle handle;
+    if (!DecodeIndexValue(index_iter.value(), &handle).ok()) continue;
+    if (last != nullptr && last->offset == handle.offset()) {
+      lookup->preread = last;
+      continue;
+    }
+    if (cache_ != nullptr) {
+      Cache::Handle* cached =
+          cache_->Lookup(CacheKey(CachedKind::kData, handle.offset()).slice());
+      if (cached != nullptr) {
+        cache_->Release(cached);
+        continue;
+      }
+    }
+    // ReadBlock checks the handle against the file when the block is used.
+    if (handle.size() > file_size_) continue;
+    last = reads->Add(file_.get(), handle.offset(),
+                      static_cast<size_t>(handle.size()) + kBlockTrailerSize);
+    lookup->preread = last;
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "db/dbformat.h"
 #include "env/file_reader.h"
+#include "env/read_batch.h"
 #include "strata/filter_policy.h"
 #include "strata/slice_transform.h"
 #include "table/block.h"
@@ -417,12 +418,21 @@ Status BlockBasedTable::GetFilter(
 Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
                                      const BlockHandle& handle,
                                      PinnedValue<Block>* out,
-                                     FilePrefetchBuffer* prefetch) const {
+                                     FilePrefetchBuffer* prefetch,
+                                     const BatchRead* preread) const {
+  // A batch's read serves only if it is this block, whole: anything else
+  // (an error, a short read) is read again here, which reports it.
+  const Slice* bytes = nullptr;
+  if (preread != nullptr && preread->file == file_.get() &&
+      preread->offset == handle.offset() && preread->status.ok() &&
+      preread->result.size() == handle.size() + kBlockTrailerSize) {
+    bytes = &preread->result;
+  }
   auto make = [&](std::unique_ptr<Block>* block, size_t* charge) {
     BlockContents contents;
     Status s = ReadBlock(file_.get(), file_size_, handle,
                          read_options.verify_checksums, &contents,
-                         file_in_memory_, compressed_, prefetch);
+                         file_in_memory_, compressed_, prefetch, bytes);
     if (!s.ok()) return s;
     // A block used in place in an mmap'ed file is not cached (charge 0):
     // the cache would hold pointers into the mapping and save nothing.

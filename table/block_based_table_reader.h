@@ -86,11 +86,14 @@ class BlockBasedTable : public TableReader {
                                     const FileScanOptions& scan) override;
   InternalIterator* NewRangeTombstoneIterator(
       const ReadOptions& read_options) override;
-  // Get and MultiGet: table/block_based_table_get.cc.
+  // Get, MultiGet and PlanMultiGet: table/block_based_table_get.cc.
   Status Get(const ReadOptions& read_options, const Slice& internal_key,
              void* arg, GetEntryFunction handle_entry) override;
   void MultiGet(const ReadOptions& read_options, TableLookup* const* lookups,
                 size_t n, GetEntryFunction handle_entry) override;
+  void PlanMultiGet(const ReadOptions& read_options,
+                    TableLookup* const* lookups, size_t n,
+                    ReadBatch* reads) override;
   bool PrefixMayMatch(const Slice& prefix) override;
   uint64_t ApproximateOffsetOf(const Slice& internal_key) override;
   std::shared_ptr<const TableProperties> GetTableProperties() const override {
@@ -123,10 +126,12 @@ class BlockBasedTable : public TableReader {
   // Speeds up the searches of a freshly read index block.
   void PrepareIndexBlock(Block* block) const;
   Status GetFilter(PinnedValue<FullFilterBlockReader>* out) const;
-  // Reads through prefetch when not null.
+  // Reads through prefetch when not null; takes the bytes of preread
+  // instead of reading when it is a complete read of this block.
   Status GetDataBlock(const ReadOptions& read_options,
                       const BlockHandle& handle, PinnedValue<Block>* out,
-                      FilePrefetchBuffer* prefetch = nullptr) const;
+                      FilePrefetchBuffer* prefetch = nullptr,
+                      const BatchRead* preread = nullptr) const;
   // Reads the metadata block at handle, always verifying its checksum;
   // the contents own their bytes when owned (to be cached).
   Status ReadMetaBlock(const BlockHandle& handle, bool owned,

@@ -121,7 +121,8 @@ Status ReadFooter(const RandomAccessFileReader* file, uint64_t file_size,
 Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
                  const BlockHandle& handle, bool verify_checksum,
                  BlockContents* contents, bool file_in_memory,
-                 bool likely_compressed, FilePrefetchBuffer* prefetch) {
+                 bool likely_compressed, FilePrefetchBuffer* prefetch,
+                 const Slice* preread) {
   const std::string& name = file->file_name();
   const uint64_t offset = handle.offset();
   // Blocks lie before the footer; refuse anything else before allocating.
@@ -143,7 +144,7 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
   char stack_buf[kBlockReadStackBuffer];
   std::unique_ptr<char[]> scratch;
   char* buf = nullptr;
-  if (!file_in_memory) {
+  if (!file_in_memory && preread == nullptr) {
     if (likely_compressed && total <= sizeof(stack_buf)) {
       buf = stack_buf;
     } else {
@@ -152,9 +153,14 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
     }
   }
   Slice got;
-  Status s = prefetch != nullptr && buf != nullptr
-                 ? prefetch->Read(offset, total, &got, buf)
-                 : file->Read(offset, total, &got, buf);
+  Status s;
+  if (preread != nullptr) {
+    got = *preread;
+  } else if (prefetch != nullptr && buf != nullptr) {
+    s = prefetch->Read(offset, total, &got, buf);
+  } else {
+    s = file->Read(offset, total, &got, buf);
+  }
   if (!s.ok()) return s;
   if (got.size() != total) {
     return Status::Corruption(BlockLocation(name, offset),
@@ -176,8 +182,9 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
   if (ctype == kNoCompression) {
     if (scratch != nullptr && data == scratch.get()) {
       *contents = BlockContents(std::move(scratch), n);
-    } else if (buf != nullptr) {
-      // In the stack buffer (or wherever the reader put it): a copy.
+    } else if (buf != nullptr || preread != nullptr) {
+      // In the stack buffer, wherever the reader put it, or in a batch's
+      // buffer: a copy.
       std::unique_ptr<char[]> copy(new char[n]);
       if (n > 0) std::memcpy(copy.get(), data, n);
       *contents = BlockContents(std::move(copy), n);

@@ -140,6 +140,9 @@ Status ReadFooter(const RandomAccessFileReader* file, uint64_t file_size,
 // scratch buffer is allocated for the read.
 //
 // With prefetch (not for a file in memory), the block is read through it.
+// With preread, the block's stored bytes and trailer, already read (a
+// batched MultiGet's ReadBatch), the file is not read at all: the bytes
+// are checked and decoded as if read, and copied where they are kept.
 //
 // likely_compressed (the table was written with compression): a block of
 // up to kBlockReadStackBuffer bytes is read into the stack and
@@ -149,7 +152,8 @@ Status ReadBlock(const RandomAccessFileReader* file, uint64_t file_size,
                  const BlockHandle& handle, bool verify_checksum,
                  BlockContents* contents, bool file_in_memory = false,
                  bool likely_compressed = false,
-                 FilePrefetchBuffer* prefetch = nullptr);
+                 FilePrefetchBuffer* prefetch = nullptr,
+                 const Slice* preread = nullptr);
 
 }  // namespace strata
 

@@ -25,8 +25,10 @@
 
 namespace strata {
 
+struct BatchRead;
 class CachePin;
 class InternalKeyComparator;
+class ReadBatch;
 class SliceTransform;
 class Statistics;
 struct TableProperties;
@@ -59,6 +61,10 @@ struct TableLookup {
   void* arg = nullptr;  // handed to handle_entry with this key's entries
   bool done = false;    // set when handle_entry returned false, or on error
   Status status;        // the error reading this key's blocks, if any
+  // The block this key needs first, read ahead with other keys' blocks
+  // (PlanMultiGet), or null. A reader uses it only for the block of its
+  // own file it names, and reads for itself whatever it did not cover.
+  const BatchRead* preread = nullptr;
 };
 
 class TableReader {
@@ -109,6 +115,19 @@ class TableReader {
   virtual void MultiGet(const ReadOptions& read_options,
                         TableLookup* const* lookups, size_t n,
                         GetEntryFunction handle_entry);
+
+  // For a batched lookup that reads its blocks together
+  // (ReadOptions::async_io): adds to reads the read of the first data
+  // block each lookup of lookups[0..n) not yet done will need, unless the
+  // block cache holds it or the filter rules the key out, and points the
+  // lookup's preread at it. The caller runs reads, then calls MultiGet
+  // with the same lookups while reads holds the bytes. The default plans
+  // nothing: MultiGet then reads as usual.
+  virtual void PlanMultiGet(const ReadOptions& read_options,
+                            TableLookup* const* lookups, size_t n,
+                            ReadBatch* reads) {
+    (void)read_options, (void)lookups, (void)n, (void)reads;
+  }
 
   // False only if the table certainly holds no key with this prefix (of
   // the prefix extractor it was opened with).

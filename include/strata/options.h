@@ -484,6 +484,16 @@ struct STRATA_EXPORT ReadOptions {
   bool prefix_same_as_start = false;
   bool total_order_seek = false;
 
+  // Batched MultiGet: on each level, the data blocks its keys need that
+  // are not in the block cache are read together, many reads in flight at
+  // once (io_uring on Linux, overlapped ReadFile on Windows), before the
+  // keys are searched. Other reads ignore it. (RocksDB's async_io also
+  // reads ahead for iterators, on Linux only.)
+  bool async_io = false;
+  // Accepted for RocksDB's programs: with async_io strata always reads
+  // the blocks of one level's files together.
+  bool optimize_multiget_for_io = true;
+
   ReadOptions() = default;
   ReadOptions(bool verify, bool fill)
       : verify_checksums(verify), fill_cache(fill) {}

@@ -114,6 +114,9 @@ const std::vector<FlagSpec>& FlagTable() {
   static const std::vector<FlagSpec> kTable = {
       {"allow_concurrent_memtable_write", &F::allow_concurrent_memtable_write,
        "true", "Allow multi-writers to update mem tables in parallel."},
+      {"async_io", &F::async_io, "false",
+       "ReadOptions::async_io: a batched MultiGet (multireadrandom) reads "
+       "the uncached blocks of each level together"},
       {"batch_size", &F::batch_size, "1", "Batch size"},
       {"benchmark_write_rate_limit", &F::benchmark_write_rate_limit, "0",
        "If non-zero, rate-limit the writes of the benchmark to this many "

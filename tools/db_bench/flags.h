@@ -93,6 +93,7 @@ struct Flags {
   bool unordered_write_snapshot_safe;
   bool enable_pipelined_write;
   bool allow_concurrent_memtable_write;
+  bool async_io;
   bool enable_write_thread_adaptive_yield;
   uint64_t write_thread_sync_gather_usec;
   bool wal_write_through;

@@ -169,6 +169,7 @@ Status Benchmark::RunOne(const std::string& name) {
   write_options_.sync = flags_.sync;
   write_options_.disableWAL = flags_.disable_wal;
   read_options_ = ReadOptions();
+  read_options_.async_io = flags_.async_io;
 
   int num_threads = flags_.threads;
   bool fresh_db = false;
