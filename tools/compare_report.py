@@ -189,8 +189,9 @@ def report_markdown(opts, benches, rows, info, binaries, timeline_series):
     out.append("- Machine: %s" % info["machine"])
     out.append("- strata: version %s (`%s`)" % (
         versions.get("strata", "?"), binaries["strata"]))
-    out.append("- RocksDB: version %s (`%s`)" % (
-        versions.get("RocksDB", "?"), binaries["RocksDB"]))
+    out.append("- RocksDB: version %s (`%s`)%s" % (
+        versions.get("RocksDB", "?"), binaries["RocksDB"],
+        ", " + info["rocksdb_build"] if info.get("rocksdb_build") else ""))
     out.append("- %d keys (`--num`), %d run(s) per engine and benchmark, "
                "alternating strata, RocksDB; the table shows the median "
                "ops/sec." % (opts.num, opts.runs))

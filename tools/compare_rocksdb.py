@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """strata's db_bench against RocksDB's, same flags, side by side.
 
-Runs strata's db_bench and RocksDB's (Debian's rocksdb-tools, RocksDB
-7.8.3; installed with apt-get when missing) on the same benchmarks with
+Runs strata's db_bench and RocksDB's (by default RocksDB 7.8.3 built in
+Release mode from Debian's source package, as tools/rocksdb_release.py
+builds it on first use; --rocksdb=debian: Debian's rocksdb-tools, which
+has assertions on) on the same benchmarks with
 identical command lines, alternating the engines run after run (strata,
 RocksDB, strata, RocksDB, ...), and prints a Markdown table of the median
 ops/sec of each and their ratio, with the machine, the date, both versions
@@ -91,7 +93,7 @@ from compare_report import (COMMON_FLAGS, DEFAULT_THREADS,  # noqa: F401
                             write_csv)
 from compare_setup import (DEBIAN_PYTHON, DEFAULT_ROCKSDB,  # noqa: F401
                            DEFAULT_STRATA, find_binaries, machine_info,
-                           plot_python)
+                           plot_python, rocksdb_build)
 import compare_write_modes as wm  # noqa: E402
 
 
@@ -330,8 +332,12 @@ def parse_args(argv):
                    help="strata's db_bench (default: %(default)s, as "
                    "./build.sh bench builds it)")
     p.add_argument("--rocksdb", metavar="PATH", default=None,
-                   help="RocksDB's db_bench (default: %s from Debian's "
-                   "rocksdb-tools, installed when missing)" % DEFAULT_ROCKSDB)
+                   help="RocksDB's db_bench: \"release\" (the default: "
+                   "RocksDB 7.8.3 built in Release mode from Debian's "
+                   "source by tools/rocksdb_release.py, on first use), "
+                   "\"debian\" (%s from Debian's rocksdb-tools, built with "
+                   "assertions on; installed when missing) or a path" %
+                   DEFAULT_ROCKSDB)
     p.add_argument("--runs", metavar="N", type=int, default=3,
                    help="runs per engine and benchmark (default 3)")
     p.add_argument("--num", metavar="N", type=int, default=None,
@@ -415,7 +421,8 @@ def main(argv):
                     "%Y-%m-%d %H:%M %Z"),
                 "machine": machine_info(os.path.abspath(opts.tmpdir)),
                 "versions": {}, "warnings": [],
-                "timeline": opts.timeline_spec}
+                "timeline": opts.timeline_spec,
+                "rocksdb_build": rocksdb_build(rocksdb)}
         if opts.write_modes:
             results = run_write_modes(opts, binaries, info)
             text = wm.report_markdown(opts, wm.cell_rows(results), info,

@@ -88,15 +88,21 @@ def apt_install(package):
 
 
 def find_binaries(args):
-    """(strata path, RocksDB path), installing rocksdb-tools when the
-    default RocksDB binary is missing."""
+    """(strata path, RocksDB path). --rocksdb "release" (the default when
+    not given) is RocksDB 7.8.3 built in Release mode from Debian's source
+    (tools/rocksdb_release.py; built on first use, about 30 minutes);
+    "debian" is Debian's rocksdb-tools (assertions on), installed when
+    missing; anything else is a path."""
     strata = os.path.abspath(args.strata)
     if not os.access(strata, os.X_OK):
         raise CompareError(
             "no strata db_bench at %s: build it with ./build.sh bench "
             "(or pass --strata=PATH)" % strata)
-    rocksdb = args.rocksdb
-    if rocksdb is None:
+    rocksdb = args.rocksdb or "release"
+    if rocksdb == "release":
+        import rocksdb_release
+        rocksdb = rocksdb_release.ensure_release_rocksdb(apt_install)
+    elif rocksdb == "debian":
         rocksdb = DEFAULT_ROCKSDB
         if not os.access(rocksdb, os.X_OK):
             apt_install("rocksdb-tools")
@@ -104,6 +110,17 @@ def find_binaries(args):
     if not os.access(rocksdb, os.X_OK):
         raise CompareError("no RocksDB db_bench at %s" % rocksdb)
     return strata, rocksdb
+
+
+def rocksdb_build(path):
+    """What the RocksDB binary at path is, for the report."""
+    import rocksdb_release
+    if os.path.abspath(path) == rocksdb_release.DB_BENCH:
+        return ("release build of Debian's source package (NDEBUG, -O2; "
+                "tools/rocksdb_release.py)")
+    if os.path.abspath(path) == DEFAULT_ROCKSDB:
+        return "Debian's rocksdb-tools (built with assertions on)"
+    return "given with --rocksdb"
 
 
 def plot_python():
@@ -126,3 +143,22 @@ def plot_python():
             print("compare_rocksdb: %s" % e, file=sys.stderr)
             return None
     return DEBIAN_PYTHON if has_matplotlib(DEBIAN_PYTHON) else None
+
+
+def main(argv):
+    """compare_setup.py release-rocksdb: build (or find) the release
+    RocksDB of rocksdb_release.py and print its db_bench."""
+    if argv != ["release-rocksdb"]:
+        print("usage: compare_setup.py release-rocksdb", file=sys.stderr)
+        return 2
+    import rocksdb_release
+    try:
+        print(rocksdb_release.ensure_release_rocksdb(apt_install))
+    except CompareError as e:
+        print("compare_setup: error: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

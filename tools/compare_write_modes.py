@@ -310,6 +310,8 @@ def report_markdown(opts, rows, info, binaries):
     for engine in ENGINES:
         out.append("- %s: version %s (`%s`)" % (
             engine, versions.get(engine, "?"), binaries[engine]))
+    if info.get("rocksdb_build"):
+        out.append("- RocksDB's build: %s" % info["rocksdb_build"])
     out.append("- %s, `%s`, `--num=%d` per thread; %d run(s) per engine "
                "and cell, alternating strata, RocksDB, each in a fresh "
                "directory; medians." % (BENCHMARK, " ".join(FLAGS),
