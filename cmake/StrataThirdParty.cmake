@@ -8,6 +8,7 @@
 #   strata_link_thirdparty(target)   links the enabled libraries into target
 #   STRATA_CONFIG_DEPENDENCIES       find_dependency() calls for the package
 #   STRATA_PC_LIBS_PRIVATE           Libs.private of strata.pc
+#   STRATA_PC_REQUIRES_PRIVATE       Requires.private of strata.pc
 #   strata_gtest, strata_gtest_main, strata_benchmark, strata_benchmark_main
 #                                    targets for tests and benchmarks
 
@@ -16,6 +17,7 @@ find_package(Threads REQUIRED)
 
 set(STRATA_CONFIG_DEPENDENCIES "find_dependency(Threads)\n")
 set(STRATA_PC_LIBS_PRIVATE "")
+set(STRATA_PC_REQUIRES_PRIVATE "")
 if(NOT WIN32)
   set(STRATA_PC_LIBS_PRIVATE "-lpthread")
 endif()
@@ -114,16 +116,19 @@ endif()
 
 if(STRATA_WITH_LIBURING)
   find_package(PkgConfig QUIET)
-  if(PkgConfig_FOUND)
-    pkg_check_modules(LIBURING QUIET liburing)
+  if(PkgConfig_FOUND AND NOT TARGET PkgConfig::LIBURING)
+    pkg_check_modules(LIBURING QUIET IMPORTED_TARGET liburing)
   endif()
-  if(NOT LIBURING_FOUND)
+  if(NOT TARGET PkgConfig::LIBURING)
     message(FATAL_ERROR "strata: liburing not found (apt-get install "
                         "liburing-dev, or -DSTRATA_WITH_LIBURING=OFF)")
   endif()
-  list(APPEND _strata_libs ${LIBURING_LINK_LIBRARIES})
-  list(APPEND _strata_includes ${LIBURING_INCLUDE_DIRS})
-  string(APPEND STRATA_PC_LIBS_PRIVATE " -luring")
+  list(APPEND _strata_libs PkgConfig::LIBURING)
+  # A static strata's users link liburing too: the package finds it again.
+  string(APPEND STRATA_CONFIG_DEPENDENCIES
+    "find_dependency(PkgConfig)\n"
+    "pkg_check_modules(LIBURING REQUIRED IMPORTED_TARGET liburing)\n")
+  set(STRATA_PC_REQUIRES_PRIVATE "liburing")
   list(APPEND _strata_defs STRATA_HAVE_LIBURING)
 endif()
 

@@ -286,9 +286,9 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
   };
   const bool together = read_options.async_io && n > 1;
   std::vector<Group> groups;
-  ReadBatch reads;
-  std::vector<Cache::Handle*> planned;  // readers the reads name
   auto search_groups = [&] {
+    ReadBatch reads;
+    std::vector<Cache::Handle*> planned;  // readers the reads name
     for (const Group& g : groups) {
       batch.clear();
       for (size_t i = g.begin; i < g.end; i++) {
@@ -304,7 +304,6 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
     for (size_t i = 0; i < n; i++) lookups[i]->preread = nullptr;
     reads.Clear();
     for (Cache::Handle* h : planned) table_cache->ReleasePlanned(h);
-    planned.clear();
     groups.clear();
   };
 

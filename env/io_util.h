@@ -60,6 +60,8 @@ struct IOStats {
   // not built in).
   std::atomic<uint64_t> reads_together{0};
   std::atomic<uint64_t> reads_one_by_one{0};
+  // Reads of a ReadBatch (env/read_batch.h) whose bytes nobody took.
+  std::atomic<uint64_t> batch_reads_unused{0};
 };
 
 // The process's counters.

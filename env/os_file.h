@@ -96,6 +96,9 @@ class OsRandomAccessFile final : public OsFile<RandomAccessFile> {
   // Tests: ReadMany on the calling thread reads one request after another
   // from now on, as where the kernel refuses a ring.
   static void TEST_RefuseReadRing();
+  // Tests: whether ReadMany on the calling thread has its reads in flight
+  // together (a ring it has or can make; always on Windows).
+  static bool TEST_ReadsTogether();
 
  private:
   // Empties req's result and status and, with direct I/O, checks its

@@ -37,6 +37,18 @@ const BatchRead* ReadBatch::Add(const RandomAccessFileReader* file,
   return read;
 }
 
+void ReadBatch::Clear() {
+  uint64_t unused = 0;
+  for (const BatchRead& read : reads_) {
+    if (read.done && !read.used) unused++;
+  }
+  if (unused > 0) {
+    GetIOStats().batch_reads_unused.fetch_add(unused,
+                                              std::memory_order_relaxed);
+  }
+  reads_.clear();
+}
+
 void ReadBatch::Run() {
   std::vector<const OsRandomAccessFile*> os_files;
   std::vector<ReadRequest*> os_requests;

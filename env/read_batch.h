@@ -37,6 +37,10 @@ struct BatchRead {
   Status status;
   // Whether Run has read it.
   bool done = false;
+  // Set by whoever takes the bytes (a table decoding its block from
+  // them); a read left unused when the batch is cleared was wasted, and
+  // IOStats::batch_reads_unused counts it.
+  mutable bool used = false;
 
   // The transfer as the file sees it, and its buffer.
   ReadRequest request;
@@ -48,6 +52,7 @@ class ReadBatch {
   ReadBatch() = default;
   ReadBatch(const ReadBatch&) = delete;
   ReadBatch& operator=(const ReadBatch&) = delete;
+  ~ReadBatch() { Clear(); }
 
   // Adds a read of n bytes at offset of file, to be read by the next Run.
   // file must stay open until then.
@@ -59,7 +64,7 @@ class ReadBatch {
   void Run();
 
   // Forgets every read: pointers Add returned are then dangling.
-  void Clear() { reads_.clear(); }
+  void Clear();
 
   size_t size() const { return reads_.size(); }
 

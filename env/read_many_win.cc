@@ -26,6 +26,7 @@ constexpr size_t kMaxOverlapped = size_t{1} << 30;
 
 // Windows has no ring to refuse: overlapped reads always work.
 void OsRandomAccessFile::TEST_RefuseReadRing() {}
+bool OsRandomAccessFile::TEST_ReadsTogether() { return true; }
 
 void OsRandomAccessFile::ReadMany(const OsRandomAccessFile* const* files,
                                   ReadRequest* const* reqs, size_t n) {

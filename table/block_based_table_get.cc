@@ -165,9 +165,9 @@ void BlockBasedTable::PlanMultiGet(const ReadOptions& read_options,
   // plan nothing: MultiGet meets them again and reports them.
   if (file_in_memory_) return;
   PinnedValue<FullFilterBlockReader> filter;
-  if (has_filter_ && !GetFilter(&filter).ok()) return;
+  if (has_filter_ && !GetFilter(&filter, /*count=*/false).ok()) return;
   PinnedValue<Block> index;
-  if (!GetIndexBlock(&index).ok()) return;
+  if (!GetIndexBlock(&index, /*count=*/false).ok()) return;
   BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
                        footer_.index_handle.offset());
   const BatchRead* last = nullptr;  // keys in order share a block's read

@@ -352,7 +352,8 @@ void BlockBasedTable::PrepareIndexBlock(Block* block) const {
   if (icmp_->bytewise()) block->BuildUserKeyPrefixes();
 }
 
-Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
+Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out,
+                                      bool count) const {
   if (index_block_ != nullptr) {
     out->Borrow(index_block_.get());
     return Status::OK();
@@ -380,14 +381,14 @@ Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out) const {
           ? Cache::Priority::HIGH
           : Cache::Priority::LOW,
       make, out, &load);
-  if (s.ok() && statistics_ != nullptr) {
+  if (s.ok() && count && statistics_ != nullptr) {
     RecordCacheLoad(CachedKind::kIndex, load);
   }
   return s;
 }
 
-Status BlockBasedTable::GetFilter(
-    PinnedValue<FullFilterBlockReader>* out) const {
+Status BlockBasedTable::GetFilter(PinnedValue<FullFilterBlockReader>* out,
+                                  bool count) const {
   if (filter_ != nullptr) {
     out->Borrow(filter_.get());
     return Status::OK();
@@ -409,7 +410,7 @@ Status BlockBasedTable::GetFilter(
           ? Cache::Priority::HIGH
           : Cache::Priority::LOW,
       make, out, &load);
-  if (s.ok() && statistics_ != nullptr) {
+  if (s.ok() && count && statistics_ != nullptr) {
     RecordCacheLoad(CachedKind::kFilter, load);
   }
   return s;
@@ -430,6 +431,7 @@ Status BlockBasedTable::GetDataBlock(const ReadOptions& read_options,
   }
   auto make = [&](std::unique_ptr<Block>* block, size_t* charge) {
     BlockContents contents;
+    if (bytes != nullptr) preread->used = true;
     Status s = ReadBlock(file_.get(), file_size_, handle,
                          read_options.verify_checksums, &contents,
                          file_in_memory_, compressed_, prefetch, bytes);

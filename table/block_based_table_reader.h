@@ -122,10 +122,13 @@ class BlockBasedTable : public TableReader {
 
   // The index block, filter and data blocks, from the reader, the cache
   // or the file.
-  Status GetIndexBlock(PinnedValue<Block>* out) const;
+  // count: record the cache lookup in statistics_ (PlanMultiGet does not:
+  // the search after it looks the same blocks up again).
+  Status GetIndexBlock(PinnedValue<Block>* out, bool count = true) const;
   // Speeds up the searches of a freshly read index block.
   void PrepareIndexBlock(Block* block) const;
-  Status GetFilter(PinnedValue<FullFilterBlockReader>* out) const;
+  Status GetFilter(PinnedValue<FullFilterBlockReader>* out,
+                   bool count = true) const;
   // Reads through prefetch when not null; takes the bytes of preread
   // instead of reading when it is a complete read of this block.
   Status GetDataBlock(const ReadOptions& read_options,

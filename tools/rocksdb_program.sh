@@ -29,11 +29,17 @@ build_both() {
     g++ -O2 -DNDEBUG -std=c++17 "$1" -o "$2/rocksdb" -lrocksdb -lpthread
   fi
   sed 's/rocksdb/strata/g' "$1" > "$2/strata.cc"
+  # liburing when the Release build has it (STRATA_WITH_LIBURING).
+  _uring=
+  if grep -q '^STRATA_WITH_LIBURING:BOOL=ON' \
+    "$rocksdb_program_root/build/release/CMakeCache.txt"; then
+    _uring=-luring
+  fi
   g++ -O2 -DNDEBUG -std=c++17 -DSTRATA_STATIC_DEFINE \
     -I"$rocksdb_program_root/include" \
     -I"$rocksdb_program_root/build/release/generated/include" \
     "$2/strata.cc" -o "$2/strata" \
-    "$rocksdb_program_root/build/release/libstrata.a" -lsnappy -lz -luring \
+    "$rocksdb_program_root/build/release/libstrata.a" -lsnappy -lz $_uring \
     -lpthread
 }
 

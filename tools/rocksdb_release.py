@@ -59,10 +59,13 @@ def build_flags():
     Debian's build, the LDFLAGS with the RUNPATH to prefix/lib."""
     def get(name):
         # Run in CACHE: -ffile-prefix-map names the working directory.
-        out = subprocess.run(["dpkg-buildflags", "--get", name], cwd=CACHE,
-                             stdout=subprocess.PIPE, universal_newlines=True,
-                             check=True).stdout
-        return out.strip()
+        try:
+            return subprocess.run(
+                ["dpkg-buildflags", "--get", name], cwd=CACHE,
+                stdout=subprocess.PIPE, universal_newlines=True,
+                check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError) as e:
+            raise CompareError("dpkg-buildflags --get %s: %s" % (name, e))
     ldflags = "%s -Wl,-rpath,%s" % (get("LDFLAGS"),
                                     os.path.join(PREFIX, "lib"))
     return get("CFLAGS"), get("CXXFLAGS"), ldflags
@@ -104,6 +107,8 @@ def ensure_release_rocksdb(apt_install):
     """The release db_bench, building the prefix first when it is missing
     or was built with other flags (about 40 minutes on two cores)."""
     os.makedirs(CACHE, exist_ok=True)
+    if shutil.which("dpkg-buildflags") is None:
+        apt_install("dpkg-dev")
     flags = build_flags()
     stamp = os.path.join(PREFIX, "stamp")
     try:
@@ -120,6 +125,9 @@ def ensure_release_rocksdb(apt_install):
             apt_install(package)
     tree = source_dir(apt_install)
     build = os.path.join(CACHE, "build")
+    # CMake keeps the flags of its first configure: a build made with
+    # other flags (no stamp, or another one) starts over.
+    shutil.rmtree(build, ignore_errors=True)
     env = dict(os.environ, CFLAGS=flags[0], CXXFLAGS=flags[1],
                LDFLAGS=flags[2])
     started = time.time()

@@ -283,7 +283,6 @@ class STRATA_EXPORT SequentialFile {
   virtual Status InvalidateCache(size_t offset, size_t length);
 };
 
-// Reads at any offset. Read is safe from many threads at once.
 // One read of RandomAccessFile::MultiRead.
 struct ReadRequest {
   // Where the read starts in the file, and how many bytes it asks for.
@@ -298,6 +297,7 @@ struct ReadRequest {
   Status status;
 };
 
+// Reads at any offset. Read is safe from many threads at once.
 class STRATA_EXPORT RandomAccessFile {
  public:
   RandomAccessFile() = default;

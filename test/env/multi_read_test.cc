@@ -18,6 +18,7 @@
 #include "env/read_batch.h"
 #include "gtest/gtest.h"
 #include "strata/env.h"
+#include "test/util/read_ring.h"
 #include "test/util/temp_dir.h"
 #include "util/aligned_buffer.h"
 #include "util/random.h"
@@ -27,12 +28,6 @@ namespace {
 
 // Not a multiple of a page: reads near the end are short.
 constexpr size_t kReadFileSize = 5 * 65536 + 777;
-
-#if defined(_WIN32) || STRATA_TEST_WITH_LIBURING
-constexpr bool kRingOrOverlapped = true;
-#else
-constexpr bool kRingOrOverlapped = false;
-#endif
 
 char FileByte(int file, uint64_t i) {
   return static_cast<char>(((i + 131 * file) * 2654435761u) >> 13);
@@ -129,7 +124,7 @@ TEST_F(MultiReadTest, EveryRequestGetsWhatReadGetsAllInFlightTogether) {
   }
   // 150 requests: more than one ring's worth, so they went in rounds.
   EXPECT_EQ(GetIOStats().reads_together.load() - together,
-            kRingOrOverlapped ? reqs.size() : 0u);
+            test::RingOrOverlapped() ? reqs.size() : 0u);
 }
 
 TEST_F(MultiReadTest, ShortAtTheEndEmptyPastItLikeRead) {
@@ -245,7 +240,7 @@ TEST_F(MultiReadTest, ReadBatchAcrossFilesAndEnvs) {
     if (w.file < 2 && w.offset + w.n <= kReadFileSize) inside++;
   }
   const uint64_t counted = GetIOStats().reads_together.load() - together;
-  if (kRingOrOverlapped) {
+  if (test::RingOrOverlapped()) {
     EXPECT_GE(counted, inside);
     EXPECT_LE(counted, 45u);
   } else {
