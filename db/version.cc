@@ -254,13 +254,17 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
     return ExtractUserKey(lookups[i]->internal_key);
   };
   std::vector<TableLookup*> batch;
-  // The lookups of [begin, end) not done yet, in one call to file f.
-  auto search = [&](const FileMetaData* f, size_t begin, size_t end) {
+  // batch = the lookups of [begin, end) not done yet; false if none.
+  auto pending = [&](size_t begin, size_t end) {
     batch.clear();
     for (size_t i = begin; i < end; i++) {
       if (!lookups[i]->done) batch.push_back(lookups[i]);
     }
-    if (batch.empty()) return;
+    return !batch.empty();
+  };
+  // The lookups of [begin, end) not done yet, in one call to file f.
+  auto search = [&](const FileMetaData* f, size_t begin, size_t end) {
+    if (!pending(begin, end)) return;
     table_cache->MultiGet(read_options, *f, batch.data(), batch.size(),
                           handle_entry);
   };
@@ -290,11 +294,7 @@ void Version::MultiGet(const ReadOptions& read_options, TableCache* table_cache,
     ReadBatch reads;
     std::vector<Cache::Handle*> planned;  // readers the reads name
     for (const Group& g : groups) {
-      batch.clear();
-      for (size_t i = g.begin; i < g.end; i++) {
-        if (!lookups[i]->done) batch.push_back(lookups[i]);
-      }
-      if (batch.empty()) continue;
+      if (!pending(g.begin, g.end)) continue;
       Cache::Handle* h = table_cache->PlanMultiGet(
           read_options, *g.file, batch.data(), batch.size(), &reads);
       if (h != nullptr) planned.push_back(h);
