@@ -329,7 +329,8 @@ strata_add_test(db_single_delete_test SOURCES
 )
 
 # tools/compare_rocksdb.py (strata's db_bench against RocksDB's): parsing,
-# medians, the table, and its run loop over fake db_bench scripts; and the
+# medians, the table, and its run loop over fake db_bench scripts; its
+# --scale runs (tools/compare_scale.py) over a fake db_bench; and the
 # pure halves of tools/compare_fillsync.py and tools/compare_wine.py. No network and no RocksDB
 # needed, a second or two: they run with every native test. The script runs on the build machine, so not under Wine.
 if(NOT CMAKE_CROSSCOMPILING)
@@ -339,6 +340,11 @@ if(NOT CMAKE_CROSSCOMPILING)
       COMMAND ${Python3_EXECUTABLE}
         ${CMAKE_CURRENT_SOURCE_DIR}/tools/compare_rocksdb_test.py)
     set_tests_properties(compare_rocksdb_test PROPERTIES
+      LABELS "compare" TIMEOUT 120)
+    add_test(NAME compare_scale_test
+      COMMAND ${Python3_EXECUTABLE}
+        ${CMAKE_CURRENT_SOURCE_DIR}/tools/compare_scale_test.py)
+    set_tests_properties(compare_scale_test PROPERTIES
       LABELS "compare" TIMEOUT 120)
     add_test(NAME compare_fillsync_test
       COMMAND ${Python3_EXECUTABLE}

@@ -181,6 +181,20 @@ def commands_text(opts, benches, timeline):
     return "\n".join(lines)
 
 
+def header_lines(title, info, binaries):
+    """The start of a report: its title, the date, the machine, each
+    engine's version and binary, and how the RocksDB binary was built."""
+    versions = info["versions"]
+    out = ["# " + title, "", "- Date: %s" % info["date"],
+           "- Machine: %s" % info["machine"]]
+    for engine in ENGINES:
+        out.append("- %s: version %s (`%s`)" % (
+            engine, versions.get(engine, "?"), binaries[engine]))
+    if info.get("rocksdb_build"):
+        out.append("- RocksDB's build: %s" % info["rocksdb_build"])
+    return out
+
+
 def report_markdown(opts, benches, rows, info, binaries, timeline_series):
     """The whole report: how it was made, the table, the commands."""
     versions = info["versions"]

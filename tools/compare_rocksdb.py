@@ -42,6 +42,20 @@ Usage:
                                                 ordered, unordered,
                                                 snapshot-safe
 
+  tools/compare_rocksdb.py --scale --out=scale   the scale runs: 10 M and
+                                                50 M keys, and 10 M keys
+                                                of 800-byte values; fill,
+                                                overwrite, reads with two
+                                                cache sizes, buffered and
+                                                direct; write and space
+                                                amplification, peak RSS,
+                                                files, levels, timelines
+  tools/compare_rocksdb.py --scale=1000000 --scale_seconds=10
+                                                a quick scale run
+
+--scale runs the phases compare_scale.py describes instead of
+--benchmarks: one run per engine (long; hours at 50 M keys).
+
 --write_modes runs the six cells of compare_write_modes.py (which
 explains them) instead of --benchmarks; --num then defaults to 200000 per
 thread. Every measured db_bench also has its CPU time (user + sys, from
@@ -94,6 +108,7 @@ from compare_report import (COMMON_FLAGS, DEFAULT_THREADS,  # noqa: F401
 from compare_setup import (DEBIAN_PYTHON, DEFAULT_ROCKSDB,  # noqa: F401
                            DEFAULT_STRATA, find_binaries, machine_info,
                            plot_python, rocksdb_build)
+import compare_scale as scale  # noqa: E402
 import compare_write_modes as wm  # noqa: E402
 
 
@@ -300,20 +315,31 @@ def write_plots(opts, rows, info, timeline_series):
             info["timeline"][0], info["date"], opts.timeline_num, cpu)
         spec["timeline_png"] = os.path.join(opts.out, "timeline.png")
         pngs.append(spec["timeline_png"])
+    return draw(opts, spec, pngs)
+
+
+def draw(opts, spec, pngs):
+    """Has compare_rocksdb_plot.py draw spec; pngs, or [] with a message
+    when no matplotlib can be had."""
     if not pngs:
         return []
-    python = opts.plot_python
-    if python is None:
+    if opts.plot_python is None:
         print("compare_rocksdb: no matplotlib (python3-matplotlib); "
               "skipping the PNGs", file=sys.stderr)
         return []
     spec_path = os.path.join(opts.out, "plot.json")
     with open(spec_path, "w") as f:
         json.dump(spec, f, indent=1)
-    if subprocess.call([python, PLOT_SCRIPT, spec_path]) != 0:
+    if subprocess.call([opts.plot_python, PLOT_SCRIPT, spec_path]) != 0:
         raise CompareError("plotting failed (spec: %s)" % spec_path)
     os.remove(spec_path)
     return pngs
+
+
+def write_scale_plots(opts, timelines, info):
+    """The --scale timelines, one PNG per scale; the PNGs written."""
+    specs = scale.plot_spec(opts, timelines, info)
+    return draw(opts, {"timelines": specs}, [s["png"] for s in specs])
 
 
 # ------------------------------------------------------------------ main
@@ -352,6 +378,15 @@ def parse_args(argv):
                    "fillrandom, 16 threads, batch 8, WAL on/off x "
                    "ordered, unordered and snapshot-safe unordered "
                    "writes, with CPU time per op")
+    p.add_argument("--scale", metavar="LIST", nargs="?", default=None,
+                   const=scale.DEFAULT_SCALES,
+                   help="the scale runs instead of --benchmarks: "
+                   "KEYS[:VALUE_SIZE],... (default %s)" %
+                   scale.DEFAULT_SCALES)
+    p.add_argument("--scale_seconds", metavar="N", type=int,
+                   default=scale.DEFAULT_SECONDS,
+                   help="--duration of each read of --scale, twice it for "
+                   "the overwrite (default %(default)s)")
     p.add_argument("--fill", metavar="LIST", default="fillrandom,compact",
                    help="what fills the DB before a benchmark that needs "
                    "data (default %(default)s)")
@@ -377,6 +412,18 @@ def parse_args(argv):
         opts.benchmarks = ""
         if opts.num is None:
             opts.num = wm.DEFAULT_NUM
+    if opts.scale is not None:
+        if opts.write_modes or opts.benchmarks is not None or \
+                opts.timeline:
+            p.error("--scale runs its own phases: no --write_modes, "
+                    "--benchmarks or --timeline with it")
+        try:
+            opts.scales = scale.parse_scales(opts.scale)
+        except ValueError as e:
+            p.error(str(e))
+        if opts.scale_seconds < 1:
+            p.error("--scale_seconds must be at least 1")
+        opts.benchmarks = ""
     if opts.benchmarks is None:
         opts.benchmarks = DEFAULT_BENCHMARKS
     if opts.num is None:
@@ -392,7 +439,7 @@ def parse_args(argv):
     if opts.num < 1:
         p.error("--num must be at least 1")
     if not opts.bench_list and not opts.timeline_spec and \
-            not opts.write_modes:
+            not opts.write_modes and opts.scale is None:
         p.error("nothing to run: --benchmarks is empty and no --timeline")
     if opts.timeline_spec and opts.out is None:
         p.error("--timeline needs --out (it writes timeline.png)")
@@ -423,7 +470,12 @@ def main(argv):
                 "versions": {}, "warnings": [],
                 "timeline": opts.timeline_spec,
                 "rocksdb_build": rocksdb_build(rocksdb)}
-        if opts.write_modes:
+        if opts.scale is not None:
+            opts.progress = sys.stderr
+            results, timelines = scale.run_scale(opts, binaries, info,
+                                                 log_path, note_versions)
+            text = scale.report_markdown(opts, results, info, binaries)
+        elif opts.write_modes:
             results = run_write_modes(opts, binaries, info)
             text = wm.report_markdown(opts, wm.cell_rows(results), info,
                                       binaries)
@@ -442,7 +494,11 @@ def main(argv):
             with open(os.path.join(opts.out, "compare.md"), "w") as f:
                 f.write(text)
             written = []
-            if opts.write_modes:
+            if opts.scale is not None:
+                write_csv(os.path.join(opts.out, "compare.csv"), results,
+                          scale.CSV_FIELDS)
+                written = write_scale_plots(opts, timelines, info)
+            elif opts.write_modes:
                 write_csv(os.path.join(opts.out, "compare.csv"), results,
                           wm.CSV_FIELDS)
             else:

@@ -3,9 +3,12 @@
 
   {"title": ..., "ratios": [[label, strata/RocksDB], ...],
    "ratios_png": path, "timeline": {engine: [[secs, ops/sec], ...]},
-   "timeline_title": ..., "timeline_png": path}
+   "timeline_title": ..., "timeline_png": path,
+   "timelines": [{"png": path, "title": ...,
+                  "panels": [[phase, {engine: [[secs, ops/sec], ...]}]]}]}
 
-(either part may be missing). A script of its own because it runs under
+(any part may be missing; "timelines" are the --scale runs' fill and
+overwrite, one PNG per scale with a panel per phase). A script of its own because it runs under
 whichever interpreter has matplotlib, e.g. Debian's /usr/bin/python3 with
 python3-matplotlib while compare_rocksdb.py runs under another python3.
 
@@ -58,6 +61,26 @@ def plot_timeline(spec):
     plt.close(fig)
 
 
+def plot_panels(spec):
+    """One PNG of side-by-side panels, a line per engine in each."""
+    panels = spec["panels"]
+    fig, axes = plt.subplots(1, len(panels), squeeze=False,
+                             figsize=(6 * len(panels), 4.5))
+    for ax, (phase, series) in zip(axes[0], panels):
+        for engine, points in series.items():
+            ax.plot([p[0] for p in points], [p[1] for p in points],
+                    label=engine, linewidth=1)
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("ops/sec (1 s intervals)")
+        ax.set_ylim(bottom=0)
+        ax.set_title(phase, fontsize=9)
+        ax.legend()
+    fig.suptitle(spec["title"], fontsize=9)
+    fig.tight_layout()
+    fig.savefig(spec["png"], dpi=110)
+    plt.close(fig)
+
+
 def main(argv):
     if len(argv) != 1:
         sys.stderr.write(__doc__)
@@ -68,6 +91,8 @@ def main(argv):
         plot_ratios(spec)
     if spec.get("timeline"):
         plot_timeline(spec)
+    for panels in spec.get("timelines", []):
+        plot_panels(panels)
     return 0
 
 

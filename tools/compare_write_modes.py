@@ -39,7 +39,7 @@ report. The runs are compare_rocksdb.py's.
 
 import statistics
 
-from compare_report import COMMON_FLAGS, ENGINES, shell_word
+from compare_report import COMMON_FLAGS, ENGINES, header_lines, shell_word
 
 BENCHMARK = "fillrandom"
 # Per db_bench thread, like every db_bench count: 3.2 M keys per run with
@@ -303,15 +303,8 @@ def commands_text(num, seed, extra):
 def report_markdown(opts, rows, info, binaries):
     """The whole --write_modes report: how it was made, both tables, the
     commands."""
-    versions = info["versions"]
-    out = ["# strata vs RocksDB: write modes (issues 8 and 23)", ""]
-    out.append("- Date: %s" % info["date"])
-    out.append("- Machine: %s" % info["machine"])
-    for engine in ENGINES:
-        out.append("- %s: version %s (`%s`)" % (
-            engine, versions.get(engine, "?"), binaries[engine]))
-    if info.get("rocksdb_build"):
-        out.append("- RocksDB's build: %s" % info["rocksdb_build"])
+    out = header_lines("strata vs RocksDB: write modes (issues 8 and 23)",
+                       info, binaries)
     out.append("- %s, `%s`, `--num=%d` per thread; %d run(s) per engine "
                "and cell, alternating strata, RocksDB, each in a fresh "
                "directory; medians." % (BENCHMARK, " ".join(FLAGS),
