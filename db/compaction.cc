@@ -88,8 +88,11 @@ void Compaction::GetRange(InternalKey* smallest, InternalKey* largest) const {
 }
 
 bool Compaction::IsTrivialMove() const {
+  // Several files move together only from a sorted level, where they
+  // are disjoint; L0 files may overlap each other.
   if (spec_.rewrite || !spec_.middle_inputs.empty() ||
-      spec_.inputs[0].size() != 1 || !spec_.inputs[1].empty()) {
+      spec_.inputs[0].empty() || !spec_.inputs[1].empty() ||
+      (spec_.level == 0 && spec_.inputs[0].size() != 1)) {
     return false;
   }
   if (spec_.input_compression != spec_.output_compression) return false;

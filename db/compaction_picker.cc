@@ -245,10 +245,49 @@ std::unique_ptr<Compaction> CompactionPicker::PickLevel(
     ExpandToCleanCut(view, level, &spec.inputs[0]);
     if (AnyBeingCompacted(spec.inputs[0])) continue;
     if (SetupOtherInputs(view, targets, &spec)) {
+      ExtendTrivialMove(view, &spec);
       return std::unique_ptr<Compaction>(new Compaction(view, std::move(spec)));
     }
   }
   return nullptr;
+}
+
+void CompactionPicker::ExtendTrivialMove(const LevelFilesView& view,
+                                         CompactionSpec* spec) const {
+  std::vector<FileMetaData*>& inputs0 = spec->inputs[0];
+  const int level = spec->level;
+  const int out = spec->output_level;
+  if (level == 0 || !spec->inputs[1].empty() ||
+      spec->input_compression != spec->output_compression) {
+    return;  // not a move: the files are rewritten anyway
+  }
+  const std::vector<FileMetaData*>& files = view.files[level];
+  const Comparator* ucmp = view.icmp->user_comparator();
+  while (inputs0.size() < kMaxFilesPerMove) {
+    auto last = std::find(files.begin(), files.end(), inputs0.back());
+    if (last == files.end() || last + 1 == files.end()) return;
+    std::vector<FileMetaData*> grown = inputs0;
+    grown.push_back(*(last + 1));
+    ExpandToCleanCut(view, level, &grown);
+    if (grown.size() > kMaxFilesPerMove || AnyBeingCompacted(grown) ||
+        TotalBytes(grown) > options_.max_compaction_bytes) {
+      return;
+    }
+    Slice lo, hi;
+    UserRange(ucmp, grown, nullptr, &lo, &hi);
+    std::vector<FileMetaData*> overlap;
+    GetOverlappingInputs(view, out, &lo, &hi, &overlap);
+    if (!overlap.empty()) return;  // the run would need a rewrite
+    std::vector<FileMetaData*> grandparents;
+    if (out + 1 < view.num_levels()) {
+      GetOverlappingInputs(view, out + 1, &lo, &hi, &grandparents);
+    }
+    // As for one file: a move whose range covers much of the level below
+    // would make a costly compaction later.
+    if (TotalBytes(grandparents) > options_.max_compaction_bytes) return;
+    inputs0 = std::move(grown);
+    spec->grandparents = std::move(grandparents);
+  }
 }
 
 bool CompactionPicker::SetupOtherInputs(const LevelFilesView& view,

@@ -10,7 +10,10 @@
 //   overlapping it, transitively. Inputs are expanded to clean cuts, the
 //   output level's overlapping files added, and the level's inputs grown
 //   when that adds no output-level file and stays under
-//   max_compaction_bytes.
+//   max_compaction_bytes. A file of L1+ overlapping nothing in the next
+//   level moves down without a rewrite, and takes the files after it
+//   along while they overlap nothing there either (up to
+//   kMaxFilesPerMove files and max_compaction_bytes).
 // - Files marked being_compacted are never inputs, and no L0 compaction
 //   starts while another runs (L0 files overlap each other).
 //
@@ -42,6 +45,9 @@ struct LevelScore {
 
 class CompactionPicker {
  public:
+  // The most files one trivial move takes down.
+  static constexpr size_t kMaxFilesPerMove = 4;
+
   // options are sanitized (CompactionPickerOptions::Sanitized).
   explicit CompactionPicker(const CompactionPickerOptions& options);
 
@@ -101,6 +107,14 @@ class CompactionPicker {
   std::unique_ptr<Compaction> PickLevel(const LevelFilesView& view,
                                         const LevelTargets& targets, int level,
                                         double score) const;
+
+  // With spec set up for a trivial move of a sorted level's file(s):
+  // adds the files after the last input while the run still overlaps no
+  // output-level file, keeps clean cuts, and stays within
+  // kMaxFilesPerMove files and max_compaction_bytes (of its own bytes,
+  // and of the grandparents it covers). Otherwise leaves spec as it is.
+  void ExtendTrivialMove(const LevelFilesView& view,
+                         CompactionSpec* spec) const;
 
   // With spec->inputs[0] set and clean: adds the output level's inputs
   // (clean), grows inputs[0] where that is free, and sets grandparents and

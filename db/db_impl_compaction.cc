@@ -132,21 +132,23 @@ Status DBImpl::InstallCompaction(ColumnFamilyData* cfd, Compaction* c,
   VersionEdit edit;
   Status s;
   if (c->IsTrivialMove()) {
-    FileMetaData* f = c->inputs(0)[0];
-    edit.RemoveFile(c->level(), f->number);
-    edit.AddFile(c->output_level(), *f);
+    LevelCompactionStats stats;
+    std::string numbers;
+    for (FileMetaData* f : c->inputs(0)) {
+      edit.RemoveFile(c->level(), f->number);
+      edit.AddFile(c->output_level(), *f);
+      stats.bytes_moved += f->file_size;
+      numbers += (numbers.empty() ? "" : " ") + std::to_string(f->number);
+    }
     s = versions_->LogAndApply(cfd, &edit, &mutex_);
     c->MarkFilesBeingCompacted(false);
     CompactionDone();
     if (s.ok()) {
-      outputs->push_back(f->number);
-      LevelCompactionStats stats;
-      stats.bytes_moved = f->file_size;
+      for (FileMetaData* f : c->inputs(0)) outputs->push_back(f->number);
       stats.count = 1;
       cfd->internal_stats.AddCompactionStats(c->output_level(), stats);
     }
-    STRATA_LOG_INFO(info_log_, "moved table %llu to L%d: %s: %s",
-                    static_cast<unsigned long long>(f->number),
+    STRATA_LOG_INFO(info_log_, "moved table %s to L%d: %s: %s", numbers.c_str(),
                     c->output_level(), s.ToString().c_str(),
                     cfd->LevelSummary().c_str());
     return s;

@@ -152,7 +152,17 @@ class RandomTree {
     }
     EXPECT_EQ(expected, c->grandparents());
     if (c->IsTrivialMove()) {
-      EXPECT_EQ(1u, c->inputs(0).size());
+      // One file, or a run of adjacent files of a sorted level.
+      const std::vector<FileMetaData*>& level = view().files[c->level()];
+      auto first = std::find(level.begin(), level.end(), c->inputs(0)[0]);
+      ASSERT_NE(level.end(), first);
+      for (size_t i = 1; i < c->inputs(0).size(); i++) {
+        ASSERT_LT(static_cast<size_t>(first - level.begin()) + i, level.size());
+        EXPECT_EQ(*(first + static_cast<std::ptrdiff_t>(i)), c->inputs(0)[i]);
+      }
+      if (c->level() == 0) {
+        EXPECT_EQ(1u, c->inputs(0).size());
+      }
       EXPECT_TRUE(c->inputs(1).empty());
       trivial_moves_++;
     }
@@ -170,7 +180,7 @@ class RandomTree {
     c->AddInputDeletions(&deletions);
     std::vector<FileMetaData*> outputs;
     if (c->IsTrivialMove()) {
-      outputs.push_back(c->inputs(0)[0]);
+      outputs = c->inputs(0);
     } else {
       std::vector<InternalKey> keys;
       uint64_t bytes = 0;

@@ -336,6 +336,71 @@ TEST(CompactionPickerTest, TrivialMoveWhenNothingOverlapsBelow) {
   EXPECT_FALSE(c->IsTrivialMove());
 }
 
+TEST(CompactionPickerTest, TrivialMoveTakesTheRunAfterItWhileNothingOverlaps) {
+  // L1 holds six files over its target and L2 is empty from "a" to "p":
+  // the first file moves down, and the files after it come along up to
+  // kMaxFilesPerMove, since moving them costs no rewrite either.
+  std::vector<FileMetaData*> l1;
+  LevelFilesBuilder b(4);
+  const char* ranges[][2] = {{"a", "b"}, {"c", "d"}, {"e", "f"},
+                             {"g", "h"}, {"i", "j"}, {"k", "l"}};
+  for (const auto& r : ranges) l1.push_back(b.Add(1, r[0], r[1], 300));
+  FileMetaData* l2 = b.Add(2, "q", "r", 100);
+  {
+    CompactionPicker picker(TestOptions());
+    std::unique_ptr<Compaction> c = picker.PickCompaction(b.view());
+    ASSERT_NE(nullptr, c);
+    EXPECT_EQ(Numbers({l1[0], l1[1], l1[2], l1[3]}), Numbers(c->inputs(0)));
+    EXPECT_TRUE(c->inputs(1).empty());
+    EXPECT_TRUE(c->IsTrivialMove());
+  }
+  {
+    // The run stops at max_compaction_bytes of its own.
+    CompactionPickerOptions o = TestOptions();
+    o.max_compaction_bytes = 700;
+    CompactionPicker picker(o);
+    std::unique_ptr<Compaction> c = picker.PickCompaction(b.view());
+    ASSERT_NE(nullptr, c);
+    EXPECT_EQ(Numbers({l1[0], l1[1]}), Numbers(c->inputs(0)));
+    EXPECT_TRUE(c->IsTrivialMove());
+  }
+  {
+    // ... at a file being compacted ...
+    l1[2]->being_compacted = true;
+    CompactionPicker picker(TestOptions());
+    std::unique_ptr<Compaction> c = picker.PickCompaction(b.view());
+    ASSERT_NE(nullptr, c);
+    EXPECT_EQ(Numbers({l1[0], l1[1]}), Numbers(c->inputs(0)));
+    l1[2]->being_compacted = false;
+  }
+  {
+    // ... and where the run would overlap an output-level file.
+    LevelFilesBuilder b2(4);
+    FileMetaData* x = b2.Add(1, "a", "b", 600);
+    FileMetaData* y = b2.Add(1, "c", "d", 600);
+    b2.Add(1, "e", "f", 600);
+    b2.Add(2, "e", "e", 10);
+    CompactionPicker picker(TestOptions());
+    std::unique_ptr<Compaction> c = picker.PickCompaction(b2.view());
+    ASSERT_NE(nullptr, c);
+    EXPECT_EQ(Numbers({x, y}), Numbers(c->inputs(0)));
+    EXPECT_TRUE(c->IsTrivialMove());
+  }
+  {
+    // A file rewritten because its level's compression differs from the
+    // next level's takes no run along.
+    CompactionPickerOptions o = TestOptions();
+    o.compression_per_level = {kNoCompression, kNoCompression,
+                               kSnappyCompression, kSnappyCompression};
+    CompactionPicker picker(o);
+    std::unique_ptr<Compaction> c = picker.PickCompaction(b.view());
+    ASSERT_NE(nullptr, c);
+    EXPECT_EQ(Numbers({l1[0]}), Numbers(c->inputs(0)));
+    EXPECT_FALSE(c->IsTrivialMove());
+  }
+  (void)l2;
+}
+
 TEST(CompactionPickerTest, DynamicLevelsCompactL0IntoTheBaseLevel) {
   CompactionPickerOptions o = TestOptions();
   o.level_compaction_dynamic_level_bytes = true;

@@ -97,10 +97,12 @@ TEST(CompactionTest, IsBaseLevelForKeyLooksBelowTheOutputOnly) {
   EXPECT_TRUE(bottom.IsBaseLevelForKey("q"));
 }
 
-TEST(CompactionTest, TrivialMoveNeedsOneFileAndLittleGrandparentOverlap) {
+TEST(CompactionTest, TrivialMoveNeedsNoOutputFilesAndLittleGrandparentOverlap) {
   LevelFilesBuilder b(4);
   FileMetaData* f = b.Add(1, "a", "c", 10);
   FileMetaData* g = b.Add(1, "d", "e", 10);
+  FileMetaData* l0a = b.Add(0, "a", "k", 10);
+  FileMetaData* l0b = b.Add(0, "b", "c", 10);
   FileMetaData* out = b.Add(2, "a", "b", 10);
   FileMetaData* gp = b.Add(3, "a", "c", 100);
 
@@ -115,9 +117,23 @@ TEST(CompactionTest, TrivialMoveNeedsOneFileAndLittleGrandparentOverlap) {
   spec.max_compaction_bytes = 99;
   EXPECT_FALSE(Compaction(b.view(), spec).IsTrivialMove());
 
+  // A run of a sorted level's files moves together; L0's files may
+  // overlap each other, so only one of them moves alone.
   spec.max_compaction_bytes = 100;
   spec.inputs[0] = {f, g};
+  EXPECT_TRUE(Compaction(b.view(), spec).IsTrivialMove());
+  CompactionSpec from_l0 = spec;
+  from_l0.level = 0;
+  from_l0.output_level = 1;
+  from_l0.grandparents.clear();
+  from_l0.inputs[0] = {l0a, l0b};
+  EXPECT_FALSE(Compaction(b.view(), from_l0).IsTrivialMove());
+  from_l0.inputs[0] = {l0b};
+  EXPECT_TRUE(Compaction(b.view(), from_l0).IsTrivialMove());
+
+  spec.rewrite = true;
   EXPECT_FALSE(Compaction(b.view(), spec).IsTrivialMove());
+  spec.rewrite = false;
 
   spec.inputs[0] = {f};
   spec.inputs[1] = {out};
