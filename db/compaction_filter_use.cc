@@ -40,9 +40,11 @@ class FilteringIterator : public InternalIterator {
   FilteringIterator(InternalIterator* input, const Comparator* user_cmp,
                     std::vector<SequenceNumber> snapshots,
                     const MergeOperator* merge_operator,
+                    CompactionIterator::CoveredFunction covered,
                     const CompactionFilterUse& filter)
       : iter_(input, user_cmp, std::move(snapshots), kMaxSequenceNumber,
-              /*bottommost_level=*/false, merge_operator, nullptr, filter) {}
+              /*bottommost_level=*/false, merge_operator, std::move(covered),
+              filter) {}
 
   bool Valid() const override { return status_.ok() && iter_.Valid(); }
   void SeekToFirst() override {
@@ -74,9 +76,11 @@ class FilteringIterator : public InternalIterator {
 std::unique_ptr<InternalIterator> NewFilteringIterator(
     InternalIterator* input, const Comparator* user_cmp,
     std::vector<SequenceNumber> snapshots, const MergeOperator* merge_operator,
+    std::function<bool(const ParsedInternalKey&)> covered,
     const CompactionFilterUse& filter) {
   return std::make_unique<FilteringIterator>(
-      input, user_cmp, std::move(snapshots), merge_operator, filter);
+      input, user_cmp, std::move(snapshots), merge_operator, std::move(covered),
+      filter);
 }
 
 }  // namespace strata

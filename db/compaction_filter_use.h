@@ -14,6 +14,7 @@
 #ifndef STRATA_DB_COMPACTION_FILTER_USE_H_
 #define STRATA_DB_COMPACTION_FILTER_USE_H_
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -49,13 +50,18 @@ Status PickCompactionFilter(const CompactionFilter* direct,
                             std::unique_ptr<CompactionFilter>* owned,
                             const CompactionFilter** filter);
 
-// A flush's entries with filter applied (a CompactionIterator above no
-// older data): forward only (SeekToFirst, Next), what BuildTable needs.
+// A flush's entries as a CompactionIterator above older data turns them:
+// versions hidden in their stripe dropped, entries covered (the hook of
+// the memtables' range tombstones; empty: none) dropped, merge operands
+// combined, and filter applied when it has one. Forward only
+// (SeekToFirst, Next), what BuildTable needs.
 // snapshots ascending, including the newest published sequence number;
-// the pointers must outlive the iterator, which owns nothing.
+// the pointers, and what covered uses, must outlive the iterator, which
+// owns nothing.
 std::unique_ptr<InternalIterator> NewFilteringIterator(
     InternalIterator* input, const Comparator* user_cmp,
     std::vector<SequenceNumber> snapshots, const MergeOperator* merge_operator,
+    std::function<bool(const ParsedInternalKey&)> covered,
     const CompactionFilterUse& filter);
 
 }  // namespace strata

@@ -20,9 +20,11 @@
 
 #include "db/builder.h"
 #include "db/compaction_filter_use.h"
+#include "db/compaction_iterator.h"
 #include "db/db_impl.h"
 #include "db/filename.h"
 #include "db/level_targets.h"
+#include "db/range_del_aggregator.h"
 #include "memtable/memtable.h"
 #include "table/merging_iterator.h"
 #include "util/logging.h"
@@ -239,8 +241,10 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
       NewTableFileInfo(cfd, meta.number, job_id,
                        info != nullptr ? TableFileCreationReason::kFlush
                                        : TableFileCreationReason::kRecovery);
-  // Versions readers may see, as a compaction keeps them, should a
-  // compaction filter ask to see this table.
+  // The versions readers may see, which the flush keeps as a compaction
+  // does: a version hidden by a newer one of its stripe is not written,
+  // and merge operands are combined (and filtered, should a compaction
+  // filter ask to see this table).
   std::vector<SequenceNumber> snapshots = snapshots_.Sequences();
   CompactionFilterUse filter;
   filter.has_snapshot = !snapshots.empty();
@@ -270,16 +274,21 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
   Status s = PickCompactionFilter(o.compaction_filter,
                                   o.compaction_filter_factory.get(), context,
                                   &owned_filter, &filter.filter);
-  std::unique_ptr<InternalIterator> filtered;
-  if (s.ok() && filter.filter != nullptr) {
-    filtered = NewFilteringIterator(iter.get(), cfd->user_comparator(),
-                                    std::move(snapshots),
-                                    o.merge_operator.get(), filter);
+  // The memtables' range tombstones, so that an entry one of them covers
+  // in its stripe is dropped rather than merged with newer operands.
+  RangeDelAggregator covering =
+      RangeDelAggregator::ForCompaction(cfd->user_comparator(), snapshots);
+  for (MemTable* m : mems) {
+    std::unique_ptr<InternalIterator> t(m->NewRangeTombstoneIterator());
+    if (s.ok() && t != nullptr) s = covering.AddTombstones(t.get());
   }
   if (s.ok()) {
-    s = BuildTable(NewTableOptions(cfd),
-                   filtered != nullptr ? filtered.get() : iter.get(),
-                   range_iter.get(), &meta);
+    CompactionIterator::CoveredFunction covered;
+    if (!covering.IsEmpty()) covered = covering.ShouldDeleteFunction();
+    std::unique_ptr<InternalIterator> kept = NewFilteringIterator(
+        iter.get(), cfd->user_comparator(), std::move(snapshots),
+        o.merge_operator.get(), std::move(covered), filter);
+    s = BuildTable(NewTableOptions(cfd), kept.get(), range_iter.get(), &meta);
   }
   if (s.ok() && meta.file_size > 0) {
     // The table's name must be durable before an edit names it.

@@ -1,7 +1,9 @@
 // Writes a small DB whose one table file sst_dump_test.py inspects: known
 // keys and values in several data blocks, a deletion, a single deletion,
-// merge operands and two range deletions, flushed once. Everything is
-// deterministic but the table's creation time (which the test masks).
+// merge operands and two range deletions, flushed once (the flush drops
+// key030 to key032, which the first range deletion covers in the same
+// memtable, as RocksDB's does). Everything is deterministic but the
+// table's creation time (which the test masks).
 //
 // Usage: sst_dump_fixture <db dir> <none|snappy|zlib>
 
