@@ -45,9 +45,14 @@ void WriteRateLimiter::Request(int64_t bytes) {
   {
     MutexLock l(&mu_);
     now = static_cast<double>(env_->NowMicros());
-    // Each request takes the next slot of the schedule; an idle limiter
-    // gives no credit for the time it was idle.
-    if (next_free_ < now) next_free_ = now;
+    // Each request takes the next slot of the schedule. A limiter idle for
+    // long gets no credit for it, but a schedule only slightly behind
+    // keeps its slots: a sleep overshoots by tens of microseconds, about a
+    // write's whole slot at a few MB/s, and dropping that time each
+    // write would hold the writer well under its rate.
+    constexpr double kMaxCreditMicros = 10000;
+    if (next_free_ < now - kMaxCreditMicros)
+      next_free_ = now - kMaxCreditMicros;
     start = next_free_;
     next_free_ += static_cast<double>(bytes) * micros_per_byte_;
   }
