@@ -50,8 +50,8 @@ Usage:
                                                 direct; write and space
                                                 amplification, peak RSS,
                                                 files, levels, timelines
-  tools/compare_rocksdb.py --scale=1000000 --scale_seconds=10
-                                                a quick scale run
+  tools/compare_rocksdb.py --scale=1000000 --scale_seconds=10 \
+      --scale_reads=100000                      a quick scale run
 
 --scale runs the phases compare_scale.py describes instead of
 --benchmarks: one run per engine (long; hours at 50 M keys).
@@ -385,8 +385,13 @@ def parse_args(argv):
                    scale.DEFAULT_SCALES)
     p.add_argument("--scale_seconds", metavar="N", type=int,
                    default=scale.DEFAULT_SECONDS,
-                   help="--duration of each read of --scale, twice it for "
-                   "the overwrite (default %(default)s)")
+                   help="half the --duration of --scale's overwrite "
+                   "(default %(default)s)")
+    p.add_argument("--scale_reads", metavar="N", type=int,
+                   default=scale.DEFAULT_READS,
+                   help="--reads of --scale's readrandom; seekrandom does "
+                   "a quarter, each readwhilewriting reader half "
+                   "(default %(default)s)")
     p.add_argument("--fill", metavar="LIST", default="fillrandom,compact",
                    help="what fills the DB before a benchmark that needs "
                    "data (default %(default)s)")
@@ -421,8 +426,8 @@ def parse_args(argv):
             opts.scales = scale.parse_scales(opts.scale)
         except ValueError as e:
             p.error(str(e))
-        if opts.scale_seconds < 1:
-            p.error("--scale_seconds must be at least 1")
+        if opts.scale_seconds < 1 or opts.scale_reads < 1:
+            p.error("--scale_seconds and --scale_reads must be at least 1")
         opts.benchmarks = ""
     if opts.benchmarks is None:
         opts.benchmarks = DEFAULT_BENCHMARKS

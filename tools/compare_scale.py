@@ -10,9 +10,14 @@ own, kept across the phases below and removed at the end:
               waitforcompaction (so the compactions the fill caused are
               counted in its write amplification), stats and levelstats
   overwrite   overwrite for --scale_seconds*2, then the same three
-  reads       readrandom, seekrandom and readwhilewriting (2 readers and
-              the writer) for --scale_seconds each, with an 8 MB and a
-              1 GB block cache, buffered and with --use_direct_reads
+  reads       readrandom (--scale_reads lookups), seekrandom (a quarter
+              of them) and readwhilewriting (2 readers doing half of
+              them each beside a writer held to 2 MiB/s), with an 8 MB
+              and a 1 GB block cache, buffered and with
+              --use_direct_reads. Counted, not timed, and the writer held
+              to one rate: both engines do the same work, so their peak
+              RSS compares (a faster engine would otherwise fill its
+              cache or memtables further in the same time)
   compact     a full compaction (compact, then stats): the bytes of
               the DB's tables before it over those after it is the space
               amplification
@@ -42,9 +47,13 @@ from compare_report import (COMMON_FLAGS, ENGINES, CompareError,
 
 DEFAULT_SCALES = "10000000,50000000,10000000:800"
 DEFAULT_SECONDS = 30
+DEFAULT_READS = 1000000
 KEY_SIZE = 16
 CACHES = (("8 MB", 8 << 20), ("1 GB", 1 << 30))
-READS = (("readrandom", 1), ("seekrandom", 1), ("readwhilewriting", 2))
+# (benchmark, threads, share of --scale_reads per thread)
+READS = (("readrandom", 1, 1.0), ("seekrandom", 1, 0.25),
+         ("readwhilewriting", 2, 0.5))
+WRITER_RATE = 2 << 20  # readwhilewriting's writer, bytes/s
 WRITE_PHASES = ("fillrandom", "overwrite")
 
 COMPACTION_RE = re.compile(
@@ -117,7 +126,7 @@ def scale_label(keys, value):
     return "%d" % keys if value == 100 else "%d-%d" % (keys, value)
 
 
-def phase_list(seconds):
+def phase_list(seconds, reads):
     """[(phase name, benchmark, threads, extra args)] in run order."""
     wait = ",waitforcompaction,stats,levelstats"
     phases = [("fillrandom", "fillrandom" + wait, 1,
@@ -127,11 +136,15 @@ def phase_list(seconds):
                 "--report_interval_seconds=1"])]
     for cache_name, cache in CACHES:
         for direct in (False, True):
-            for bench, threads in READS:
+            for bench, threads, share in READS:
                 name = "%s, %s cache, %s" % (
                     bench, cache_name, "direct" if direct else "buffered")
-                args = ["--use_existing_db=1", "--duration=%d" % seconds,
+                args = ["--use_existing_db=1",
+                        "--reads=%d" % max(1, int(reads * share)),
                         "--cache_size=%d" % cache]
+                if threads > 1:
+                    args.append("--benchmark_write_rate_limit=%d" %
+                                WRITER_RATE)
                 if direct:
                     args.append("--use_direct_reads=1")
                 phases.append((name, bench, threads, args))
@@ -234,7 +247,7 @@ def run_scale(opts, binaries, info, log_path, note_versions):
     """Every scale, every phase, alternating engines within each phase:
     (results, {scale label: {phase: {engine: points}}})."""
     results, timelines = [], {}
-    phases = phase_list(opts.scale_seconds)
+    phases = phase_list(opts.scale_seconds, opts.scale_reads)
     for scale in opts.scales:
         label = scale_label(*scale)
         dirs = {e: tempfile.mkdtemp(prefix="scale-%s-" % e.lower(),
@@ -370,12 +383,15 @@ def report_markdown(opts, results, info, binaries):
     """The whole --scale report: how it was made, then each scale."""
     out = header_lines("strata vs RocksDB at scale", info, binaries)
     out.append("- One run per engine and phase, engines alternating phase "
-               "by phase on a DB of their own; reads and overwrite timed "
-               "by `--duration` (%d s; overwrite %d s)." % (
-                   opts.scale_seconds, 2 * opts.scale_seconds))
+               "by phase on a DB of their own. Overwrite timed (%d s); "
+               "the reads counted: readrandom %d lookups, seekrandom a "
+               "quarter of that, readwhilewriting half of it per reader "
+               "(2 readers) beside a writer held to %d MiB/s." % (
+                   2 * opts.scale_seconds, opts.scale_reads,
+                   WRITER_RATE >> 20))
     for engine, warning in info["warnings"]:
         out.append("- %s's db_bench says: `%s`" % (engine, warning))
-    phases = phase_list(opts.scale_seconds)
+    phases = phase_list(opts.scale_seconds, opts.scale_reads)
     for scale in opts.scales:
         keys, value = scale
         out += ["", "## %s keys, %d-byte values" % ("{:,}".format(keys),

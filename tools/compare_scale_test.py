@@ -132,7 +132,7 @@ class ParseTest(unittest.TestCase):
 class PlanTest(unittest.TestCase):
 
     def test_phases(self):
-        phases = sc.phase_list(30)
+        phases = sc.phase_list(30, 1000)
         names = [p[0] for p in phases]
         self.assertEqual(names[:2], ["fillrandom", "overwrite"])
         self.assertEqual(names[-1], "compact")
@@ -142,6 +142,18 @@ class PlanTest(unittest.TestCase):
         self.assertIn("--duration=60", overwrite[3])
         rww = [p for p in phases if p[1] == "readwhilewriting"]
         self.assertEqual({p[2] for p in rww}, {2})
+        # The reads are counted, the writer beside them held to a rate:
+        # the same work for both engines.
+        for p in rww:
+            self.assertIn("--reads=500", p[3])
+            self.assertIn("--benchmark_write_rate_limit=%d" % (2 << 20),
+                          p[3])
+        for bench, reads in (("readrandom", 1000), ("seekrandom", 250)):
+            for p in phases:
+                if p[1] == bench:
+                    self.assertIn("--reads=%d" % reads, p[3])
+                    self.assertFalse(any(a.startswith("--duration")
+                                         for a in p[3]))
 
     def test_phase_flags_replace_the_common_ones(self):
         args = sc.phase_args("/d", 1000, 800, 7, "readrandom", 1,
@@ -218,11 +230,11 @@ class RunTest(unittest.TestCase):
     def test_phases_alternate_on_kept_directories(self):
         out_dir = os.path.join(self.tmp.name, "out")
         status, out, err = self.main("--scale=1000,500:800",
-                                     "--scale_seconds=1",
+                                     "--scale_seconds=1", "--scale_reads=10",
                                      "--out=%s" % out_dir)
         self.assertEqual(status, 0, err)
         calls = self.calls()
-        phases = sc.phase_list(1)
+        phases = sc.phase_list(1, 10)
         self.assertEqual(len(calls), 2 * len(phases) * 2)
         # strata then RocksDB in every phase, phases in order.
         self.assertEqual([c[0] for c in calls],
@@ -294,6 +306,7 @@ class RunTest(unittest.TestCase):
 
     def test_bad_command_lines(self):
         for args in (["--scale=abc"], ["--scale=10", "--scale_seconds=0"],
+                     ["--scale=10", "--scale_reads=0"],
                      ["--scale", "--write_modes"],
                      ["--scale", "--benchmarks=readrandom"]):
             with contextlib.redirect_stderr(io.StringIO()):
