@@ -103,24 +103,51 @@ bool Compaction::IsTrivialMove() const {
   return grandparent_bytes <= spec_.max_compaction_bytes;
 }
 
-bool Compaction::ShouldStopBefore(const Slice& internal_key) {
+bool Compaction::ShouldStopBefore(const Slice& internal_key,
+                                  uint64_t output_bytes) {
   const std::vector<FileMetaData*>& gp = spec_.grandparents;
-  // Grandparents wholly before internal_key have been passed by the
-  // current output; their bytes count once it has a key (a file passed
-  // before the output's first key does not overlap it).
-  while (grandparent_index_ < gp.size() &&
-         icmp_->Compare(internal_key,
-                        gp[grandparent_index_]->largest.Encode()) > 0) {
-    if (seen_key_) overlapped_bytes_ += gp[grandparent_index_]->file_size;
-    grandparent_index_++;
+  // Walk the grandparent boundaries up to internal_key. Grandparents
+  // wholly before it have been passed by the current output; their bytes
+  // count once it has a key (a file passed before the output's first key
+  // does not overlap it). skipped: bytes of files entered and left by
+  // this one step, which the output holds no key of.
+  size_t crossed = 0;
+  uint64_t skipped = 0;
+  bool entered_here = false;
+  while (grandparent_index_ < gp.size()) {
+    const FileMetaData* f = gp[grandparent_index_];
+    if (!inside_grandparent_) {
+      if (icmp_->Compare(internal_key, f->smallest.Encode()) < 0) break;
+      inside_grandparent_ = true;
+      entered_here = true;
+      if (seen_key_) crossed++;
+    } else {
+      if (icmp_->Compare(internal_key, f->largest.Encode()) <= 0) break;
+      if (seen_key_) {
+        overlapped_bytes_ += f->file_size;
+        crossed++;
+        if (entered_here) skipped += f->file_size;
+      }
+      inside_grandparent_ = false;
+      entered_here = false;
+      grandparent_index_++;
+    }
   }
   seen_key_ = true;
-  if (overlapped_bytes_ > spec_.max_compaction_bytes) {
-    // internal_key starts the next output file, which overlaps nothing yet.
-    overlapped_bytes_ = 0;
-    return true;
+  boundaries_crossed_ += crossed;
+  bool stop = overlapped_bytes_ > spec_.max_compaction_bytes;
+  const uint64_t target = spec_.target_output_file_size;
+  if (!stop && crossed > 0 && target > 0 && output_bytes > 0) {
+    const uint64_t percent =
+        50 + std::min<uint64_t>(5 * boundaries_crossed_, 40);
+    stop =
+        skipped > target / 8 || output_bytes >= (target + 99) / 100 * percent;
   }
-  return false;
+  if (stop) {
+    // internal_key starts the next output file, which overlaps nothing yet.
+    OutputCut();
+  }
+  return stop;
 }
 
 bool Compaction::IsBottommost() const {

@@ -93,6 +93,11 @@ struct CompactionSpec {
   CompressionType output_compression = kNoCompression;
   // Grandparent overlap at which ShouldStopBefore cuts an output file.
   uint64_t max_compaction_bytes = 0;
+  // The output file size aimed at; 0: none. With grandparents, an output
+  // is cut early at a grandparent boundary (ShouldStopBefore) and
+  // max_output_file_size is twice it, as RocksDB's
+  // level_compaction_dynamic_file_size (its default) does.
+  uint64_t target_output_file_size = 0;
   double score = 0;  // the level's score when picked; 0 for manual
   bool manual = false;
   // DB::CompactFiles only: the inputs of the levels strictly between
@@ -127,6 +132,9 @@ class Compaction {
   // output_level.
   std::vector<LevelInputs> AllInputs() const;
   uint64_t max_output_file_size() const { return spec_.max_output_file_size; }
+  uint64_t target_output_file_size() const {
+    return spec_.target_output_file_size;
+  }
   CompressionType output_compression() const {
     return spec_.output_compression;
   }
@@ -148,15 +156,27 @@ class Compaction {
   // than a rewritten one).
   bool IsTrivialMove() const;
 
-  // Called with each key of the output in increasing order: whether the
-  // current output file should end before internal_key because it already
-  // overlaps more than max_compaction_bytes of grandparents (a large
-  // overlap makes the file an expensive input of the next compaction).
-  // Cutting at max_output_file_size is the caller's.
-  bool ShouldStopBefore(const Slice& internal_key);
+  // Called with each key of the output in increasing order, and the
+  // bytes of the current output so far (its file size: 0 until its first
+  // block is written, and when none is open): whether the output
+  // should end before internal_key. It should when it already overlaps
+  // more than max_compaction_bytes of grandparents (a large overlap makes
+  // the file an expensive input of the next compaction); and, with a
+  // target_output_file_size, when internal_key crosses a grandparent
+  // boundary and either the output has reached 50% of the target plus 5%
+  // for each boundary it has crossed, this one included (at most 90%), or
+  // the key skipped a
+  // whole grandparent file of more than an eighth of the target. Outputs
+  // cut at the next level's file boundaries overlap fewer of its files
+  // when they are compacted down. Cutting at max_output_file_size is the
+  // caller's.
+  bool ShouldStopBefore(const Slice& internal_key, uint64_t output_bytes);
   // The caller ended the current output for its own reason (its size):
   // the next output's grandparent overlap counts from zero.
-  void OutputCut() { overlapped_bytes_ = 0; }
+  void OutputCut() {
+    overlapped_bytes_ = 0;
+    boundaries_crossed_ = 0;
+  }
 
   // No file in a level below output_level may hold user_key: a tombstone
   // for it that no snapshot needs can be dropped, and the oldest version
@@ -187,9 +207,13 @@ class Compaction {
 
   // ShouldStopBefore's progress through grandparents for the current
   // output file.
+  // grandparent_index_ is the first grandparent not wholly before the
+  // last key, inside_grandparent_ whether that key was within it.
   size_t grandparent_index_ = 0;
+  bool inside_grandparent_ = false;
   bool seen_key_ = false;
   uint64_t overlapped_bytes_ = 0;
+  size_t boundaries_crossed_ = 0;
 };
 
 }  // namespace strata

@@ -183,7 +183,8 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
     const Slice key = iter.key();
     const Slice user_key = ExtractUserKey(key);
     // ShouldStopBefore sees every key: it tracks the grandparents passed.
-    const bool stop = compaction_->ShouldStopBefore(key);
+    const bool stop = compaction_->ShouldStopBefore(
+        key, output != nullptr ? output->builder()->FileSize() : 0);
     if (output != nullptr) {
       if (stop || output->builder()->FileSize() >=
                       compaction_->max_output_file_size()) {

@@ -332,7 +332,13 @@ bool CompactionPicker::SetupOtherInputs(const LevelFilesView& view,
     UserRange(ucmp, inputs0, &inputs1, &all_lo, &all_hi);
     GetOverlappingInputs(view, out + 1, &all_lo, &all_hi, &spec->grandparents);
   }
-  spec->max_output_file_size = targets.MaxFileSizeForLevel(out);
+  // Above data of the next level, outputs may end early at its file
+  // boundaries, and so may also grow to twice the target.
+  spec->target_output_file_size = targets.MaxFileSizeForLevel(out);
+  const uint64_t target = spec->target_output_file_size;
+  spec->max_output_file_size = spec->grandparents.empty() ? target
+                               : target > UINT64_MAX / 2  ? UINT64_MAX
+                                                          : 2 * target;
   spec->input_compression =
       CompressionForLevel(options_.compression, options_.compression_per_level,
                           level, targets.base_level());

@@ -414,6 +414,7 @@ TEST(CompactionPickerTest, DynamicLevelsCompactL0IntoTheBaseLevel) {
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(3, c->output_level());
   EXPECT_EQ(100u, c->max_output_file_size());  // the base level's size
+  EXPECT_EQ(100u, c->target_output_file_size());
 
   // 5000 bytes in L3: L2 would get 500 <= 1000, so L2 is the base level
   // and L3's output files are 3x the base level's.
@@ -431,7 +432,10 @@ TEST(CompactionPickerTest, DynamicLevelsCompactL0IntoTheBaseLevel) {
   c = picker.CompactRange(b.view(), 0, nullptr, nullptr, &end, &conflict);
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(2, c->output_level());
-  EXPECT_EQ(100u, c->max_output_file_size());
+  EXPECT_EQ(100u, c->target_output_file_size());
+  // Above data in L3, an output may end early at an L3 file's boundary
+  // (Compaction::ShouldStopBefore) or grow to twice the target.
+  EXPECT_EQ(200u, c->max_output_file_size());
 }
 
 TEST(CompactionPickerTest, ManualCompactionProceedsInPieces) {

@@ -37,15 +37,15 @@ TEST(CompactionTest, ShouldStopBeforeCutsAtGrandparentOverlap) {
 
   // The first key never cuts, even past grandparents: nothing is in the
   // output yet, so nothing it passed counts.
-  EXPECT_FALSE(c.ShouldStopBefore(IKey("e1")));
+  EXPECT_FALSE(c.ShouldStopBefore(IKey("e1"), 1));
   // Passing [f,g] (100 bytes) stays within 150.
-  EXPECT_FALSE(c.ShouldStopBefore(IKey("h")));
+  EXPECT_FALSE(c.ShouldStopBefore(IKey("h"), 1));
   // Passing [h,i] makes 200 > 150: cut before "j", counting restarts.
-  EXPECT_TRUE(c.ShouldStopBefore(IKey("j")));
-  EXPECT_FALSE(c.ShouldStopBefore(IKey("j5")));
+  EXPECT_TRUE(c.ShouldStopBefore(IKey("j"), 1));
+  EXPECT_FALSE(c.ShouldStopBefore(IKey("j5"), 1));
   // Passing [j,k]: 100, no cut; keys after the last grandparent add none.
-  EXPECT_FALSE(c.ShouldStopBefore(IKey("x")));
-  EXPECT_FALSE(c.ShouldStopBefore(IKey("y")));
+  EXPECT_FALSE(c.ShouldStopBefore(IKey("x"), 1));
+  EXPECT_FALSE(c.ShouldStopBefore(IKey("y"), 1));
 }
 
 TEST(CompactionTest, ShouldStopBeforeComparesInternalKeys) {
@@ -59,10 +59,58 @@ TEST(CompactionTest, ShouldStopBeforeComparesInternalKeys) {
                        b.Add(3, "k", "m", 100, 4, 4)};
   spec.max_compaction_bytes = 50;
   Compaction c(b.view(), spec);
-  EXPECT_FALSE(c.ShouldStopBefore(IKey("b")));
+  EXPECT_FALSE(c.ShouldStopBefore(IKey("b"), 1));
   // k@9 is still inside the first grandparent; k@7 is past it.
-  EXPECT_FALSE(c.ShouldStopBefore(IKey("k", 9)));
-  EXPECT_TRUE(c.ShouldStopBefore(IKey("k", 7)));
+  EXPECT_FALSE(c.ShouldStopBefore(IKey("k", 9), 1));
+  EXPECT_TRUE(c.ShouldStopBefore(IKey("k", 7), 1));
+}
+
+TEST(CompactionTest, ShouldStopBeforeCutsEarlyAtGrandparentBoundaries) {
+  LevelFilesBuilder b(4);
+  CompactionSpec spec;
+  spec.level = 1;
+  spec.output_level = 2;
+  spec.inputs[0] = {b.Add(1, "a", "z", 10)};
+  // Grandparents: [b,c] [d,e] [f,g] 100 bytes each, [h,i] 300 bytes.
+  spec.grandparents = {b.Add(3, "b", "c", 100), b.Add(3, "d", "e", 100),
+                       b.Add(3, "f", "g", 100), b.Add(3, "h", "i", 300)};
+  spec.max_compaction_bytes = 1 << 20;
+  spec.target_output_file_size = 1000;
+  {
+    Compaction c(b.view(), spec);
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("b1"), 0));
+    // No boundary crossed: no early cut, however large the output.
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("b2"), 900));
+    // Leaving [b,c] is a boundary: 499 bytes are under 50% + 5% (one
+    // boundary) = 550 ...
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("c5"), 499));
+    // ... entering [d,e] is the second: 600 bytes reach 60%.
+    EXPECT_TRUE(c.ShouldStopBefore(IKey("d1"), 600));
+    // A new output counts its boundaries from zero: leaving [d,e] needs
+    // 55% again.
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("d5"), 100));
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("e5"), 549));
+    EXPECT_TRUE(c.ShouldStopBefore(IKey("f1"), 650));
+  }
+  {
+    // A key that skips a whole grandparent file of more than an eighth of
+    // the target cuts, however small the output: the file then stays out
+    // of the next compaction of either output.
+    Compaction c(b.view(), spec);
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("e5"), 0));
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("e6"), 10));
+    // Skipping [f,g] (100 bytes, under 1000 / 8 = 125) does not cut ...
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("g9"), 10));
+    // ... skipping [h,i] (300 bytes) does.
+    EXPECT_TRUE(c.ShouldStopBefore(IKey("x"), 10));
+  }
+  {
+    // Without a target only the overlap counts.
+    spec.target_output_file_size = 0;
+    Compaction c(b.view(), spec);
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("b1"), 0));
+    EXPECT_FALSE(c.ShouldStopBefore(IKey("x"), 1 << 30));
+  }
 }
 
 TEST(CompactionTest, IsBaseLevelForKeyLooksBelowTheOutputOnly) {
@@ -101,8 +149,8 @@ TEST(CompactionTest, TrivialMoveNeedsNoOutputFilesAndLittleGrandparentOverlap) {
   LevelFilesBuilder b(4);
   FileMetaData* f = b.Add(1, "a", "c", 10);
   FileMetaData* g = b.Add(1, "d", "e", 10);
-  FileMetaData* l0a = b.Add(0, "a", "k", 10);
-  FileMetaData* l0b = b.Add(0, "b", "c", 10);
+  FileMetaData* l0a = b.Add(0, "m", "x", 10);
+  FileMetaData* l0b = b.Add(0, "n", "p", 10);
   FileMetaData* out = b.Add(2, "a", "b", 10);
   FileMetaData* gp = b.Add(3, "a", "c", 100);
 
