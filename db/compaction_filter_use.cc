@@ -44,7 +44,7 @@ class FilteringIterator : public InternalIterator {
                     const CompactionFilterUse& filter)
       : iter_(input, user_cmp, std::move(snapshots), kMaxSequenceNumber,
               /*bottommost_level=*/false, merge_operator, std::move(covered),
-              filter) {}
+              filter, /*drop_single_delete_pairs=*/false) {}
 
   bool Valid() const override { return status_.ok() && iter_.Valid(); }
   void SeekToFirst() override {

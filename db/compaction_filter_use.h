@@ -53,7 +53,9 @@ Status PickCompactionFilter(const CompactionFilter* direct,
 // A flush's entries as a CompactionIterator above older data turns them:
 // versions hidden in their stripe dropped, entries covered (the hook of
 // the memtables' range tombstones; empty: none) dropped, merge operands
-// combined, and filter applied when it has one. Forward only
+// combined, and filter applied when it has one. A key's newest version
+// always stays (a single deletion meeting its Put keeps it), since
+// transactions' conflict checks read it. Forward only
 // (SeekToFirst, Next), what BuildTable needs.
 // snapshots ascending, including the newest published sequence number;
 // the pointers, and what covered uses, must outlive the iterator, which

@@ -8,12 +8,14 @@ CompactionIterator::CompactionIterator(
     InternalIterator* input, const Comparator* user_cmp,
     std::vector<SequenceNumber> snapshots, SequenceNumber last_sequence,
     bool bottommost_level, const MergeOperator* merge_operator,
-    CoveredFunction covered_by_range_del, CompactionFilterUse filter)
+    CoveredFunction covered_by_range_del, CompactionFilterUse filter,
+    bool drop_single_delete_pairs)
     : input_(input),
       user_cmp_(user_cmp),
       stripes_(std::move(snapshots)),
       last_sequence_(last_sequence),
       bottommost_(bottommost_level),
+      drop_single_delete_pairs_(drop_single_delete_pairs),
       covered_(std::move(covered_by_range_del)),
       merge_helper_(user_cmp, merge_operator, &stripes_, covered_),
       filter_(filter),
@@ -178,7 +180,7 @@ void CompactionIterator::FindNextOutput() {
         input_->Next();
         ParsedInternalKey next;
         const bool have_next = SkipToNextPoint(&next);
-        if (have_next && next.type == kTypeValue &&
+        if (drop_single_delete_pairs_ && have_next && next.type == kTypeValue &&
             user_cmp_->Compare(next.user_key, current_user_key_) == 0 &&
             stripes_.StripeOf(next.sequence) == stripe) {
           // The value the single deletion deletes: no reader of the

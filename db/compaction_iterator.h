@@ -78,6 +78,12 @@ class CompactionIterator {
  public:
   using CoveredFunction = MergeHelper::CoveredFunction;
 
+  // drop_single_delete_pairs false (a flush): a single deletion that
+  // meets its Put in its stripe stays, as the key's newest version, and
+  // only the Put goes: transactions' conflict checks read a key's newest
+  // sequence (DBImpl::GetLatestSequenceForKey), and a write they must see
+  // would vanish with the pair.
+  //
   // input (not owned) yields internal keys in order; snapshots sorted
   // ascending; last_sequence the newest sequence number in the DB (the
   // latest view sees everything up to it). merge_operator may be null
@@ -89,7 +95,8 @@ class CompactionIterator {
                      SequenceNumber last_sequence, bool bottommost_level,
                      const MergeOperator* merge_operator,
                      CoveredFunction covered_by_range_del,
-                     CompactionFilterUse filter = CompactionFilterUse());
+                     CompactionFilterUse filter = CompactionFilterUse(),
+                     bool drop_single_delete_pairs = true);
   CompactionIterator(const CompactionIterator&) = delete;
   CompactionIterator& operator=(const CompactionIterator&) = delete;
 
@@ -145,6 +152,7 @@ class CompactionIterator {
   const SnapshotStripes stripes_;
   const SequenceNumber last_sequence_;
   const bool bottommost_;
+  const bool drop_single_delete_pairs_;
   const CoveredFunction covered_;
   MergeHelper merge_helper_;
   const CompactionFilterUse filter_;

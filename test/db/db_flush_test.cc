@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "db/db_impl.h"
 #include "db/filename.h"
 #include "gtest/gtest.h"
 #include "strata/env.h"
@@ -144,6 +145,38 @@ TEST(DBFlushTest, FlushWritesOneVersionPerSnapshotStripe) {
   ASSERT_TRUE(h.Reopen().ok());
   EXPECT_EQ("new", h.Get("b"));
   EXPECT_EQ("x,y,z", h.Get("m"));
+}
+
+// A single deletion that meets its Put in the memtable is kept as the
+// key's newest version (only the Put goes): transactions' conflict checks
+// read the newest sequence of a key, and the pair vanishing would hide a
+// write they must see.
+TEST(DBFlushTest, FlushKeepsASingleDeletionThatMeetsItsPut) {
+  DBHolder h;
+  ASSERT_TRUE(h.Open().ok());
+  ASSERT_TRUE(h.Put("k", "old").ok());
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+  const Snapshot* snapshot = h.db()->GetSnapshot();
+  ASSERT_TRUE(h.Put("k", "new").ok());
+  ASSERT_TRUE(h.db()->SingleDelete(WriteOptions(), "k").ok());
+  const SequenceNumber single_delete = h.db()->GetLatestSequenceNumber();
+  ASSERT_TRUE(h.db()->Flush(FlushOptions()).ok());
+
+  DBImpl* impl = static_cast<DBImpl*>(h.db());
+  SequenceNumber latest = 0;
+  ASSERT_TRUE(
+      impl->GetLatestSequenceForKey(h.db()->DefaultColumnFamily(), "k", &latest)
+          .ok());
+  EXPECT_EQ(single_delete, latest);
+  std::vector<LiveFileMetaData> files;
+  h.db()->GetLiveFilesMetaData(&files);
+  ASSERT_EQ(2u, files.size());
+  for (const LiveFileMetaData& f : files) {
+    EXPECT_EQ(1u, f.num_entries);  // "old", then the single deletion
+  }
+  EXPECT_EQ("NOT_FOUND", h.Get("k"));
+  EXPECT_EQ("old", h.Get("k", snapshot));
+  h.db()->ReleaseSnapshot(snapshot);
 }
 
 // Unordered writes: a write published but parked before its memtable insert
