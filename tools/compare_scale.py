@@ -14,7 +14,10 @@ own, kept across the phases below and removed at the end:
               of them) and readwhilewriting (2 readers doing half of
               them each beside a writer held to 2 MiB/s), with an 8 MB
               and a 1 GB block cache, buffered and with
-              --use_direct_reads. Counted, not timed, and the writer held
+              --use_direct_reads; after each readwhilewriting an
+              unmeasured waitforcompaction, so that the next phase does
+              not pay for its writer's compactions. Counted, not timed,
+              and the writer held
               to one rate: both engines do the same work, so their peak
               RSS compares (a faster engine would otherwise fill its
               cache or memtables further in the same time)
@@ -54,6 +57,7 @@ CACHES = (("8 MB", 8 << 20), ("1 GB", 1 << 30))
 READS = (("readrandom", 1, 1.0), ("seekrandom", 1, 0.25),
          ("readwhilewriting", 2, 0.5))
 WRITER_RATE = 2 << 20  # readwhilewriting's writer, bytes/s
+SETTLE_PREFIX = "settle after "
 WRITE_PHASES = ("fillrandom", "overwrite")
 
 COMPACTION_RE = re.compile(
@@ -148,9 +152,19 @@ def phase_list(seconds, reads):
                 if direct:
                     args.append("--use_direct_reads=1")
                 phases.append((name, bench, threads, args))
+                if threads > 1:
+                    # The writer's compactions finish here, unmeasured,
+                    # not in the next phase's CPU time.
+                    phases.append((SETTLE_PREFIX + name, "waitforcompaction",
+                                   1, ["--use_existing_db=1"]))
     phases.append(("compact", "compact,stats,levelstats", 1,
                    ["--use_existing_db=1"]))
     return phases
+
+
+def measured(phase_name):
+    """Whether a phase is in the report's tables (not a settle step)."""
+    return not phase_name.startswith(SETTLE_PREFIX)
 
 
 def phase_args(db, keys, value, seed, bench, threads, extra, user_extra,
@@ -219,7 +233,7 @@ def measure_phase(engine, binary, db, scale, opts, phase, log, out_dir):
               "phase": name, "threads": threads}
     result.update(usage)
     line = parse_result(output, result_name(bench))
-    if line is None and name != "compact":
+    if line is None and name != "compact" and measured(name):
         raise CompareError("%s db_bench printed no result line for %s; its "
                            "output:\n%s" % (engine, name,
                                             output.strip()[-2000:]))
@@ -305,7 +319,7 @@ def write_amp(result):
 def space_amp(table, engine):
     """The bytes of the DB's tables before the full compaction over those
     after it (the WAL, which the compaction's flush empties, left out)."""
-    phases = list(table)
+    phases = list(table)  # a settle step last: the DB as it was then
     if "compact" not in table or phases.index("compact") == 0:
         return None
     before = table[phases[phases.index("compact") - 1]].get(engine)
@@ -334,7 +348,7 @@ def scale_tables(results, scale):
              "µs/op | RocksDB CPU µs/op | strata peak RSS MB | RocksDB "
              "peak RSS MB |", "|---|--:|--:|--:|--:|--:|--:|--:|"]
     for phase, engines in table.items():
-        if phase == "compact":
+        if phase == "compact" or not measured(phase):
             continue
         a, b = engines.get(s, {}), engines.get(r, {})
         ratio = None

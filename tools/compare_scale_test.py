@@ -136,7 +136,14 @@ class PlanTest(unittest.TestCase):
         names = [p[0] for p in phases]
         self.assertEqual(names[:2], ["fillrandom", "overwrite"])
         self.assertEqual(names[-1], "compact")
-        self.assertEqual(len(names), 2 + 2 * 2 * 3 + 1)
+        # 12 reads, and a settle step after each readwhilewriting.
+        self.assertEqual(len(names), 2 + 2 * 2 * (3 + 1) + 1)
+        settles = [p for p in phases if not sc.measured(p[0])]
+        self.assertEqual(len(settles), 4)
+        for i, p in enumerate(phases):
+            if not sc.measured(p[0]):
+                self.assertEqual(p[1], "waitforcompaction")
+                self.assertEqual(phases[i - 1][1], "readwhilewriting")
         self.assertIn("readwhilewriting, 1 GB cache, direct", names)
         overwrite = phases[1]
         self.assertIn("--duration=60", overwrite[3])
@@ -269,11 +276,14 @@ class RunTest(unittest.TestCase):
             0.5 * (1 << 30) / (2000 * 116), 1.0 * (1 << 30) / (1000 * 116)),
             out)
         self.assertIn("| fillrandom: levels with data | 2 | 2 |", out)
-        # Each phase adds a 4,000-byte table, the compaction 1,000: 15
-        # tables before it.
+        # Each phase adds a 4,000-byte table, the compaction 1,000: 18
+        # tables before it (the last settle step's count), 18 and the
+        # compaction's after it.
         self.assertIn("| space amplification (size before the full "
                       "compaction / after) | %.2f | %.2f |" % (
-                          60000 / 61000, 60000 / 61000), out)
+                          72000 / 73000, 72000 / 73000), out)
+        # Settle steps run but stay out of the tables.
+        self.assertNotIn("settle after", out.split("Commands:")[0])
 
         with open(os.path.join(out_dir, "compare.csv")) as f:
             rows = list(csv.DictReader(f))
