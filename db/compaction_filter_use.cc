@@ -35,13 +35,13 @@ Status PickCompactionFilter(const CompactionFilter* direct,
 
 namespace {
 
-class FilteringIterator : public InternalIterator {
+class FlushIterator : public InternalIterator {
  public:
-  FilteringIterator(InternalIterator* input, const Comparator* user_cmp,
-                    std::vector<SequenceNumber> snapshots,
-                    const MergeOperator* merge_operator,
-                    CompactionIterator::CoveredFunction covered,
-                    const CompactionFilterUse& filter)
+  FlushIterator(InternalIterator* input, const Comparator* user_cmp,
+                std::vector<SequenceNumber> snapshots,
+                const MergeOperator* merge_operator,
+                CompactionIterator::CoveredFunction covered,
+                const CompactionFilterUse& filter)
       : iter_(input, user_cmp, std::move(snapshots), kMaxSequenceNumber,
               /*bottommost_level=*/false, merge_operator, std::move(covered),
               filter, /*drop_single_delete_pairs=*/false) {}
@@ -64,7 +64,7 @@ class FilteringIterator : public InternalIterator {
 
  private:
   void Unsupported() {
-    status_ = Status::NotSupported("a filtering flush iterator moves forward");
+    status_ = Status::NotSupported("a flush iterator moves forward");
   }
 
   CompactionIterator iter_;
@@ -73,14 +73,14 @@ class FilteringIterator : public InternalIterator {
 
 }  // namespace
 
-std::unique_ptr<InternalIterator> NewFilteringIterator(
+std::unique_ptr<InternalIterator> NewFlushIterator(
     InternalIterator* input, const Comparator* user_cmp,
     std::vector<SequenceNumber> snapshots, const MergeOperator* merge_operator,
     std::function<bool(const ParsedInternalKey&)> covered,
     const CompactionFilterUse& filter) {
-  return std::make_unique<FilteringIterator>(
-      input, user_cmp, std::move(snapshots), merge_operator, std::move(covered),
-      filter);
+  return std::make_unique<FlushIterator>(input, user_cmp, std::move(snapshots),
+                                         merge_operator, std::move(covered),
+                                         filter);
 }
 
 }  // namespace strata

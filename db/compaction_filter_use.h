@@ -60,7 +60,7 @@ Status PickCompactionFilter(const CompactionFilter* direct,
 // snapshots ascending, including the newest published sequence number;
 // the pointers, and what covered uses, must outlive the iterator, which
 // owns nothing.
-std::unique_ptr<InternalIterator> NewFilteringIterator(
+std::unique_ptr<InternalIterator> NewFlushIterator(
     InternalIterator* input, const Comparator* user_cmp,
     std::vector<SequenceNumber> snapshots, const MergeOperator* merge_operator,
     std::function<bool(const ParsedInternalKey&)> covered,

@@ -183,11 +183,11 @@ Status CompactionJob::WriteOutputs(InternalIterator* input,
     const Slice key = iter.key();
     const Slice user_key = ExtractUserKey(key);
     // ShouldStopBefore sees every key: it tracks the grandparents passed.
-    const bool stop = compaction_->ShouldStopBefore(
-        key, output != nullptr ? output->builder()->FileSize() : 0);
+    const uint64_t output_bytes =
+        output != nullptr ? output->builder()->FileSize() : 0;
+    const bool stop = compaction_->ShouldStopBefore(key, output_bytes);
     if (output != nullptr) {
-      if (stop || output->builder()->FileSize() >=
-                      compaction_->max_output_file_size()) {
+      if (stop || output_bytes >= compaction_->max_output_file_size()) {
         cut_pending = true;
       }
       // A user key's versions stay in one file.

@@ -285,7 +285,7 @@ Status DBImpl::WriteLevel0Table(ColumnFamilyData* cfd,
   if (s.ok()) {
     CompactionIterator::CoveredFunction covered;
     if (!covering.IsEmpty()) covered = covering.ShouldDeleteFunction();
-    std::unique_ptr<InternalIterator> kept = NewFilteringIterator(
+    std::unique_ptr<InternalIterator> kept = NewFlushIterator(
         iter.get(), cfd->user_comparator(), std::move(snapshots),
         o.merge_operator.get(), std::move(covered), filter);
     s = BuildTable(NewTableOptions(cfd), kept.get(), range_iter.get(), &meta);

@@ -298,7 +298,6 @@ GIB = float(1 << 30)
 
 def by_phase(results, scale):
     """{phase: {engine: result}} of one scale, phases in run order."""
-    keys, value = scale
     table = {}
     for r in results:
         if (r["keys"], r["value_size"]) == scale:
