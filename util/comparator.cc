@@ -31,9 +31,23 @@ class BytewiseComparatorImpl : public Comparator {
     while (diff < min_length && (*start)[diff] == limit[diff]) diff++;
     if (diff >= min_length) return;  // one is a prefix of the other
     const uint8_t byte = static_cast<uint8_t>((*start)[diff]);
-    if (byte < 0xff && byte + 1 < static_cast<uint8_t>(limit[diff])) {
+    const uint8_t limit_byte = static_cast<uint8_t>(limit[diff]);
+    if (byte >= limit_byte) return;  // not below limit: nothing fits
+    if (byte + 1 < limit_byte) {
       (*start)[diff]++;
       start->resize(diff + 1);
+      return;
+    }
+    // The byte is one below limit's (neighbouring keys, as a dense key
+    // space has at every block boundary): keeping it keeps any longer key
+    // below limit, so bump the first later byte that can grow instead.
+    for (size_t i = diff + 1; i < start->size(); i++) {
+      const uint8_t later = static_cast<uint8_t>((*start)[i]);
+      if (later < 0xff) {
+        (*start)[i] = static_cast<char>(later + 1);
+        start->resize(i + 1);
+        return;
+      }
     }
   }
 

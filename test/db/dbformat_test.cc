@@ -101,6 +101,62 @@ TEST(DBFormatTest, ShortSeparatorsStayBetween) {
   EXPECT_EQ(IKey("g", kMaxSequenceNumber, kValueTypeForSeek), s);
 }
 
+TEST(DBFormatTest, SeparatorOfNeighbouringKeysIsShort) {
+  // Neighbouring keys of a dense key space differ by one in their last
+  // differing byte; the separator keeps that byte and bumps a later one.
+  const Comparator* cmp = BytewiseComparator();
+  std::string start(
+      "\x00\x00\x01\x37"
+      "0000",
+      8);
+  cmp->FindShortestSeparator(&start, std::string("\x00\x00\x01\x38"
+                                                 "0000",
+                                                 8));
+  EXPECT_EQ(std::string("\x00\x00\x01\x37"
+                        "1",
+                        5),
+            start);
+  // Bytes that cannot grow are skipped.
+  start = "ab\xff\xffz";
+  cmp->FindShortestSeparator(&start, "ac");
+  EXPECT_EQ("ab\xff\xff{", start);
+  // Only 0xff after the byte: nothing shorter exists.
+  start = "ab\xff\xff";
+  cmp->FindShortestSeparator(&start, "ac");
+  EXPECT_EQ("ab\xff\xff", start);
+  // Through the internal comparator the shorter user key gets the
+  // largest trailer and stays between the two.
+  InternalKeyComparator icmp(cmp);
+  std::string ikey = IKey("abc5xyz", 100, kTypeValue);
+  icmp.FindShortestSeparator(&ikey, IKey("abc6", 200, kTypeValue));
+  EXPECT_EQ(IKey("abc5y", kMaxSequenceNumber, kValueTypeForSeek), ikey);
+}
+
+TEST(DBFormatTest, RandomSeparatorsStayBetween) {
+  // Random neighbours over a small alphabet with 0xff in it: the separator
+  // is >= start, < limit, and never longer than start.
+  const Comparator* cmp = BytewiseComparator();
+  const char alphabet[] = {'\x00', '\x01', 'a', 'b', '\xfe', '\xff'};
+  uint32_t seed = 301;
+  auto next = [&seed]() {
+    seed = seed * 1103515245u + 12345u;
+    return seed >> 16;
+  };
+  for (int round = 0; round < 20000; round++) {
+    std::string a, b;
+    const size_t na = next() % 6, nb = next() % 6;
+    for (size_t i = 0; i < na; i++) a.push_back(alphabet[next() % 6]);
+    for (size_t i = 0; i < nb; i++) b.push_back(alphabet[next() % 6]);
+    if (cmp->Compare(a, b) >= 0) std::swap(a, b);
+    if (a == b) continue;
+    std::string sep = a;
+    cmp->FindShortestSeparator(&sep, b);
+    ASSERT_LE(cmp->Compare(a, sep), 0);
+    ASSERT_LT(cmp->Compare(sep, b), 0);
+    ASSERT_LE(sep.size(), a.size());
+  }
+}
+
 TEST(DBFormatTest, BytewiseComparatorBasics) {
   const Comparator* cmp = BytewiseComparator();
   EXPECT_LT(cmp->Compare("a", "b"), 0);
