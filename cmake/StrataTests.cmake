@@ -413,6 +413,7 @@ strata_add_test(table_test SOURCES
   test/table/table_options_test.cc
   test/table/table_test.cc
   test/table/table_test_util.cc
+  test/table/user_key_index_test.cc
 )
 
 strata_add_test(filter_test SOURCES

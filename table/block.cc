@@ -74,22 +74,23 @@ void Block::SetCorruption(const char* what, uint32_t offset) {
   status_ = BlockCorruption(nullptr, 0, what, offset);
 }
 
-void Block::BuildUserKeyPrefixes() {
+void Block::BuildUserKeyPrefixes(bool internal_keys) {
   if (!status_.ok() || prefixes_ != nullptr) return;
   const char* const data = contents_.data.data();
   const char* const limit = data + restart_offset_;
+  const uint32_t trailer =
+      internal_keys ? static_cast<uint32_t>(kInternalKeyTrailerSize) : 0;
   std::unique_ptr<uint64_t[]> prefixes(new uint64_t[num_restarts_]);
   for (uint32_t i = 0; i < num_restarts_; i++) {
     uint32_t shared, unshared, value_len;
     const char* key = DecodeEntry(
         data + DecodeFixed32(data + restart_offset_ + i * kRestartSize), limit,
         &shared, &unshared, &value_len);
-    if (key == nullptr || shared != 0 || unshared < kInternalKeyTrailerSize) {
-      return;
-    }
-    prefixes[i] = UserKeyPrefix(Slice(key, unshared - kInternalKeyTrailerSize));
+    if (key == nullptr || shared != 0 || unshared < trailer) return;
+    prefixes[i] = UserKeyPrefix(Slice(key, unshared - trailer));
   }
   prefixes_ = std::move(prefixes);
+  prefix_trailer_ = trailer;
 }
 
 size_t Block::usable_size() const {

@@ -42,15 +42,17 @@ class Block {
   // block are then error iterators.
   const Status& status() const { return status_; }
 
-  // For a block of internal keys whose user keys are ordered bytewise (an
-  // index block under BytewiseComparator): keeps the first 8 bytes of
-  // each restart point's user key, zero-padded, as a big-endian number, so
-  // that a Seek binary-searches this dense array and decodes only the
-  // restart keys that share the target's 8 bytes (docs/read_path.md).
-  // Does nothing if a restart entry is malformed or shorter than an
-  // internal key: such a block is searched the usual way, which reports
-  // the damage. Call before the block is shared.
-  void BuildUserKeyPrefixes();
+  // For a block whose user keys are ordered bytewise (an index block under
+  // BytewiseComparator), of internal keys or, with internal_keys false,
+  // of user keys: keeps the first 8 bytes of each restart point's user
+  // key, zero-padded, as a big-endian number, so that a Seek (whose target
+  // is a key of the same kind) binary-searches this dense array and
+  // decodes only the restart keys that share the target's 8 bytes
+  // (docs/read_path.md). Does nothing if a restart entry is malformed or
+  // (internal_keys) shorter than an internal key: such a block is searched
+  // the usual way, which reports the damage. Call before the block is
+  // shared.
+  void BuildUserKeyPrefixes(bool internal_keys = true);
 
   // An iterator ordering keys by cmp (which must be the order the block
   // was built in). Corruption messages name file_name (may be null; must
@@ -71,6 +73,9 @@ class Block {
   BlockContents contents_;
   // BuildUserKeyPrefixes: one per restart point, or null.
   std::unique_ptr<uint64_t[]> prefixes_;
+  // What follows the user key in the keys prefixes_ were taken from (and
+  // in a Seek's target): an internal-key trailer (8) or nothing (0).
+  uint32_t prefix_trailer_ = 0;
   uint32_t restart_offset_ = 0;  // where the restart array starts
   uint32_t num_restarts_ = 0;
   Status status_;

@@ -20,7 +20,9 @@ BlockBasedTableBuilder::BlockBasedTableBuilder(
       options_(options),
       file_(file),
       data_block_(std::max(table_options.block_restart_interval, 1)),
-      index_block_(std::max(table_options.index_block_restart_interval, 1)) {
+      index_block_(std::max(table_options.index_block_restart_interval, 1)),
+      user_key_index_block_(
+          std::max(table_options.index_block_restart_interval, 1)) {
   if (!CompressionSupported(options.compression)) {
     status_ = Status::NotSupported(
         std::string("compression ") + CompressionTypeName(options.compression) +
@@ -146,7 +148,37 @@ void BlockBasedTableBuilder::AddIndexEntry(const Slice* next_key) {
   std::string handle_encoding;
   pending_handle_.EncodeTo(&handle_encoding);
   index_block_.Add(separator, handle_encoding);
+  if (user_key_index_) AddUserKeyIndexEntry(next_key, handle_encoding);
   pending_index_entry_ = false;
+}
+
+void BlockBasedTableBuilder::AddUserKeyIndexEntry(const Slice* next_key,
+                                                  const Slice& handle) {
+  const Comparator* ucmp = options_.icmp->user_comparator();
+  const Slice last = ExtractUserKey(last_key_);
+  std::string separator(last.data(), last.size());
+  if (next_key != nullptr) {
+    const Slice next = ExtractUserKey(*next_key);
+    if (ucmp->Compare(last, next) >= 0) {
+      // Versions of one user key on both sides: a user key cannot tell
+      // the blocks apart.
+      user_key_index_ = false;
+      user_key_index_block_.Reset();
+      return;
+    }
+    ucmp->FindShortestSeparator(&separator, next);
+    // A comparator's shortening is trusted only where it stays between.
+    if (ucmp->Compare(separator, last) < 0 ||
+        ucmp->Compare(separator, next) >= 0) {
+      separator.assign(last.data(), last.size());
+    }
+  } else {
+    ucmp->FindShortSuccessor(&separator);
+    if (ucmp->Compare(separator, last) < 0) {
+      separator.assign(last.data(), last.size());
+    }
+  }
+  user_key_index_block_.Add(separator, handle);
 }
 
 void BlockBasedTableBuilder::WriteBlock(const Slice& contents,
@@ -220,7 +252,11 @@ Status BlockBasedTableBuilder::Finish() {
 
   // The index is complete now; its size goes in the properties, which
   // are written before it.
-  const Slice index = index_block_.Finish();
+  Footer footer;
+  if (user_key_index_) footer.format_version = kUserKeyIndexFormatVersion;
+  props_.format_version = footer.format_version;
+  const Slice index =
+      user_key_index_ ? user_key_index_block_.Finish() : index_block_.Finish();
   props_.index_size = index.size() + kBlockTrailerSize;
 
   std::string properties;
@@ -245,7 +281,6 @@ Status BlockBasedTableBuilder::Finish() {
     metaindex.Add(kRangeDelBlockName, encoding);
   }
 
-  Footer footer;
   WriteRawBlock(metaindex.Finish(), kNoCompression, &footer.metaindex_handle);
   if (!status_.ok()) return status_;
   WriteRawBlock(index, kNoCompression, &footer.index_handle);

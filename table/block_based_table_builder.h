@@ -63,9 +63,12 @@ class BlockBasedTableBuilder : public TableBuilder {
                   BlockHandle* handle);
   void WriteRawBlock(const Slice& stored, CompressionType type,
                      BlockHandle* handle);
-  // The index entry of the block just flushed, separating it from the
+  // The index entries of the block just flushed, separating it from the
   // next key (or, with next_key null, from everything after it).
   void AddIndexEntry(const Slice* next_key);
+  // The user-key index's entry; gives that index up when the block's last
+  // user key is also the next block's first.
+  void AddUserKeyIndexEntry(const Slice* next_key, const Slice& handle);
   // Sorts and writes the buffered range tombstones.
   void WriteRangeDelBlock(BlockHandle* handle);
 
@@ -75,7 +78,12 @@ class BlockBasedTableBuilder : public TableBuilder {
   Status status_;
   uint64_t offset_ = 0;
   BlockBuilder data_block_;
+  // Two indexes are built: by internal keys, and by user keys as long as
+  // no user key spans two blocks; Finish writes the second if it can
+  // (format version 2, docs/formats/table.md).
   BlockBuilder index_block_;
+  BlockBuilder user_key_index_block_;
+  bool user_key_index_ = true;
   std::unique_ptr<FullFilterBlockBuilder> filter_;
   TableProperties props_;
   std::string last_key_;  // of the point entries

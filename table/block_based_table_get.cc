@@ -47,9 +47,10 @@ Status BlockBasedTable::SearchBlocks(TableLookup* lookup,
   BlockIter* index_iter = search->index_iter;
   // One data block at a time, without a two-level iterator: versions of
   // the user key may continue into the next block.
-  for (index_iter->Seek(internal_key); index_iter->Valid();
+  for (index_iter->Seek(IndexTarget(internal_key)); index_iter->Valid();
        index_iter->Next()) {
-    if (index_iter->key().size() < kInternalKeyTrailerSize) {
+    if (!IndexHasUserKeys() &&
+        index_iter->key().size() < kInternalKeyTrailerSize) {
       return Status::Corruption(BlockWhere(footer_.index_handle.offset()),
                                 "key shorter than 8 bytes");
     }
@@ -86,8 +87,12 @@ Status BlockBasedTable::SearchBlocks(TableLookup* lookup,
     // the next block's keys all sort after this block's index key, so
     // they hold none of the key's versions if that key's user key is
     // greater. (A shortened separator usually is; an equal one may be
-    // followed by more versions.)
-    if (ucmp->Compare(ExtractUserKey(index_iter->key()), user_key) > 0) break;
+    // followed by more versions, but not in an index of user keys, where
+    // no user key spans two blocks.)
+    if (IndexHasUserKeys() ||
+        ucmp->Compare(ExtractUserKey(index_iter->key()), user_key) > 0) {
+      break;
+    }
   }
   return index_iter->status();
 }
@@ -111,7 +116,8 @@ Status BlockBasedTable::Get(const ReadOptions& read_options,
   PinnedValue<Block> index;
   Status s = GetIndexBlock(&index);
   if (!s.ok()) return s;
-  BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
+  BlockIter index_iter(*index.get(), IndexComparator(),
+                       file_->file_name().c_str(),
                        footer_.index_handle.offset());
   TableLookup lookup;
   lookup.internal_key = internal_key;
@@ -132,7 +138,8 @@ void BlockBasedTable::MultiGet(const ReadOptions& read_options,
   PinnedValue<Block> index;
   Status s = GetIndexBlock(&index);
   if (!s.ok()) return FailRemaining(lookups, n, s);
-  BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
+  BlockIter index_iter(*index.get(), IndexComparator(),
+                       file_->file_name().c_str(),
                        footer_.index_handle.offset());
   BlockSearch search(&read_options, handle_entry, &index_iter);
   for (size_t i = 0; i < n; i++) {
@@ -168,7 +175,8 @@ void BlockBasedTable::PlanMultiGet(const ReadOptions& read_options,
   if (has_filter_ && !GetFilter(&filter, /*count=*/false).ok()) return;
   PinnedValue<Block> index;
   if (!GetIndexBlock(&index, /*count=*/false).ok()) return;
-  BlockIter index_iter(*index.get(), &cmp_, file_->file_name().c_str(),
+  BlockIter index_iter(*index.get(), IndexComparator(),
+                       file_->file_name().c_str(),
                        footer_.index_handle.offset());
   const BatchRead* last = nullptr;  // keys in order share a block's read
   for (size_t i = 0; i < n; i++) {
@@ -179,7 +187,7 @@ void BlockBasedTable::PlanMultiGet(const ReadOptions& read_options,
     if (has_filter_ && !filter->KeyMayMatch(ExtractUserKey(internal_key))) {
       continue;
     }
-    index_iter.Seek(internal_key);
+    index_iter.Seek(IndexTarget(internal_key));
     if (!index_iter.Valid()) continue;
     BlockHandle handle;
     if (!DecodeIndexValue(index_iter.value(), &handle).ok()) continue;

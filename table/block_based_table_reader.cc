@@ -87,6 +87,77 @@ class TableBlockIterator : public InternalIterator {
   Status status_;
 };
 
+// The iterator of an index block of user keys (format version 2), over
+// internal keys as every table iterator is: each separator S appears as
+// (S, sequence 0, type 0), the last internal key of S, which is >= every
+// key of the block it names (their user keys are <= S) and < every key
+// of the next (their user keys are > S).
+class UserKeyIndexIterator : public InternalIterator {
+ public:
+  // ucmp and file_name must outlive the iterator.
+  UserKeyIndexIterator(PinnedValue<Block>&& block, const Comparator* ucmp,
+                       const std::string* file_name, uint64_t block_offset)
+      : block_(std::move(block)),
+        iter_(*block_.get(), ucmp, file_name->c_str(), block_offset),
+        ucmp_(ucmp) {}
+
+  bool Valid() const override { return iter_.Valid(); }
+  void SeekToFirst() override {
+    iter_.SeekToFirst();
+    Update();
+  }
+  void SeekToLast() override {
+    iter_.SeekToLast();
+    Update();
+  }
+  void Seek(const Slice& target) override {
+    // The first S >= the target's user key: (S, 0, 0) >= target.
+    iter_.Seek(UserKeyOf(target));
+    Update();
+  }
+  void SeekForPrev(const Slice& target) override {
+    // The last (S, 0, 0) <= target: S < the target's user key, or equal
+    // to it when the target is itself the last key of its user key.
+    const Slice user_key = UserKeyOf(target);
+    iter_.SeekForPrev(user_key);
+    if (iter_.Valid() && target.size() >= kInternalKeyTrailerSize &&
+        ExtractTrailer(target) != 0 && ucmp_->Equal(iter_.key(), user_key)) {
+      iter_.Prev();
+    }
+    Update();
+  }
+  void Next() override {
+    iter_.Next();
+    Update();
+  }
+  void Prev() override {
+    iter_.Prev();
+    Update();
+  }
+  Slice key() const override { return key_; }
+  Slice value() const override { return iter_.value(); }
+  Status status() const override { return iter_.status(); }
+
+ private:
+  static Slice UserKeyOf(const Slice& target) {
+    return target.size() >= kInternalKeyTrailerSize ? ExtractUserKey(target)
+                                                    : target;
+  }
+  void Update() {
+    key_.clear();
+    if (!iter_.Valid()) return;
+    const Slice user_key = iter_.key();
+    key_.assign(user_key.data(), user_key.size());
+    PutFixed64(&key_, 0);
+  }
+
+  // Declared before iter_: the iterator goes first, then the block.
+  PinnedValue<Block> block_;
+  BlockIter iter_;
+  const Comparator* const ucmp_;
+  std::string key_;  // the internal key shown for the current entry
+};
+
 // A copy of contents that owns its bytes (contents of an mmap'ed file
 // point into the mapping).
 void MakeOwned(BlockContents* contents) {
@@ -349,7 +420,7 @@ std::unique_ptr<FullFilterBlockReader> BlockBasedTable::MakeFilter(
 
 void BlockBasedTable::PrepareIndexBlock(Block* block) const {
   // The prefixes order user keys bytewise only.
-  if (icmp_->bytewise()) block->BuildUserKeyPrefixes();
+  if (icmp_->bytewise()) block->BuildUserKeyPrefixes(!IndexHasUserKeys());
 }
 
 Status BlockBasedTable::GetIndexBlock(PinnedValue<Block>* out,
@@ -477,11 +548,20 @@ void BlockBasedTable::RecordCacheLoad(CachedKind kind, CacheLoad load) const {
   if (load == CacheLoad::kAdded) statistics_->recordTick(BLOCK_CACHE_ADD, 1);
 }
 
+const Comparator* BlockBasedTable::IndexComparator() const {
+  return IndexHasUserKeys() ? icmp_->user_comparator()
+                            : static_cast<const Comparator*>(&cmp_);
+}
+
 InternalIterator* BlockBasedTable::NewIndexIterator() const {
   PinnedValue<Block> index;
   Status s = GetIndexBlock(&index);
   if (!s.ok()) return NewErrorInternalIterator(s);
   const uint64_t offset = footer_.index_handle.offset();
+  if (IndexHasUserKeys()) {
+    return new UserKeyIndexIterator(std::move(index), icmp_->user_comparator(),
+                                    &file_->file_name(), offset);
+  }
   return new TableBlockIterator(std::move(index), &cmp_, &file_->file_name(),
                                 offset);
 }

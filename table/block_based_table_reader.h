@@ -37,6 +37,7 @@
 #include <memory>
 #include <string>
 
+#include "db/dbformat.h"
 #include "strata/cache.h"
 #include "strata/comparator.h"
 #include "strata/table.h"
@@ -107,6 +108,8 @@ class BlockBasedTable : public TableReader {
   bool TEST_IndexInReader() const { return index_block_ != nullptr; }
   // Where the range-deletion block is (size 0 if there is none).
   BlockHandle TEST_RangeDelHandle() const { return range_del_handle_; }
+  // The index's iterator, over internal keys whatever the index holds.
+  InternalIterator* TEST_NewIndexIterator() const { return NewIndexIterator(); }
 
  private:
   BlockBasedTable(const BlockBasedTableOptions& table_options,
@@ -142,6 +145,16 @@ class BlockBasedTable : public TableReader {
   std::unique_ptr<FullFilterBlockReader> MakeFilter(
       BlockContents&& contents) const;
 
+  // The index's keys are user keys (format version 2) or internal keys;
+  // its iterators order them with IndexComparator and seek them with
+  // IndexTarget(an internal key).
+  bool IndexHasUserKeys() const { return footer_.index_has_user_keys(); }
+  const Comparator* IndexComparator() const;
+  Slice IndexTarget(const Slice& internal_key) const {
+    return IndexHasUserKeys() ? ExtractUserKey(internal_key) : internal_key;
+  }
+  // Over internal keys whatever the index holds: a user-key index's keys
+  // appear as the last internal key of their user key.
   InternalIterator* NewIndexIterator() const;
   // The block handle an index entry's value holds (Corruption if it
   // holds anything else).

@@ -44,6 +44,7 @@ BlockIter::BlockIter(const Block& block, const Comparator* cmp,
       restarts_(block.restart_offset_),
       num_restarts_(block.num_restarts_),
       prefixes_(block.prefixes_.get()),
+      prefix_trailer_(block.prefix_trailer_),
       file_name_(file_name),
       block_offset_(block_offset),
       current_(block.restart_offset_),
@@ -131,13 +132,13 @@ void BlockIter::Corrupt(const char* what, uint64_t offset) {
 }
 
 bool BlockIter::FindRestartBefore(const Slice& target, uint32_t* index) {
-  if (prefixes_ == nullptr || target.size() < kInternalKeyTrailerSize) {
+  if (prefixes_ == nullptr || target.size() < prefix_trailer_) {
     return FindRestartBetween(target, 0, num_restarts_ - 1, index);
   }
   // Restart keys with a smaller prefix are < target, those with a larger
   // one > target: only the run [lo, hi) of equal prefixes needs the keys.
-  const uint64_t prefix = UserKeyPrefix(
-      Slice(target.data(), target.size() - kInternalKeyTrailerSize));
+  const uint64_t prefix =
+      UserKeyPrefix(Slice(target.data(), target.size() - prefix_trailer_));
   const uint64_t* const end = prefixes_ + num_restarts_;
   const uint64_t* lo = std::lower_bound(prefixes_, end, prefix);
   const uint64_t* hi = std::upper_bound(lo, end, prefix);

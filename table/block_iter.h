@@ -145,6 +145,7 @@ class BlockIter final : public InternalIterator {
   const uint32_t restarts_;  // offset of the restart array = entry area end
   const uint32_t num_restarts_;
   const uint64_t* const prefixes_;  // Block::BuildUserKeyPrefixes, or null
+  const uint32_t prefix_trailer_;   // bytes after the user key in a target
   const char* const file_name_;
   const uint64_t block_offset_;
 

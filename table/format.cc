@@ -63,7 +63,8 @@ Status Footer::DecodeFrom(const Slice& input, const std::string& file_name,
     return Status::Corruption(where, "bad magic number (not a strata table)");
   }
   const uint32_t version = DecodeFixed32(p + kHandlesLength);
-  if (version != kBlockBasedTableFormatVersion) {
+  if (version != kBlockBasedTableFormatVersion &&
+      version != kUserKeyIndexFormatVersion) {
     return Status::Corruption(
         where, "unsupported format version " + std::to_string(version));
   }

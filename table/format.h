@@ -61,8 +61,11 @@ enum : size_t { kBlockReadStackBuffer = 5000 };
 // The last 8 bytes of every block-based table: "strataTB" in ASCII (the
 // fixed64 encoding is little-endian).
 constexpr uint64_t kBlockBasedTableMagicNumber = 0x4254617461727473ull;
-// The only version written; a reader refuses any other.
+// Format versions (docs/formats/table.md): 1, the index keys are internal
+// keys; 2, they are user keys, written when no user key of the table spans
+// two data blocks. A reader refuses any other.
 constexpr uint32_t kBlockBasedTableFormatVersion = 1;
+constexpr uint32_t kUserKeyIndexFormatVersion = 2;
 
 // Names of the metaindex entries: the properties block, and the filter
 // block as kFilterBlockPrefix + the FilterPolicy's Name().
@@ -106,6 +109,11 @@ class Footer {
   BlockHandle metaindex_handle;
   BlockHandle index_handle;
   uint32_t format_version = kBlockBasedTableFormatVersion;
+
+  // Whether the index block's keys are user keys (version 2).
+  bool index_has_user_keys() const {
+    return format_version == kUserKeyIndexFormatVersion;
+  }
 
   // Appends exactly kEncodedLength bytes.
   void EncodeTo(std::string* dst) const;

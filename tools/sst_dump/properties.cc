@@ -60,8 +60,12 @@ std::string FormatProperties(const TableProperties& p, int rule_width,
   lines.Add("raw value size", p.raw_value_size);
   lines.Average("raw average value size", p.raw_value_size, p.num_entries);
   lines.Add("data block size", p.data_size);
-  // strata's index keys are internal keys and its values whole handles.
-  lines.Add("index block size (user-key? 0, delta-value? 0)", p.index_size);
+  // strata's index keys are user keys from format version 2 on; its
+  // values are whole handles.
+  lines.Add(p.format_version >= kUserKeyIndexFormatVersion
+                ? "index block size (user-key? 1, delta-value? 0)"
+                : "index block size (user-key? 0, delta-value? 0)",
+            p.index_size);
   lines.Add("filter block size", p.filter_size);
   lines.Add("(estimated) table size",
             p.data_size + p.index_size + p.filter_size);

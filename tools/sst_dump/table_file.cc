@@ -179,6 +179,9 @@ Status TableFile::ReadPropertiesAndIndex() {
                      Slice v = value;
                      NamedHandle e;
                      e.name = key.ToString();
+                     // A user-key index's separator S as an internal
+                     // key: (S, 0, 0), the last one of S.
+                     if (footer_.index_has_user_keys()) PutFixed64(&e.name, 0);
                      if (!e.handle.DecodeFrom(&v) || !v.empty()) {
                        bad = Status::Corruption(
                            Where(BlockKind::kIndex, index, 0),

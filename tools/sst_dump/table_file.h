@@ -67,8 +67,9 @@ class TableFile {
   const TableProperties& properties() const { return props_; }
   // Metaindex entries in stored order, unknown names included.
   const std::vector<NamedHandle>& metaindex() const { return metaindex_; }
-  // One per data block, in order: the index entry's separator (an
-  // internal key) and the block's handle.
+  // One per data block, in order: the index entry's separator as an
+  // internal key (a user key S of a version-2 index as (S, 0, 0)) and the
+  // block's handle.
   const std::vector<NamedHandle>& data_blocks() const { return data_blocks_; }
   // The handle of the range-deletion block, or null if there is none.
   const BlockHandle* range_del_handle() const;
