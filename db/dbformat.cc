@@ -47,12 +47,15 @@ void InternalKeyComparator::FindShortestSeparator(std::string* start,
                                                   const Slice& limit) const {
   // Shorten the user part; if it got shorter but is still greater, give it
   // the largest trailer so it sorts before every version of that user key.
+  // A user comparator's answer at or past limit's user key is not taken:
+  // the separator must stay below limit.
   Slice user_start = ExtractUserKey(*start);
   Slice user_limit = ExtractUserKey(limit);
   std::string tmp(user_start.data(), user_start.size());
   user_comparator_->FindShortestSeparator(&tmp, user_limit);
   if (tmp.size() < user_start.size() &&
-      user_comparator_->Compare(user_start, tmp) < 0) {
+      user_comparator_->Compare(user_start, tmp) < 0 &&
+      user_comparator_->Compare(tmp, user_limit) < 0) {
     PutFixed64(&tmp,
                PackSequenceAndType(kMaxSequenceNumber, kValueTypeForSeek));
     start->swap(tmp);

@@ -121,7 +121,8 @@ class UserKeyIndexIterator : public InternalIterator {
     const Slice user_key = UserKeyOf(target);
     iter_.SeekForPrev(user_key);
     if (iter_.Valid() && target.size() >= kInternalKeyTrailerSize &&
-        ExtractTrailer(target) != 0 && ucmp_->Equal(iter_.key(), user_key)) {
+        ExtractTrailer(target) != 0 &&
+        ucmp_->Compare(iter_.key(), user_key) == 0) {
       iter_.Prev();
     }
     Update();
@@ -323,6 +324,7 @@ Status BlockBasedTable::ReadProperties(const BlockHandle& handle) {
   if (!s.ok()) return s;
   auto props = std::make_shared<TableProperties>();
   s = DecodeTableProperties(contents.data, props.get());
+  if (s.ok()) s = footer_.CheckVersion(props->format_version);
   if (!s.ok()) {
     return Status::Corruption(BlockWhere(handle.offset()), s.getState());
   }

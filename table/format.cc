@@ -96,6 +96,14 @@ Status Footer::DecodeFrom(const Slice& input, const std::string& file_name,
   return Status::OK();
 }
 
+Status Footer::CheckVersion(uint64_t properties_version) const {
+  if (properties_version == format_version) return Status::OK();
+  return Status::Corruption("format version " +
+                            std::to_string(properties_version) +
+                            " in the properties, " +
+                            std::to_string(format_version) + " in the footer");
+}
+
 uint32_t ComputeBlockChecksum(const char* data, size_t n, char type) {
   return crc32c::Mask(crc32c::Extend(crc32c::Value(data, n), &type, 1));
 }

@@ -114,6 +114,11 @@ class Footer {
   bool index_has_user_keys() const {
     return format_version == kUserKeyIndexFormatVersion;
   }
+  // The footer has no checksum, and both versions are valid: a table's
+  // properties (checksummed) must name the same version, so that a
+  // damaged version byte is found. Corruption (without a location)
+  // otherwise.
+  Status CheckVersion(uint64_t properties_version) const;
 
   // Appends exactly kEncodedLength bytes.
   void EncodeTo(std::string* dst) const;

@@ -93,7 +93,20 @@ TEST_F(FooterTest, RefusesDamage) {
 
   bad = good;
   bad[40] = 2;  // the user-key index's version: read
-  ASSERT_TRUE(Decode(bad, size).ok());
+  {
+    Footer f;
+    ASSERT_TRUE(f.DecodeFrom(bad, "t.sst", size).ok());
+    EXPECT_EQ(2u, f.format_version);
+    EXPECT_TRUE(f.index_has_user_keys());
+    EXPECT_TRUE(f.CheckVersion(2).ok());
+    // The properties must say the same (the footer has no checksum).
+    s = f.CheckVersion(1);
+    EXPECT_TRUE(s.IsCorruption());
+    EXPECT_NE(s.ToString().find("format version 1 in the properties, 2 in "
+                                "the footer"),
+              std::string::npos)
+        << s.ToString();
+  }
 
   bad = good;
   bad[40] = 3;  // version

@@ -90,8 +90,10 @@ class SstDumpTableTest : public testing::Test {
       : env_(NewMemEnv(Env::Default())), icmp_(BytewiseComparator()) {}
 
   // A table of keys k000..k(n-1) (values v000...) and one range
-  // tombstone [k010, k020), in blocks of about 128 bytes.
-  void Build(int n) {
+  // tombstone [k010, k020), in blocks of about 128 bytes; k050 has
+  // versions_of_k050 versions (more than a few span two blocks, and the
+  // index then holds internal keys: format version 1).
+  void Build(int n, int versions_of_k050 = 1) {
     std::unique_ptr<WritableFile> file;
     ASSERT_TRUE(env_->NewWritableFile(kName, &file, EnvOptions()).ok());
     WritableFileWriter writer(std::move(file), kName, EnvOptions());
@@ -104,7 +106,10 @@ class SstDumpTableTest : public testing::Test {
       char key[16], value[16];
       std::snprintf(key, sizeof(key), "k%03d", i);
       std::snprintf(value, sizeof(value), "v%03d", i);
-      builder.Add(InternalKey(key, 100 + i, kTypeValue).Encode(), value);
+      const int versions = i == 50 ? versions_of_k050 : 1;
+      for (int v = 0; v < versions; v++) {
+        builder.Add(InternalKey(key, 100 + i - v, kTypeValue).Encode(), value);
+      }
     }
     builder.Add(InternalKey("k010", 500, kTypeRangeDeletion).Encode(), "k020");
     ASSERT_TRUE(builder.Finish().ok());
@@ -155,6 +160,43 @@ TEST_F(SstDumpTableTest, FindsEveryBlockAndEntry) {
   flags.read_num = 4;
   ASSERT_TRUE(ScanTable(*t, flags, false, true, &counts).ok());
   EXPECT_EQ(4u, counts.entries);
+}
+
+TEST_F(SstDumpTableTest, IndexKeysOfBothVersionsSeparateTheBlocks) {
+  // Each block's name (its index key, as an internal key) is >= the
+  // block's last key and < the next block's first, with user keys in the
+  // index (version 2) or internal keys (1).
+  for (int versions : {1, 30}) {
+    Build(100, versions);
+    std::unique_ptr<TableFile> t;
+    ASSERT_TRUE(TableFile::Open(env_.get(), kName, &t).ok());
+    EXPECT_EQ(versions == 1 ? 2u : 1u, t->footer().format_version);
+    const std::vector<NamedHandle>& blocks = t->data_blocks();
+    std::string previous_name;
+    for (size_t i = 0; i < blocks.size(); i++) {
+      std::string first, last;
+      ASSERT_TRUE(t->ForEachEntry(BlockKind::kData, blocks[i].handle, i + 1,
+                                  true,
+                                  [&](const Slice& key, const Slice&) {
+                                    if (first.empty()) first = key.ToString();
+                                    last = key.ToString();
+                                    return true;
+                                  })
+                      .ok());
+      if (i > 0) {
+        EXPECT_LT(icmp_.Compare(previous_name, first), 0) << i;
+      }
+      EXPECT_LE(icmp_.Compare(last, blocks[i].name), 0) << i;
+      previous_name = blocks[i].name;
+    }
+    // --from skips blocks by their names: every version of k050 is found.
+    Flags flags;
+    flags.has_from = true;
+    flags.from = "k050";
+    ScanCounts counts;
+    ASSERT_TRUE(ScanTable(*t, flags, false, true, &counts).ok());
+    EXPECT_EQ(50u + versions - 1, counts.entries);
+  }
 }
 
 TEST_F(SstDumpTableTest, DamageNamesTheBlock) {

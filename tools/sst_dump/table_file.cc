@@ -166,6 +166,7 @@ Status TableFile::ReadPropertiesAndIndex() {
                        /*verify_checksum=*/true, &contents);
   if (!s.ok()) return s;
   s = DecodeTableProperties(contents.data, &props_);
+  if (s.ok()) s = footer_.CheckVersion(props_.format_version);
   if (!s.ok()) return InBlock(s, BlockKind::kProperties, *props_handle, 0);
   for (const Comparator* c :
        {BytewiseComparator(), ReverseBytewiseComparator()}) {
