@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "db/dbformat.h"
+#include "port/port.h"
 #include "strata/comparator.h"
 #include "table/block.h"
 #include "util/coding.h"
@@ -17,6 +18,18 @@ namespace strata {
 namespace {
 
 constexpr size_t kRestartSize = sizeof(uint32_t);
+
+// How much of a restart interval a Seek asks the CPU to fetch ahead of
+// its scan, and how small a range of restart points its binary search
+// fetches whole (see Seek).
+constexpr uint32_t kScanPrefetchBytes = 1024;
+constexpr uint32_t kRestartPrefetchCount = 8;
+constexpr uint32_t kCacheLine = 64;
+
+// Asks for the cache lines of [p, p + n) without waiting for them.
+void PrefetchLines(const char* p, uint32_t n) {
+  for (uint32_t off = 0; off < n; off += kCacheLine) port::Prefetch(p + off);
+}
 
 }  // namespace
 
@@ -76,6 +89,12 @@ void BlockIter::Seek(const Slice& target) {
   uint32_t index;
   if (!FindRestartBefore(target, &index)) return;
   SeekToRestart(index);
+  // The scan reads the interval's entries in turn, each a cache miss in a
+  // block that is cold in the CPU's caches (a block cache much larger
+  // than them): asked for together, the misses overlap.
+  const uint32_t end =
+      index + 1 < num_restarts_ ? Restart(index + 1) : restarts_;
+  PrefetchLines(data_ + next_, std::min(end - next_, kScanPrefetchBytes));
   while (ParseNext() && cmp_->Compare(key_.slice(), target) < 0) {
   }
 }
@@ -155,6 +174,12 @@ bool BlockIter::FindRestartBefore(const Slice& target, uint32_t* index) {
 bool BlockIter::FindRestartBetween(const Slice& target, uint32_t left,
                                    uint32_t right, uint32_t* index) {
   // Invariant: restart left is < target, or left is where the search began.
+  if (right - left <= kRestartPrefetchCount) {
+    // A data block has a few restart points: their keys' misses overlap.
+    for (uint32_t i = left + 1; i <= right; i++) {
+      port::Prefetch(data_ + Restart(i));
+    }
+  }
   while (left < right) {
     const uint32_t mid = left + (right - left + 1) / 2;
     const uint32_t offset = Restart(mid);
