@@ -180,13 +180,17 @@ void CompactionIterator::FindNextOutput() {
         input_->Next();
         ParsedInternalKey next;
         const bool have_next = SkipToNextPoint(&next);
-        if (drop_single_delete_pairs_ && have_next && next.type == kTypeValue &&
+        if (drop_single_delete_pairs_ && stripe == 0 && have_next &&
+            next.type == kTypeValue &&
             user_cmp_->Compare(next.user_key, current_user_key_) == 0 &&
             stripes_.StripeOf(next.sequence) == stripe) {
           // The value the single deletion deletes: no reader of the
-          // stripe saw it, so both go. What lies below was hidden by
-          // neither for certain (a Delete may precede the Put), so the
-          // stripe's next version is judged as if it were the newest.
+          // stripe saw it, and no snapshot is older than it (whose
+          // transaction would look for a write after it), so both go.
+          // What lies below was hidden by neither for certain (a Delete
+          // may precede the Put), so the stripe's next version is judged
+          // as if it were the newest. In a newer stripe the single
+          // deletion stays and the Put goes as hidden.
           stats_.num_input_records++;
           stats_.num_single_delete_pairs++;
           input_->Next();
@@ -275,6 +279,11 @@ bool CompactionIterator::SkipToNextPoint(ParsedInternalKey* next) {
 }
 
 void CompactionIterator::DecideBottommostTombstone(size_t stripe) {
+  // Above the oldest stripe a snapshot is older than the tombstone: a
+  // transaction holding it checks for writes to the key after it
+  // (DBImpl::GetLatestSequenceForKey), and the tombstone is the key's
+  // newest write. It stays; the stripe's older versions go as hidden.
+  if (stripe != 0) return;
   // Nothing lies below this input: the stripe's older versions are hidden
   // by the tombstone anyway, and without it readers of the stripe would
   // read what the snapshot closing the older version's stripe reads (no

@@ -9,14 +9,19 @@
 //  - an entry a range tombstone of its stripe covers is dropped (the
 //    covered_by_range_del hook decides);
 //  - a single deletion that meets a value of its stripe just below it
-//    drops with it; the key's older entries of the stripe are then judged
-//    afresh;
+//    drops with it when that is the oldest stripe (no snapshot is older);
+//    the key's older entries of the stripe are then judged afresh;
 //  - merge operands are combined by MergeHelper::MergeUntil;
 //  - at the bottommost level (no older data below this input), a deletion
-//    or unpaired single deletion is dropped, with everything of its
-//    stripe, when the key's next older version is absent or a (single)
-//    deletion: readers of its stripe see no value without it. Above the
-//    bottommost level tombstones stay: they hide data below;
+//    or unpaired single deletion of the oldest stripe is dropped, with
+//    everything of its stripe, when the key's next older version is
+//    absent or a (single) deletion: readers of its stripe see no value
+//    without it. Above the bottommost level tombstones stay: they hide
+//    data below;
+//  - so the newest version of a key in any stripe but the oldest, the
+//    newest write some snapshot did not see, always leaves an entry at
+//    or above its sequence number: a transaction holding that snapshot
+//    finds it in its conflict check (DBImpl::GetLatestSequenceForKey);
 //  - kTypeRangeDeletion entries pass through untouched;
 //  - with a compaction filter (CompactionFilterUse), the newest version of
 //    a key in a stripe no snapshot sees (above the newest snapshot) is

@@ -7,6 +7,7 @@
 
 #include "db/compaction_iterator.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -116,11 +117,18 @@ TEST_F(CompactionIteratorTest, DeletionsAtAndAboveTheBottom) {
   EXPECT_EQ("", Show(r.output));
   EXPECT_EQ(3u, r.stats.num_dropped_obsolete_tombstones);
   ExpectAccounted(r.stats);
-  // A snapshot that sees b3 keeps b's deletion; c's older deletion reads
-  // as nothing, so neither of c's stays.
+  // A snapshot older than a deletion keeps it at the bottom: a
+  // transaction holding the snapshot must find a write after it. a8 goes
+  // as hidden; b's deletion also hides b3 from the latest view; c's older
+  // deletion, in the oldest stripe, hides nothing and goes.
   r = Compact(h, {4}, 9, true, nullptr);
-  EXPECT_EQ("b@7:0= b@3:1=b3 ", Show(r.output));
+  EXPECT_EQ("a@9:0= b@7:0= b@3:1=b3 c@6:0= ", Show(r.output));
+  EXPECT_EQ(1u, r.stats.num_dropped_obsolete_tombstones);
+  EXPECT_EQ(1u, r.stats.num_dropped_hidden);
   ExpectAccounted(r.stats);
+  // Once the snapshot is older than all of them, they go as before.
+  r = Compact(h, {9}, 9, true, nullptr);
+  EXPECT_EQ("", Show(r.output));
 }
 
 TEST_F(CompactionIteratorTest, SingleDeletions) {
@@ -134,11 +142,27 @@ TEST_F(CompactionIteratorTest, SingleDeletions) {
   // A snapshot between them: both stay (the snapshot sees the value).
   r = Compact(pair, {8}, 9, false, nullptr);
   EXPECT_EQ("a@9:7= a@8:1=a8 b@1:1=b1 ", Show(r.output));
+  // A snapshot older than both: the single deletion stays as the write a
+  // transaction holding the snapshot must find; the value goes as hidden.
+  // At the bottom too.
+  for (bool bottommost : {false, true}) {
+    r = Compact(pair, {7}, 9, bottommost, nullptr);
+    EXPECT_EQ("a@9:7= b@1:1=b1 ", Show(r.output)) << bottommost;
+    EXPECT_EQ(0u, r.stats.num_single_delete_pairs);
+    EXPECT_EQ(1u, r.stats.num_dropped_hidden);
+    ExpectAccounted(r.stats);
+  }
+  // A snapshot at or above both: the pair goes.
+  r = Compact(pair, {9}, 9, true, nullptr);
+  EXPECT_EQ("b@1:1=b1 ", Show(r.output));
+  EXPECT_EQ(1u, r.stats.num_single_delete_pairs);
 
-  // No value to meet: kept above the bottom, dropped at it.
+  // No value to meet: kept above the bottom, dropped at it unless a
+  // snapshot is older.
   const std::vector<Version> lone = {{"a", 9, kTypeSingleDeletion, ""}};
   EXPECT_EQ("a@9:7= ", Show(Compact(lone, {}, 9, false, nullptr).output));
   EXPECT_EQ("", Show(Compact(lone, {}, 9, true, nullptr).output));
+  EXPECT_EQ("a@9:7= ", Show(Compact(lone, {8}, 9, true, nullptr).output));
 
   // After the pair, a deletion older in the stripe is judged afresh: it
   // must keep hiding a5 from the latest view.
@@ -146,10 +170,14 @@ TEST_F(CompactionIteratorTest, SingleDeletions) {
                                       {"a", 8, kTypeValue, "a8"},
                                       {"a", 7, kTypeDeletion, ""},
                                       {"a", 5, kTypeValue, "a5"}};
+  r = Compact(mixed, {}, 9, false, nullptr);
+  EXPECT_EQ("a@7:0= ", Show(r.output));
+  // A snapshot older than the pair keeps the single deletion, which then
+  // hides the deletion below it in its stripe.
   r = Compact(mixed, {6}, 9, false, nullptr);
-  EXPECT_EQ("a@7:0= a@5:1=a5 ", Show(r.output));
+  EXPECT_EQ("a@9:7= a@5:1=a5 ", Show(r.output));
   r = Compact(mixed, {6}, 9, true, nullptr);
-  EXPECT_EQ("a@7:0= a@5:1=a5 ", Show(r.output));
+  EXPECT_EQ("a@9:7= a@5:1=a5 ", Show(r.output));
   r = Compact(mixed, {}, 9, true, nullptr);
   EXPECT_EQ("", Show(r.output));
   ExpectAccounted(r.stats);
@@ -358,12 +386,29 @@ TEST_F(CompactionIteratorTest, RandomAgainstModel) {
         ASSERT_EQ(kTypeMerge, v.type) << i;
         ASSERT_FALSE(merge.partial) << i;
       }
-      if (bottommost &&
+      if (bottommost && stripes.StripeOf(v.sequence) == 0 &&
           (v.type == kTypeDeletion || v.type == kTypeSingleDeletion)) {
         ASSERT_TRUE(older_same_key) << "tombstone hides nothing: " << i;
         const ValueType older = r.output[i + 1].type;
         ASSERT_TRUE(older == kTypeValue || older == kTypeMerge)
             << "tombstone over a tombstone: " << i;
+      }
+    }
+    // A write some snapshot did not see leaves one it does not see: a
+    // transaction holding that snapshot finds it in its conflict check.
+    for (SequenceNumber snapshot : snapshots) {
+      std::map<std::string, SequenceNumber> newest_in, newest_out;
+      for (const Version& v : input) {
+        newest_in[v.key] = std::max(newest_in[v.key], v.sequence);
+      }
+      for (const Version& v : r.output) {
+        newest_out[v.key] = std::max(newest_out[v.key], v.sequence);
+      }
+      for (const auto& [key, seq] : newest_in) {
+        if (seq > snapshot) {
+          ASSERT_GT(newest_out[key], snapshot)
+              << "key " << key << " snapshot " << snapshot;
+        }
       }
     }
     EXPECT_EQ(input.size(), r.stats.num_input_records);

@@ -196,6 +196,30 @@ TEST_F(OptimisticTransactionTest, CompactedDeletionStillConflicts) {
   EXPECT_EQ(DbGet("a"), "again");
 }
 
+TEST_F(OptimisticTransactionTest, PairCompactedAwayAfterTheSnapshotConflicts) {
+  // A Put and the (single) deletion of it, both after the transaction's
+  // snapshot, meet in one compaction to the bottom level: they read as
+  // nothing, but the key was written after the snapshot, so the commit
+  // must still fail.
+  for (bool single : {true, false}) {
+    SCOPED_TRACE(single ? "SingleDelete" : "Delete");
+    std::unique_ptr<Transaction> txn(Begin());
+    std::string value;
+    ASSERT_TRUE(txn->GetForUpdate(ReadOptions(), "a", &value).IsNotFound());
+    Put("a", "1");
+    ASSERT_TRUE(db_->Flush(FlushOptions()).ok());
+    ASSERT_TRUE((single ? db_->SingleDelete(WriteOptions(), "a")
+                        : db_->Delete(WriteOptions(), "a"))
+                    .ok());
+    ASSERT_TRUE(db_->Flush(FlushOptions()).ok());
+    ASSERT_TRUE(
+        db_->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+    ASSERT_TRUE(txn->Put("a", "from-txn").ok());
+    EXPECT_TRUE(txn->Commit().IsBusy());
+    EXPECT_EQ(DbGet("a"), "NOT_FOUND");
+  }
+}
+
 TEST_F(OptimisticTransactionTest, ClearedSnapshotKeepsHistory) {
   // The user's snapshot is the one held; clearing it must not let the
   // history the check needs go.
