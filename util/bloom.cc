@@ -72,6 +72,40 @@ inline bool ForEachProbe(uint64_t h, int num_probes, Visit&& visit) {
 
 // ---- Builder ----------------------------------------------------------------
 
+// The hashes of a table's keys until its filter is sized, in fixed chunks:
+// a 64 MB table of small entries has a million keys, 8 MB of hashes, and a
+// vector growing by doubling would hold up to twice that, and one and a
+// half times as much while it copies.
+class HashChunks {
+ public:
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  uint64_t back() const { return chunks_.back()[(size_ - 1) % kChunk]; }
+
+  void push_back(uint64_t h) {
+    if (size_ % kChunk == 0) chunks_.emplace_back(new uint64_t[kChunk]);
+    chunks_.back()[size_ % kChunk] = h;
+    size_++;
+  }
+
+  template <typename Fn>
+  void ForEach(Fn fn) const {
+    for (size_t i = 0; i < size_; i++) fn(chunks_[i / kChunk][i % kChunk]);
+  }
+
+  // Frees the chunks.
+  void clear() {
+    chunks_.clear();
+    chunks_.shrink_to_fit();
+    size_ = 0;
+  }
+
+ private:
+  static constexpr size_t kChunk = 8192;  // 64 KB
+  std::vector<std::unique_ptr<uint64_t[]>> chunks_;
+  size_t size_ = 0;
+};
+
 class BloomBitsBuilder : public FilterBitsBuilder {
  public:
   explicit BloomBitsBuilder(uint32_t millibits_per_key)
@@ -101,21 +135,21 @@ class BloomBitsBuilder : public FilterBitsBuilder {
     const size_t bits_size = static_cast<size_t>(num_lines) * kBloomLineBytes;
     out->resize(start + bits_size, '\0');
     uint8_t* const bits = reinterpret_cast<uint8_t*>(&(*out)[start]);
-    for (uint64_t h : hashes_) {
+    hashes_.ForEach([&](uint64_t h) {
       uint8_t* const line =
           bits + static_cast<size_t>(LineOf(h, num_lines)) * kBloomLineBytes;
       ForEachProbe(h, num_probes, [line](uint32_t p) {
         line[p >> 3] = static_cast<uint8_t>(line[p >> 3] | (1u << (p & 7)));
         return true;
       });
-    }
+    });
     PutFixed32(out, num_lines);
     out->push_back(static_cast<char>(num_probes));
     out->push_back(static_cast<char>(kBloomFormatCacheLocal));
   }
 
   const uint32_t millibits_per_key_;
-  std::vector<uint64_t> hashes_;
+  HashChunks hashes_;
 };
 
 // ---- Readers ----------------------------------------------------------------
