@@ -14,6 +14,9 @@
 
 #include "table/block.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -80,22 +83,53 @@ void Block::BuildUserKeyPrefixes(bool internal_keys) {
   const char* const limit = data + restart_offset_;
   const uint32_t trailer =
       internal_keys ? static_cast<uint32_t>(kInternalKeyTrailerSize) : 0;
-  std::unique_ptr<uint64_t[]> prefixes(new uint64_t[num_restarts_]);
+  std::unique_ptr<Slice[]> keys(new Slice[num_restarts_]);
   for (uint32_t i = 0; i < num_restarts_; i++) {
     uint32_t shared, unshared, value_len;
     const char* key = DecodeEntry(
         data + DecodeFixed32(data + restart_offset_ + i * kRestartSize), limit,
         &shared, &unshared, &value_len);
     if (key == nullptr || shared != 0 || unshared < trailer) return;
-    prefixes[i] = UserKeyPrefix(Slice(key, unshared - trailer));
+    keys[i] = Slice(key, unshared - trailer);
+  }
+  // The bytes every restart key but the last begins with (taken over all
+  // of them, so that they are common whatever the order). The last is
+  // left out: in an index it is often the successor of the table's last
+  // key, as short as one byte ("\x01" after keys beginning with zeros),
+  // which would leave nothing in common.
+  const uint32_t common_to = num_restarts_ > 1 ? num_restarts_ - 1 : 1;
+  size_t skip = keys[0].size();
+  for (uint32_t i = 1; i < common_to && skip > 0; i++) {
+    const Slice& k = keys[i];
+    size_t n = 0;
+    const size_t max = std::min(skip, k.size());
+    while (n < max && k[n] == keys[0][n]) n++;
+    skip = n;
+  }
+  std::unique_ptr<uint32_t[]> prefixes(new uint32_t[num_restarts_]);
+  for (uint32_t i = 0; i < common_to; i++) {
+    prefixes[i] = UserKeyPrefix(keys[i], skip);
+  }
+  bool last_apart = false;
+  if (num_restarts_ > 1) {
+    // A last key without the common bytes sorts above every key with
+    // them (it is not below the one before it): the largest prefix.
+    const Slice& last = keys[num_restarts_ - 1];
+    last_apart = !(last.size() >= skip &&
+                   std::memcmp(last.data(), keys[0].data(), skip) == 0);
+    prefixes[num_restarts_ - 1] =
+        last_apart ? UINT32_MAX : UserKeyPrefix(last, skip);
   }
   prefixes_ = std::move(prefixes);
+  prefix_common_ = keys[0].data();
+  prefix_skip_ = static_cast<uint32_t>(skip);
+  prefix_last_apart_ = last_apart;
   prefix_trailer_ = trailer;
 }
 
 size_t Block::usable_size() const {
   const size_t prefixes =
-      prefixes_ != nullptr ? num_restarts_ * sizeof(uint64_t) : 0;
+      prefixes_ != nullptr ? num_restarts_ * sizeof(uint32_t) : 0;
   return sizeof(Block) + contents_.usable_size() + prefixes;
 }
 

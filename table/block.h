@@ -44,14 +44,17 @@ class Block {
 
   // For a block whose user keys are ordered bytewise (an index block under
   // BytewiseComparator), of internal keys or, with internal_keys false,
-  // of user keys: keeps the first 8 bytes of each restart point's user
-  // key, zero-padded, as a big-endian number, so that a Seek (whose target
-  // is a key of the same kind) binary-searches this dense array and
-  // decodes only the restart keys that share the target's 8 bytes
-  // (docs/read_path.md). Does nothing if a restart entry is malformed or
-  // (internal_keys) shorter than an internal key: such a block is searched
-  // the usual way, which reports the damage. Call before the block is
-  // shared.
+  // of user keys: keeps the bytes every restart point's user key begins
+  // with, but perhaps the last's (a pointer to them in the first restart
+  // key) and, for each
+  // restart point, the next 4 bytes of its user key, zero-padded, as a
+  // big-endian number, so that a Seek (whose target is a key of the same
+  // kind) compares the common bytes once, binary-searches this dense
+  // array and decodes only the restart keys that share the target's 4
+  // bytes (docs/read_path.md). Does nothing if a restart entry is
+  // malformed or (internal_keys) shorter than an internal key: such a
+  // block is searched the usual way, which reports the damage. Call
+  // before the block is shared.
   void BuildUserKeyPrefixes(bool internal_keys = true);
 
   // An iterator ordering keys by cmp (which must be the order the block
@@ -72,7 +75,14 @@ class Block {
 
   BlockContents contents_;
   // BuildUserKeyPrefixes: one per restart point, or null.
-  std::unique_ptr<uint64_t[]> prefixes_;
+  std::unique_ptr<uint32_t[]> prefixes_;
+  // The user-key bytes every restart key begins with: prefix_skip_ bytes
+  // at prefix_common_ (inside contents_); prefixes_ are taken after them.
+  const char* prefix_common_ = nullptr;
+  uint32_t prefix_skip_ = 0;
+  // The last restart key does not begin with them (its prefix is then
+  // UINT32_MAX): the common bytes are those of all the others.
+  bool prefix_last_apart_ = false;
   // What follows the user key in the keys prefixes_ were taken from (and
   // in a Seek's target): an internal-key trailer (8) or nothing (0).
   uint32_t prefix_trailer_ = 0;

@@ -57,6 +57,9 @@ BlockIter::BlockIter(const Block& block, const Comparator* cmp,
       restarts_(block.restart_offset_),
       num_restarts_(block.num_restarts_),
       prefixes_(block.prefixes_.get()),
+      prefix_common_(block.prefix_common_),
+      prefix_skip_(block.prefix_skip_),
+      prefix_last_apart_(block.prefix_last_apart_),
       prefix_trailer_(block.prefix_trailer_),
       file_name_(file_name),
       block_offset_(block_offset),
@@ -154,13 +157,31 @@ bool BlockIter::FindRestartBefore(const Slice& target, uint32_t* index) {
   if (prefixes_ == nullptr || target.size() < prefix_trailer_) {
     return FindRestartBetween(target, 0, num_restarts_ - 1, index);
   }
+  const Slice user(target.data(), target.size() - prefix_trailer_);
+  // The restart keys begin with the common bytes (the last perhaps not,
+  // but it sorts above those that do): a target below them is below every
+  // restart key, one above them above every one but perhaps the last.
+  const size_t n = std::min<size_t>(user.size(), prefix_skip_);
+  int r = n == 0 ? 0 : std::memcmp(user.data(), prefix_common_, n);
+  if (r == 0 && user.size() < prefix_skip_) r = -1;  // a proper prefix
+  if (r < 0) {
+    *index = 0;
+    return true;
+  }
+  if (r > 0) {
+    if (!prefix_last_apart_) {
+      *index = num_restarts_ - 1;
+      return true;
+    }
+    return FindRestartBetween(target, num_restarts_ - 2, num_restarts_ - 1,
+                              index);
+  }
   // Restart keys with a smaller prefix are < target, those with a larger
   // one > target: only the run [lo, hi) of equal prefixes needs the keys.
-  const uint64_t prefix =
-      UserKeyPrefix(Slice(target.data(), target.size() - prefix_trailer_));
-  const uint64_t* const end = prefixes_ + num_restarts_;
-  const uint64_t* lo = std::lower_bound(prefixes_, end, prefix);
-  const uint64_t* hi = std::upper_bound(lo, end, prefix);
+  const uint32_t prefix = UserKeyPrefix(user, prefix_skip_);
+  const uint32_t* const end = prefixes_ + num_restarts_;
+  const uint32_t* lo = std::lower_bound(prefixes_, end, prefix);
+  const uint32_t* hi = std::upper_bound(lo, end, prefix);
   const uint32_t first = static_cast<uint32_t>(lo - prefixes_);
   const uint32_t last = static_cast<uint32_t>(hi - prefixes_);
   if (first == last) {

@@ -50,15 +50,18 @@ inline const char* DecodeEntry(const char* p, const char* limit,
   return p;
 }
 
-// The first 8 bytes of key, zero-padded, as a big-endian number. For keys
-// in bytewise order, a < b implies UserKeyPrefix(a) <= UserKeyPrefix(b),
-// so a smaller (larger) prefix decides the order without the key bytes
+// The 4 bytes of key from offset skip on, zero-padded, as a big-endian
+// number. For keys in bytewise order that share their first skip bytes,
+// a < b implies UserKeyPrefix(a, skip) <= UserKeyPrefix(b, skip), so a
+// smaller (larger) prefix decides the order without the key bytes
 // (Block::BuildUserKeyPrefixes).
-inline uint64_t UserKeyPrefix(const Slice& key) {
-  const size_t n = key.size() < 8 ? key.size() : 8;
-  uint64_t prefix = 0;
-  for (size_t i = 0; i < n; i++) {
-    prefix |= uint64_t{static_cast<unsigned char>(key[i])} << (56 - 8 * i);
+inline uint32_t UserKeyPrefix(const Slice& key, size_t skip) {
+  uint32_t prefix = 0;
+  for (size_t i = 0; i < 4; i++) {
+    const size_t at = skip + i;
+    const uint32_t byte =
+        at < key.size() ? static_cast<unsigned char>(key[at]) : 0;
+    prefix |= byte << (24 - 8 * i);
   }
   return prefix;
 }
@@ -144,8 +147,11 @@ class BlockIter final : public InternalIterator {
   const char* const data_;
   const uint32_t restarts_;  // offset of the restart array = entry area end
   const uint32_t num_restarts_;
-  const uint64_t* const prefixes_;  // Block::BuildUserKeyPrefixes, or null
-  const uint32_t prefix_trailer_;   // bytes after the user key in a target
+  const uint32_t* const prefixes_;   // Block::BuildUserKeyPrefixes, or null
+  const char* const prefix_common_;  // the restart keys' common bytes
+  const uint32_t prefix_skip_;       // how many there are
+  const bool prefix_last_apart_;     // the last restart key lacks them
+  const uint32_t prefix_trailer_;    // bytes after the user key in a target
   const char* const file_name_;
   const uint64_t block_offset_;
 
