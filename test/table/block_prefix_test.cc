@@ -170,6 +170,22 @@ TEST(BlockPrefixTest, OneRestartAndSharedBeginnings) {
   }
 }
 
+TEST(BlockPrefixTest, TwoRestartsTheLastExtendingTheFirst) {
+  // The common bytes are then the whole first key, and the last begins
+  // with them: not apart.
+  IterModel model(test::ComparatorLess{BytewiseComparator()});
+  model["key"] = "1";
+  model["key-and-more"] = "2";
+  std::unique_ptr<Block> block = MakeBlock(BuildBlock(model, 1));
+  block->BuildUserKeyPrefixes(/*internal_keys=*/false);
+  std::unique_ptr<InternalIterator> it(
+      block->NewIterator(BytewiseComparator()));
+  for (const char* t : {"", "ke", "key", "key\x01", "key-", "key-and-more",
+                        "key-and-more\x01", "key-b", "kez", "\xff"}) {
+    test::ExpectSeeksMatch(it.get(), model, t);
+  }
+}
+
 TEST(BlockPrefixTest, ShortRestartKeyLeavesThePlainSearch) {
   // Keys shorter than an internal key (a foreign or damaged index): no
   // prefixes, and seeks still work.
