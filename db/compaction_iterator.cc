@@ -180,22 +180,39 @@ void CompactionIterator::FindNextOutput() {
         input_->Next();
         ParsedInternalKey next;
         const bool have_next = SkipToNextPoint(&next);
-        if (drop_single_delete_pairs_ && stripe == 0 && have_next &&
-            next.type == kTypeValue &&
+        const bool meets_put =
+            have_next && next.type == kTypeValue &&
             user_cmp_->Compare(next.user_key, current_user_key_) == 0 &&
-            stripes_.StripeOf(next.sequence) == stripe) {
+            stripes_.StripeOf(next.sequence) == stripe;
+        if (meets_put && drop_single_delete_pairs_ && stripe == 0) {
           // The value the single deletion deletes: no reader of the
           // stripe saw it, and no snapshot is older than it (whose
           // transaction would look for a write after it), so both go.
           // What lies below was hidden by neither for certain (a Delete
           // may precede the Put), so the stripe's next version is judged
-          // as if it were the newest. In a newer stripe the single
-          // deletion stays and the Put goes as hidden.
+          // as if it were the newest.
           stats_.num_input_records++;
           stats_.num_single_delete_pairs++;
           input_->Next();
           pending_.erase(pending_.begin());
           current_stripe_ = kNoStripe;
+        } else if (meets_put) {
+          // A newer stripe, or a flush: the single deletion stays, the
+          // key's newest write for the conflict checks of transactions
+          // holding an older snapshot, and its Put goes as hidden. It
+          // stays as a Delete at its own sequence number: the stripe's
+          // older versions now go as hidden below it, so it must hide
+          // what they hid (a Delete before the Put, say), and with its
+          // Put gone it must never pair with an older one.
+          stats_.num_input_records++;
+          stats_.num_dropped_hidden++;
+          input_->Next();
+          std::string& key = pending_.front().first;
+          key.clear();
+          AppendInternalKey(&key,
+                            ParsedInternalKey(current_user_key_, ikey.sequence,
+                                              kTypeDeletion));
+          if (bottommost_) DecideBottommostTombstone(stripe);
         } else if (status_.ok() && bottommost_) {
           DecideBottommostTombstone(stripe);
         }

@@ -10,7 +10,9 @@
 //    covered_by_range_del hook decides);
 //  - a single deletion that meets a value of its stripe just below it
 //    drops with it when that is the oldest stripe (no snapshot is older);
-//    the key's older entries of the stripe are then judged afresh;
+//    the key's older entries of the stripe are then judged afresh. In a
+//    newer stripe, or in a flush, it stays as a deletion and the value
+//    goes as hidden;
 //  - merge operands are combined by MergeHelper::MergeUntil;
 //  - at the bottommost level (no older data below this input), a deletion
 //    or unpaired single deletion of the oldest stripe is dropped, with
@@ -19,9 +21,10 @@
 //    without it. Above the bottommost level tombstones stay: they hide
 //    data below;
 //  - so the newest version of a key in any stripe but the oldest, the
-//    newest write some snapshot did not see, always leaves an entry at
-//    or above its sequence number: a transaction holding that snapshot
-//    finds it in its conflict check (DBImpl::GetLatestSequenceForKey);
+//    newest write some snapshot did not see, leaves an entry at or above
+//    its sequence number (unless a compaction filter removes it, above
+//    the newest snapshot): a transaction holding that snapshot finds it
+//    in its conflict check (DBImpl::GetLatestSequenceForKey);
 //  - kTypeRangeDeletion entries pass through untouched;
 //  - with a compaction filter (CompactionFilterUse), the newest version of
 //    a key in a stripe no snapshot sees (above the newest snapshot) is

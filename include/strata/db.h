@@ -221,6 +221,11 @@ class STRATA_EXPORT DB {
   virtual Status Delete(const WriteOptions& options, const Slice& key) {
     return Delete(options, DefaultColumnFamily(), key);
   }
+  // Deletes the one Put of key since its previous SingleDelete (or ever),
+  // which lets compaction drop both once they meet. The caller keeps the
+  // contract, as with RocksDB: one Put between SingleDeletes, and a key
+  // removed this way is never removed with Delete or DeleteRange nor
+  // written with Merge; otherwise what reads see is undefined.
   virtual Status SingleDelete(const WriteOptions& options,
                               ColumnFamilyHandle* column_family,
                               const Slice& key);

@@ -148,9 +148,9 @@ TEST(DBFlushTest, FlushWritesOneVersionPerSnapshotStripe) {
 }
 
 // A single deletion that meets its Put in the memtable is kept as the
-// key's newest version (only the Put goes): transactions' conflict checks
-// read the newest sequence of a key, and the pair vanishing would hide a
-// write they must see.
+// key's newest version, as a deletion (only the Put goes): transactions'
+// conflict checks read the newest sequence of a key, and the pair
+// vanishing would hide a write they must see.
 TEST(DBFlushTest, FlushKeepsASingleDeletionThatMeetsItsPut) {
   DBHolder h;
   ASSERT_TRUE(h.Open().ok());
