@@ -54,12 +54,11 @@ Status PickCompactionFilter(const CompactionFilter* direct,
 // versions hidden in their stripe dropped, entries covered (the hook of
 // the memtables' range tombstones; empty: none) dropped, merge operands
 // combined, and filter applied when it has one. A key's newest version
-// always stays (a single deletion meeting its Put keeps it), since
-// transactions' conflict checks read it. Forward only
-// (SeekToFirst, Next), what BuildTable needs.
-// snapshots ascending, including the newest published sequence number;
-// the pointers, and what covered uses, must outlive the iterator, which
-// owns nothing.
+// stays unless the filter removes it (a single deletion meeting its Put
+// stays, as a deletion), since transactions' conflict checks read it. Forward
+// only (SeekToFirst, Next), what BuildTable needs. snapshots ascending,
+// including the newest published sequence number; the pointers, and what
+// covered uses, must outlive the iterator, which owns nothing.
 std::unique_ptr<InternalIterator> NewFlushIterator(
     InternalIterator* input, const Comparator* user_cmp,
     std::vector<SequenceNumber> snapshots, const MergeOperator* merge_operator,

@@ -188,9 +188,10 @@ void CompactionIterator::FindNextOutput() {
           // The value the single deletion deletes: no reader of the
           // stripe saw it, and no snapshot is older than it (whose
           // transaction would look for a write after it), so both go.
-          // What lies below was hidden by neither for certain (a Delete
-          // may precede the Put), so the stripe's next version is judged
-          // as if it were the newest.
+          // What lies below was hidden by neither for certain (outside
+          // the contract of include/strata/db.h a Delete may precede the
+          // Put), so the stripe's next version is judged as if it were
+          // the newest.
           stats_.num_input_records++;
           stats_.num_single_delete_pairs++;
           input_->Next();
@@ -301,30 +302,19 @@ void CompactionIterator::DecideBottommostTombstone(size_t stripe) {
   // (DBImpl::GetLatestSequenceForKey), and the tombstone is the key's
   // newest write. It stays; the stripe's older versions go as hidden.
   if (stripe != 0) return;
-  // Nothing lies below this input: the stripe's older versions are hidden
-  // by the tombstone anyway, and without it readers of the stripe would
-  // read what the snapshot closing the older version's stripe reads (no
-  // output lies between). That is nothing if the older version is absent
-  // or a (single) deletion, and the output gives older snapshots what
-  // they read in the input.
-  bool needed = false;
+  // In the oldest stripe no snapshot reads below the tombstone, and
+  // nothing lies below this input: it goes, with every older version of
+  // its key (all in its stripe, hidden by it anyway).
   ParsedInternalKey next;
   while (SkipToNextPoint(&next)) {
     if (user_cmp_->Compare(next.user_key, current_user_key_) != 0) break;
-    if (stripes_.StripeOf(next.sequence) == stripe) {
-      stats_.num_input_records++;
-      stats_.num_dropped_hidden++;
-      input_->Next();
-      continue;
-    }
-    needed = next.type == kTypeValue || next.type == kTypeMerge;
-    break;
+    stats_.num_input_records++;
+    stats_.num_dropped_hidden++;
+    input_->Next();
   }
   if (!status_.ok()) return;
-  if (!needed) {
-    stats_.num_dropped_obsolete_tombstones++;
-    pending_.erase(pending_.begin());
-  }
+  stats_.num_dropped_obsolete_tombstones++;
+  pending_.erase(pending_.begin());
 }
 
 }  // namespace strata

@@ -5,7 +5,9 @@
 // SnapshotStripes); every reader — each snapshot, and the latest view —
 // sees either all of a stripe's versions of a key or none. Rules, per user
 // key, newest version first (docs/compaction_iterator.md):
-//  - only the newest version of the key in each stripe is kept;
+//  - only the newest version of the key in each stripe is kept (and a
+//    hidden single deletion whose Put may lie below it: it must still
+//    cancel that Put);
 //  - an entry a range tombstone of its stripe covers is dropped (the
 //    covered_by_range_del hook decides);
 //  - a single deletion that meets a value of its stripe just below it
@@ -16,10 +18,8 @@
 //  - merge operands are combined by MergeHelper::MergeUntil;
 //  - at the bottommost level (no older data below this input), a deletion
 //    or unpaired single deletion of the oldest stripe is dropped, with
-//    everything of its stripe, when the key's next older version is
-//    absent or a (single) deletion: readers of its stripe see no value
-//    without it. Above the bottommost level tombstones stay: they hide
-//    data below;
+//    every older version of its key: no reader sees below it. Above the
+//    bottommost level tombstones stay: they hide data below;
 //  - so the newest version of a key in any stripe but the oldest, the
 //    newest write some snapshot did not see, leaves an entry at or above
 //    its sequence number (unless a compaction filter removes it, above
@@ -87,10 +87,10 @@ class CompactionIterator {
   using CoveredFunction = MergeHelper::CoveredFunction;
 
   // drop_single_delete_pairs false (a flush): a single deletion that
-  // meets its Put in its stripe stays, as the key's newest version, and
-  // only the Put goes: transactions' conflict checks read a key's newest
-  // sequence (DBImpl::GetLatestSequenceForKey), and a write they must see
-  // would vanish with the pair.
+  // meets its Put in its stripe stays, as the key's newest version (as a
+  // deletion), and only the Put goes: transactions' conflict checks read a
+  // key's newest sequence (DBImpl::GetLatestSequenceForKey), and a write they
+  // must see would vanish with the pair.
   //
   // input (not owned) yields internal keys in order; snapshots sorted
   // ascending; last_sequence the newest sequence number in the DB (the

@@ -222,7 +222,8 @@ class STRATA_EXPORT DB {
     return Delete(options, DefaultColumnFamily(), key);
   }
   // Deletes the one Put of key since its previous SingleDelete (or ever),
-  // which lets compaction drop both once they meet. The caller keeps the
+  // which lets compaction drop both when they meet with no snapshot older
+  // than them (a flush keeps it, as a deletion). The caller keeps the
   // contract, as with RocksDB: one Put between SingleDeletes, and a key
   // removed this way is never removed with Delete or DeleteRange nor
   // written with Merge; otherwise what reads see is undefined.

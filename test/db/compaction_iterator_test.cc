@@ -194,7 +194,10 @@ TEST_F(CompactionIteratorTest, SingleDeletions) {
 
 // A flush (drop_single_delete_pairs false) keeps a single deletion that
 // meets its Put, in any stripe, as a deletion: it hides the older
-// versions of its stripe that go under it, and never pairs later.
+// versions of its stripe that go under it, and never pairs later. Here
+// a snapshot at 6 keeps a5; once it is released, a compaction over a3
+// must still read nothing for "a" (a single deletion would pair with a5
+// and bring a3 back).
 TEST_F(CompactionIteratorTest, FlushKeepsSingleDeletionAsDeletion) {
   test::VectorIterator iter(&icmp_,
                             test::ToEntries({{"a", 9, kTypeSingleDeletion, ""},
@@ -202,7 +205,7 @@ TEST_F(CompactionIteratorTest, FlushKeepsSingleDeletionAsDeletion) {
                                              {"a", 7, kTypeDeletion, ""},
                                              {"a", 5, kTypeValue, "a5"},
                                              {"b", 4, kTypeValue, "b4"}}));
-  CompactionIterator c(&iter, BytewiseComparator(), {}, kMaxSequenceNumber,
+  CompactionIterator c(&iter, BytewiseComparator(), {6}, kMaxSequenceNumber,
                        /*bottommost_level=*/false, nullptr, nullptr,
                        CompactionFilterUse(),
                        /*drop_single_delete_pairs=*/false);
@@ -212,10 +215,10 @@ TEST_F(CompactionIteratorTest, FlushKeepsSingleDeletionAsDeletion) {
                    c.ikey().type, c.value().ToString()});
   }
   ASSERT_TRUE(c.status().ok());
-  EXPECT_EQ("a@9:0= b@4:1=b4 ", Show(out));
+  EXPECT_EQ("a@9:0= a@5:1=a5 b@4:1=b4 ", Show(out));
   EXPECT_EQ(0u, c.stats().num_single_delete_pairs);
   ExpectAccounted(c.stats());
-  // Later, at the bottom over an older value: still nothing for "a".
+  // Later, at the bottom over an older value, the snapshot released.
   out.push_back({"a", 3, kTypeValue, "a3"});
   EXPECT_EQ("b@4:1=b4 ", Show(Compact(out, {}, 9, true, nullptr).output));
 }
@@ -489,8 +492,12 @@ TEST_F(CompactionIteratorTest, RandomAgainstModel) {
         ASSERT_EQ(kTypeMerge, v.type) << i;
         ASSERT_FALSE(merge.partial) << i;
       }
+      if (bottommost && stripes.StripeOf(v.sequence) == 0) {
+        ASSERT_NE(kTypeDeletion, v.type)
+            << "deletion left at the bottom: " << i;
+      }
       if (bottommost && stripes.StripeOf(v.sequence) == 0 &&
-          (v.type == kTypeDeletion || v.type == kTypeSingleDeletion)) {
+          v.type == kTypeSingleDeletion) {
         ASSERT_TRUE(older_same_key) << "tombstone hides nothing: " << i;
         const ValueType older = r.output[i + 1].type;
         ASSERT_TRUE(older == kTypeValue || older == kTypeMerge)
