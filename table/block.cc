@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -100,11 +99,7 @@ void Block::BuildUserKeyPrefixes(bool internal_keys) {
   const uint32_t common_to = num_restarts_ > 1 ? num_restarts_ - 1 : 1;
   size_t skip = keys[0].size();
   for (uint32_t i = 1; i < common_to && skip > 0; i++) {
-    const Slice& k = keys[i];
-    size_t n = 0;
-    const size_t max = std::min(skip, k.size());
-    while (n < max && k[n] == keys[0][n]) n++;
-    skip = n;
+    skip = std::min(skip, keys[0].difference_offset(keys[i]));
   }
   std::unique_ptr<uint32_t[]> prefixes(new uint32_t[num_restarts_]);
   for (uint32_t i = 0; i < common_to; i++) {
@@ -115,8 +110,7 @@ void Block::BuildUserKeyPrefixes(bool internal_keys) {
     // A last key without the common bytes sorts above every key with
     // them (it is not below the one before it): the largest prefix.
     const Slice& last = keys[num_restarts_ - 1];
-    last_apart = !(last.size() >= skip &&
-                   std::memcmp(last.data(), keys[0].data(), skip) == 0);
+    last_apart = !last.starts_with(Slice(keys[0].data(), skip));
     prefixes[num_restarts_ - 1] =
         last_apart ? UINT32_MAX : UserKeyPrefix(last, skip);
   }

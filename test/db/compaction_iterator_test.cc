@@ -42,13 +42,16 @@ class CompactionIteratorTest : public testing::Test {
                std::move(covered));
   }
 
+  // drop_single_delete_pairs false: as a flush runs it.
   Result Run(InternalIterator* iter, std::vector<SequenceNumber> snapshots,
              SequenceNumber last_sequence, bool bottommost,
              const MergeOperator* op,
-             CompactionIterator::CoveredFunction covered = nullptr) {
+             CompactionIterator::CoveredFunction covered = nullptr,
+             bool drop_single_delete_pairs = true) {
     Result r;
     CompactionIterator c(iter, BytewiseComparator(), std::move(snapshots),
-                         last_sequence, bottommost, op, std::move(covered));
+                         last_sequence, bottommost, op, std::move(covered),
+                         CompactionFilterUse(), drop_single_delete_pairs);
     std::string previous;
     for (c.SeekToFirst(); c.Valid(); c.Next()) {
       if (!previous.empty()) {
@@ -205,19 +208,13 @@ TEST_F(CompactionIteratorTest, FlushKeepsSingleDeletionAsDeletion) {
                                              {"a", 7, kTypeDeletion, ""},
                                              {"a", 5, kTypeValue, "a5"},
                                              {"b", 4, kTypeValue, "b4"}}));
-  CompactionIterator c(&iter, BytewiseComparator(), {6}, kMaxSequenceNumber,
-                       /*bottommost_level=*/false, nullptr, nullptr,
-                       CompactionFilterUse(),
-                       /*drop_single_delete_pairs=*/false);
-  std::vector<Version> out;
-  for (c.SeekToFirst(); c.Valid(); c.Next()) {
-    out.push_back({c.ikey().user_key.ToString(), c.ikey().sequence,
-                   c.ikey().type, c.value().ToString()});
-  }
-  ASSERT_TRUE(c.status().ok());
+  Result r = Run(&iter, {6}, kMaxSequenceNumber, /*bottommost=*/false, nullptr,
+                 nullptr, /*drop_single_delete_pairs=*/false);
+  ASSERT_TRUE(r.status.ok());
+  std::vector<Version> out = r.output;
   EXPECT_EQ("a@9:0= a@5:1=a5 b@4:1=b4 ", Show(out));
-  EXPECT_EQ(0u, c.stats().num_single_delete_pairs);
-  ExpectAccounted(c.stats());
+  EXPECT_EQ(0u, r.stats.num_single_delete_pairs);
+  ExpectAccounted(r.stats);
   // Later, at the bottom over an older value, the snapshot released.
   out.push_back({"a", 3, kTypeValue, "a3"});
   EXPECT_EQ("b@4:1=b4 ", Show(Compact(out, {}, 9, true, nullptr).output));
